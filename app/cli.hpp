@@ -1,0 +1,8 @@
+#pragma once
+
+namespace dct::app {
+
+// Parses the command line, runs the subcommand, maps dct::Error to the exit codes of DESIGN §6.
+int run_cli(int argc, char** argv);
+
+}  // namespace dct::app

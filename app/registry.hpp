@@ -1,0 +1,16 @@
+#pragma once
+// The one place that knows which backends exist and whether CUDA was compiled in.
+#include "core/formats.hpp"
+#include "core/plan_cache.hpp"
+#include "core/registry.hpp"
+
+namespace dct::app {
+
+const core::Registry& registry();
+core::PlanCache& plan_cache();
+const core::ImageCodec& image_codec();  // stb
+bool cuda_compiled();
+// Applies --device N / thread count before the registry is first used.
+void configure_runtimes(int device, int threads);
+
+}  // namespace dct::app

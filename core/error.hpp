@@ -1,0 +1,35 @@
+#pragma once
+// dct::Error: the one exception type, carrying an exit code (DESIGN §6).
+#include <stdexcept>
+#include <string>
+
+namespace dct {
+
+enum class ErrorCode : int {
+  kRuntime = 1,      // GPU error, out of memory, internal
+  kUsage = 2,        // bad command line
+  kInput = 3,        // missing/unreadable/corrupt/truncated file, NaN/Inf, shape mismatch, size over limit
+  kUnsupported = 4,  // op/size/precision not supported by the backend, backend not compiled in
+};
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCode code, std::string subject, const std::string& what)
+      : std::runtime_error(what), code_(code), subject_(std::move(subject)) {}
+  Error(ErrorCode code, const std::string& what) : Error(code, "", what) {}
+  ErrorCode code() const noexcept { return code_; }
+  int exit_code() const noexcept { return static_cast<int>(code_); }
+  // The file (or backend, or option) the message is about; may be empty.
+  const std::string& subject() const noexcept { return subject_; }
+  // "dctool: error: <subject>: <what>" (without the subject part when it is empty).
+  std::string message() const;
+
+ private:
+  ErrorCode code_;
+  std::string subject_;
+};
+
+// Re-throws `e` with `subject` filled in when it has none (used to name the file an error concerns).
+[[noreturn]] void rethrow_with_subject(const Error& e, const std::string& subject);
+
+}  // namespace dct

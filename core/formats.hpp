@@ -1,0 +1,92 @@
+#pragma once
+// File formats (DESIGN §3): .npy, text (.txt/.csv), raw (.raw/.f32/.f64 with --shape), and images through
+// an ImageCodec adapter (implemented with stb in app/, since core includes no third-party headers).
+// Every reader validates before allocating and throws dct::Error(kInput) naming the file.
+// Every writer goes through AtomicFile: a temporary in the destination directory renamed on success.
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/tensor.hpp"
+
+namespace dct::core {
+
+// Where a tensor came from; decides the PSNR peak and how it may be written back.
+enum class SourceKind { kMatrix, kImage8, kImage16 };
+
+struct Dataset {
+  HostTensor tensor;  // planes = channels (gray 1, gray+alpha 2, RGB 3, RGBA 4; npy (H,W,C) gives C)
+  SourceKind kind = SourceKind::kMatrix;
+};
+
+struct ReadOptions {
+  Precision prec = Precision::kF32;  // precision of the returned tensor
+  std::optional<Shape2> shape;       // required for raw files (--shape HxW)
+  std::string dtype;                 // raw: "f32" | "f64" | "u8" | "u16" | "i16" | "i32"; "" = from extension
+  bool allow_nonfinite = false;      // NaN/Inf are an input error unless allowed
+};
+
+struct WriteOptions {
+  Precision prec = Precision::kF32;  // .npy / .txt / raw value type
+  std::string dtype;                 // raw: overrides the extension ("f32" | "f64")
+  int image_bit_depth = 8;           // images: 8 (or 16 for 16-bit PNG)
+};
+
+// Limits that guard allocations made from header fields.
+inline constexpr std::int64_t kMaxElements = std::int64_t{1} << 32;  // 4 Gi values
+inline constexpr std::int64_t kMaxDim = std::int64_t{1} << 31;
+
+// The image adapter: decode to planar float planes of the raw 8/16-bit values, encode with rounding
+// and clamping. `clamped` (if not null) receives how many values were clamped.
+class ImageCodec {
+ public:
+  virtual ~ImageCodec() = default;
+  virtual bool handles_read(const std::string& path) const = 0;   // by extension
+  virtual bool handles_write(const std::string& path) const = 0;  // by extension
+  virtual Dataset read(const std::string& path, Precision prec) const = 0;
+  virtual void write(const std::string& path, const HostTensor& t, int bit_depth, std::int64_t* clamped) const = 0;
+};
+
+// Writes a file atomically: data goes to a temporary file next to `path`; commit() renames it over `path`.
+// Destroying an uncommitted AtomicFile removes the temporary. Throws kInput when the directory is missing
+// or not writable.
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::string path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  const std::string& temp_path() const { return temp_; }
+  std::FILE* file() { return fp_; }  // opened "wb"
+  void write(const void* data, std::size_t bytes);
+  void commit();
+
+ private:
+  std::string path_, temp_;
+  std::FILE* fp_ = nullptr;
+  bool committed_ = false;
+};
+
+// Per format.
+Dataset read_npy(const std::string& path, const ReadOptions& opt);
+void write_npy(const std::string& path, const HostTensor& t, const WriteOptions& opt);
+Dataset read_text(const std::string& path, const ReadOptions& opt);
+void write_text(const std::string& path, const HostTensor& t, const WriteOptions& opt);  // single channel
+Dataset read_raw(const std::string& path, const ReadOptions& opt);
+void write_raw(const std::string& path, const HostTensor& t, const WriteOptions& opt);
+
+// By extension (case-insensitive). Unknown extensions are a kUsage error naming the file.
+Dataset read_any(const std::string& path, const ReadOptions& opt, const ImageCodec* codec);
+void write_any(const std::string& path, const HostTensor& t, const WriteOptions& opt, const ImageCodec* codec);
+bool is_image_path(const std::string& path);  // .png .jpg .jpeg .bmp .tga .pgm .ppm
+
+// Refuses (kInput) an output that names one of the inputs (same file, also through links), and (kInput)
+// an output whose directory does not exist.
+void check_output_path(const std::string& out, const std::vector<std::string>& inputs);
+
+// Throws kInput naming `path` if any value is NaN or Inf.
+void require_finite(const HostTensor& t, const std::string& path);
+
+}  // namespace dct::core

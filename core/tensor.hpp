@@ -1,0 +1,93 @@
+#pragma once
+// Host tensors (planar channels, 64-byte aligned) and the non-owning views plans execute on.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "core/types.hpp"
+
+namespace dct::core {
+
+// Non-owning views. `batch` matrices of `shape`, contiguous, row-major, in `mem`.
+struct ConstView {
+  const void* data = nullptr;
+  Shape2 shape;
+  std::int64_t batch = 1;
+  Precision prec = Precision::kF32;
+  Memory mem = Memory::kHost;
+  std::int64_t elements() const { return shape.count() * batch; }
+  std::size_t bytes() const { return static_cast<std::size_t>(elements()) * element_size(prec); }
+};
+
+struct View {
+  void* data = nullptr;
+  Shape2 shape;
+  std::int64_t batch = 1;
+  Precision prec = Precision::kF32;
+  Memory mem = Memory::kHost;
+  std::int64_t elements() const { return shape.count() * batch; }
+  std::size_t bytes() const { return static_cast<std::size_t>(elements()) * element_size(prec); }
+  operator ConstView() const { return ConstView{data, shape, batch, prec, mem}; }
+};
+
+// Owning, 64-byte aligned host storage (aligned for FFTW's SIMD and for 16-byte vector copies).
+class AlignedBuffer {
+ public:
+  AlignedBuffer() = default;
+  explicit AlignedBuffer(std::size_t bytes);
+  AlignedBuffer(AlignedBuffer&&) noexcept = default;
+  AlignedBuffer& operator=(AlignedBuffer&&) noexcept = default;
+  void* data() const { return ptr_.get(); }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  struct Free {
+    void operator()(void* p) const noexcept;
+  };
+  std::unique_ptr<void, Free> ptr_;
+  std::size_t bytes_ = 0;
+};
+
+// A stack of `channels` planes of rows x cols values in one precision. Channel c is plane c.
+class HostTensor {
+ public:
+  HostTensor() = default;
+  HostTensor(Shape2 shape, std::int64_t channels, Precision prec);  // zero-filled
+  HostTensor(HostTensor&&) noexcept = default;
+  HostTensor& operator=(HostTensor&&) noexcept = default;
+  HostTensor clone() const;
+
+  Shape2 shape() const { return shape_; }
+  std::int64_t rows() const { return shape_.rows; }
+  std::int64_t cols() const { return shape_.cols; }
+  std::int64_t channels() const { return channels_; }
+  Precision precision() const { return prec_; }
+  std::int64_t elements() const { return shape_.count() * channels_; }
+  std::size_t bytes() const { return buf_.bytes(); }
+  bool empty() const { return elements() == 0; }
+
+  void* raw() { return buf_.data(); }
+  const void* raw() const { return buf_.data(); }
+  template <class T> T* data() { return static_cast<T*>(buf_.data()); }
+  template <class T> const T* data() const { return static_cast<const T*>(buf_.data()); }
+
+  // Element i (0 <= i < elements()) as double, whatever the precision; and its setter.
+  double get(std::int64_t i) const;
+  void set(std::int64_t i, double v);
+
+  // A copy converted to `prec` (a plain copy when it already is).
+  HostTensor to(Precision prec) const;
+  // One channel as a new tensor; and a tensor made of several.
+  HostTensor channel(std::int64_t c) const;
+
+  View view() { return View{raw(), shape_, channels_, prec_, Memory::kHost}; }
+  ConstView view() const { return ConstView{raw(), shape_, channels_, prec_, Memory::kHost}; }
+
+ private:
+  Shape2 shape_{0, 0};
+  std::int64_t channels_ = 0;
+  Precision prec_ = Precision::kF32;
+  AlignedBuffer buf_;
+};
+
+}  // namespace dct::core

@@ -1,0 +1,82 @@
+#include "support.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "app/registry.hpp"
+
+namespace dct::test {
+
+core::HostTensor random_tensor(core::Shape2 shape, std::int64_t batch, core::Precision prec, std::uint64_t seed) {
+  core::HostTensor t(shape, batch, prec);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (std::int64_t i = 0; i < t.elements(); ++i) t.set(i, u(rng));
+  return t;
+}
+
+std::string source_dir() { return DCTOOL_SOURCE_DIR; }
+std::string python() { return DCTOOL_PYTHON; }
+
+namespace {
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+RunResult run_dctool(const std::string& args) {
+  TempDir tmp;
+  const std::string out = tmp.file("stdout"), err = tmp.file("stderr");
+  const std::string cmd = std::string("'") + DCTOOL_BINARY + "' " + args + " >'" + out + "' 2>'" + err + "' </dev/null";
+  int status = std::system(cmd.c_str());
+  RunResult r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+TempDir::TempDir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "dctool-test-XXXXXX").string();
+  if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  path_ = tmpl;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+core::HostTensor run_backend(const core::Backend& b, const core::TransformDesc& d, const core::HostTensor& in) {
+  auto plan = b.make_plan(d);
+  core::HostTensor out(d.out_shape(), d.batch, d.prec);
+  plan->execute_host(in.view(), out.view());
+  return out;
+}
+
+core::HostTensor oracle(const core::TransformDesc& d, const core::HostTensor& in) {
+  const core::Backend* naive = app::registry().find("cpu-naive");
+  core::TransformDesc d64 = d;
+  d64.prec = core::Precision::kF64;
+  return run_backend(*naive, d64, in.to(core::Precision::kF64));
+}
+
+std::vector<const core::Backend*> backends_listing(core::Op op) {
+  std::vector<const core::Backend*> out;
+  for (const auto* b : app::registry().all()) {
+    auto ops = b->ops();
+    if (std::find(ops.begin(), ops.end(), op) != ops.end()) out.push_back(b);
+  }
+  return out;
+}
+
+}  // namespace dct::test
