@@ -80,6 +80,9 @@ void write_raw(const std::string& path, const HostTensor& t, const WriteOptions&
 // By extension (case-insensitive). Unknown extensions are a kUsage error naming the file.
 Dataset read_any(const std::string& path, const ReadOptions& opt, const ImageCodec* codec);
 void write_any(const std::string& path, const HostTensor& t, const WriteOptions& opt, const ImageCodec* codec);
+// The same, reporting through `clamped` (if not null) how many values an image output clamped (0 otherwise).
+void write_any(const std::string& path, const HostTensor& t, const WriteOptions& opt, const ImageCodec* codec,
+               std::int64_t* clamped);
 bool is_image_path(const std::string& path);  // .png .jpg .jpeg .bmp .tga .pgm .ppm
 
 // Refuses (kInput) an output that names one of the inputs (same file, also through links), and (kInput)
@@ -88,5 +91,10 @@ void check_output_path(const std::string& out, const std::vector<std::string>& i
 
 // Throws kInput naming `path` if any value is NaN or Inf.
 void require_finite(const HostTensor& t, const std::string& path);
+
+// The extension of `path` in lowercase with its dot (".png"), or "" when it has none.
+std::string lower_extension(const std::string& path);
+// Throws kInput naming `path` unless it is an existing, non-empty regular file ("no such file", "empty file").
+void require_input_file(const std::string& path);
 
 }  // namespace dct::core

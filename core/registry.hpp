@@ -24,7 +24,7 @@ class Registry {
   //   kUnsupported when the named backend cannot run here or does not support `d` (with the reason),
   //   kUnsupported when no backend supports `d` under auto (with each candidate's reason).
   const Backend& select(const TransformDesc& d, std::string_view name) const;
-  // Names of backends `auto` would consider for op `op`, usable here, in order.
+  // Backends listing `op` whose runtime is usable here, in table order (oracles included).
   std::vector<const Backend*> usable_for(Op op) const;
 
  private:

@@ -1,0 +1,145 @@
+// File-system safety (DESIGN §6): atomic outputs, output-over-input refusal, input file checks, NaN/Inf checks.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "core/formats.hpp"
+
+namespace dct::core {
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path directory_of(const std::string& path) {
+  fs::path dir = fs::path(path).parent_path();
+  return dir.empty() ? fs::path(".") : dir;
+}
+
+// The process umask, read without changing it (umask(2) would race with threads creating files).
+mode_t process_umask() {
+  static const mode_t mask = [] {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+      if (line.rfind("Umask:", 0) == 0) return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
+    return static_cast<mode_t>(022);
+  }();
+  return mask;
+}
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+}  // namespace
+
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+  const fs::path dir = directory_of(path_);
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw Error(ErrorCode::kInput, path_, "output directory does not exist");
+  if (fs::is_directory(path_, ec)) throw Error(ErrorCode::kInput, path_, "output is a directory");
+  temp_ = (dir / ("." + fs::path(path_).filename().string() + ".tmp.XXXXXX")).string();
+  int fd = mkstemp(temp_.data());
+  if (fd < 0) {
+    const int err = errno;
+    temp_.clear();
+    throw Error(ErrorCode::kInput, path_, "cannot create a file in '" + dir.string() + "': " + errno_text(err));
+  }
+  fchmod(fd, 0666 & ~process_umask());
+  fp_ = fdopen(fd, "wb");
+  if (fp_ == nullptr) {
+    const int err = errno;
+    close(fd);
+    unlink(temp_.c_str());
+    temp_.clear();
+    throw Error(ErrorCode::kRuntime, path_, "cannot open temporary file: " + errno_text(err));
+  }
+}
+
+AtomicFile::~AtomicFile() {
+  if (fp_ != nullptr) std::fclose(fp_);
+  if (!committed_ && !temp_.empty()) unlink(temp_.c_str());
+}
+
+void AtomicFile::write(const void* data, std::size_t bytes) {
+  if (fp_ == nullptr) throw Error(ErrorCode::kRuntime, path_, "write after commit");
+  if (bytes != 0 && std::fwrite(data, 1, bytes, fp_) != bytes)
+    throw Error(ErrorCode::kRuntime, path_, "write failed: " + errno_text(errno));
+}
+
+void AtomicFile::commit() {
+  if (fp_ == nullptr) throw Error(ErrorCode::kRuntime, path_, "commit after commit");
+  std::FILE* fp = fp_;
+  fp_ = nullptr;
+  const bool flushed = std::fflush(fp) == 0 && fsync(fileno(fp)) == 0;
+  const int err = errno;
+  if (std::fclose(fp) != 0 || !flushed)
+    throw Error(ErrorCode::kRuntime, path_, "write failed: " + errno_text(flushed ? errno : err));
+  if (std::rename(temp_.c_str(), path_.c_str()) != 0)
+    throw Error(ErrorCode::kRuntime, path_, "cannot rename the temporary file into place: " + errno_text(errno));
+  committed_ = true;
+}
+
+void check_output_path(const std::string& out, const std::vector<std::string>& inputs) {
+  std::error_code ec;
+  if (!fs::is_directory(directory_of(out), ec)) throw Error(ErrorCode::kInput, out, "output directory does not exist");
+  const bool out_exists = fs::exists(out, ec);
+  const fs::path out_canon = fs::weakly_canonical(out, ec);
+  for (const auto& in : inputs) {
+    bool same = false;
+    if (out_exists && fs::exists(in, ec)) same = fs::equivalent(out, in, ec) && !ec;
+    if (!same) {
+      std::error_code ec2;
+      const fs::path in_canon = fs::weakly_canonical(in, ec2);
+      same = !ec2 && !out_canon.empty() && in_canon == out_canon;
+    }
+    if (same) throw Error(ErrorCode::kInput, out, "output would overwrite input '" + in + "'");
+  }
+}
+
+void require_input_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) throw Error(ErrorCode::kInput, path, "no such file");
+    throw Error(ErrorCode::kInput, path, "cannot read: " + errno_text(err));
+  }
+  if (S_ISDIR(st.st_mode)) throw Error(ErrorCode::kInput, path, "is a directory");
+  if (!S_ISREG(st.st_mode)) throw Error(ErrorCode::kInput, path, "not a regular file");
+  if (st.st_size == 0) throw Error(ErrorCode::kInput, path, "empty file");
+  if (::access(path.c_str(), R_OK) != 0) throw Error(ErrorCode::kInput, path, "cannot read: " + errno_text(errno));
+}
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+void require_finite(const HostTensor& t, const std::string& path) {
+  const std::int64_t n = t.elements();
+  std::int64_t i = 0;
+  if (t.precision() == Precision::kF32) {
+    const float* p = t.data<float>();
+    while (i < n && std::isfinite(p[i])) ++i;
+  } else {
+    const double* p = t.data<double>();
+    while (i < n && std::isfinite(p[i])) ++i;
+  }
+  if (i == n) return;
+  const double v = t.get(i);
+  const std::int64_t plane = t.shape().count();
+  const std::int64_t c = i / plane, p = i % plane;
+  std::string where = "row " + std::to_string(p / t.cols() + 1) + ", column " + std::to_string(p % t.cols() + 1);
+  if (t.channels() > 1) where += ", channel " + std::to_string(c + 1);
+  throw Error(ErrorCode::kInput, path,
+              std::string(std::isnan(v) ? "NaN" : "Inf") + " at " + where + " (non-finite values are not allowed)");
+}
+
+}  // namespace dct::core

@@ -1,0 +1,666 @@
+// Matrix file formats (DESIGN §3): .npy (NEP 1 / numpy.lib.format, versions 1.0-3.0), text (.txt/.csv) and
+// raw little-endian (.raw/.f32/.f64 with --shape), and the dispatch by extension that also routes images to
+// the ImageCodec. Readers check every header field against the file size and kMaxElements before allocating.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <type_traits>
+
+#include "core/error.hpp"
+#include "core/formats.hpp"
+
+namespace dct::core {
+namespace {
+
+// ---- element types ---------------------------------------------------------------------------------
+
+enum class Dtype { kF32, kF64, kU8, kU16, kI16, kI32 };
+
+struct DtypeInfo {
+  Dtype id;
+  std::string_view name;    // --dtype spelling
+  std::string_view numpy;   // numpy name (also accepted by --dtype)
+  std::string_view descr;   // .npy descr without the byte-order character
+  std::size_t size;
+};
+
+constexpr std::array<DtypeInfo, 6> kDtypes{{
+    {Dtype::kF32, "f32", "float32", "f4", 4},
+    {Dtype::kF64, "f64", "float64", "f8", 8},
+    {Dtype::kU8, "u8", "uint8", "u1", 1},
+    {Dtype::kU16, "u16", "uint16", "u2", 2},
+    {Dtype::kI16, "i16", "int16", "i2", 2},
+    {Dtype::kI32, "i32", "int32", "i4", 4},
+}};
+
+const DtypeInfo& info(Dtype d) { return kDtypes[static_cast<std::size_t>(d)]; }
+
+Dtype dtype_of(Precision p) { return p == Precision::kF32 ? Dtype::kF32 : Dtype::kF64; }
+
+Dtype parse_dtype(const std::string& s) {
+  for (const auto& d : kDtypes)
+    if (s == d.name || s == d.numpy) return d.id;
+  throw Error(ErrorCode::kUsage, "invalid --dtype '" + s + "' (expected f32|f64|u8|u16|i16|i32)");
+}
+
+template <class T>
+T load_le(const unsigned char* p) {
+  using U = std::conditional_t<sizeof(T) == 1, std::uint8_t,
+                               std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                                  std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+  U u = 0;
+  for (std::size_t b = 0; b < sizeof(T); ++b) u |= static_cast<U>(static_cast<U>(p[b]) << (8 * b));
+  return std::bit_cast<T>(u);
+}
+
+template <class T>
+void store_le(unsigned char* p, T v) {
+  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  const U u = std::bit_cast<U>(v);
+  for (std::size_t b = 0; b < sizeof(T); ++b) p[b] = static_cast<unsigned char>(u >> (8 * b));
+}
+
+// Converts `n` stored elements, the `first`.. of the file, into planar `dst`. Files with `channels` > 1 hold
+// (H, W, C) interleaved: element i is channel i % C of pixel i / C.
+template <class Out, class In>
+void decode_chunk(const unsigned char* src, std::int64_t n, std::int64_t first, std::int64_t channels,
+                  std::int64_t plane, Out* dst) {
+  if constexpr (std::is_same_v<Out, In> && std::endian::native == std::endian::little) {
+    if (channels == 1) {
+      std::memcpy(dst + first, src, static_cast<std::size_t>(n) * sizeof(In));
+      return;
+    }
+  }
+  std::int64_t pixel = first / channels, c = first % channels;
+  for (std::int64_t k = 0; k < n; ++k) {
+    dst[c * plane + pixel] = static_cast<Out>(load_le<In>(src + k * static_cast<std::int64_t>(sizeof(In))));
+    if (++c == channels) {
+      c = 0;
+      ++pixel;
+    }
+  }
+}
+
+template <class Out>
+void decode_chunk_to(Dtype d, const unsigned char* src, std::int64_t n, std::int64_t first, std::int64_t channels,
+                     std::int64_t plane, Out* dst) {
+  switch (d) {
+    case Dtype::kF32: return decode_chunk<Out, float>(src, n, first, channels, plane, dst);
+    case Dtype::kF64: return decode_chunk<Out, double>(src, n, first, channels, plane, dst);
+    case Dtype::kU8: return decode_chunk<Out, std::uint8_t>(src, n, first, channels, plane, dst);
+    case Dtype::kU16: return decode_chunk<Out, std::uint16_t>(src, n, first, channels, plane, dst);
+    case Dtype::kI16: return decode_chunk<Out, std::int16_t>(src, n, first, channels, plane, dst);
+    case Dtype::kI32: return decode_chunk<Out, std::int32_t>(src, n, first, channels, plane, dst);
+  }
+}
+
+// The inverse for writing: stored elements first.. of an (H, W, C) file from planar `src`.
+template <class Out, class In>
+void encode_chunk(const In* src, std::int64_t first, std::int64_t n, std::int64_t channels, std::int64_t plane,
+                  unsigned char* dst) {
+  std::int64_t pixel = first / channels, c = first % channels;
+  for (std::int64_t k = 0; k < n; ++k) {
+    store_le<Out>(dst + k * static_cast<std::int64_t>(sizeof(Out)), static_cast<Out>(src[c * plane + pixel]));
+    if (++c == channels) {
+      c = 0;
+      ++pixel;
+    }
+  }
+}
+
+template <class Out>
+void encode_chunk_from(const HostTensor& t, std::int64_t first, std::int64_t n, unsigned char* dst) {
+  if (t.precision() == Precision::kF32)
+    encode_chunk<Out>(t.data<float>(), first, n, t.channels(), t.shape().count(), dst);
+  else
+    encode_chunk<Out>(t.data<double>(), first, n, t.channels(), t.shape().count(), dst);
+}
+
+constexpr std::int64_t kChunkElements = 1 << 16;
+
+// ---- input files -------------------------------------------------------------------------------------
+
+struct FileCloser {
+  void operator()(std::FILE* f) const noexcept { std::fclose(f); }
+};
+
+class InputFile {
+ public:
+  explicit InputFile(const std::string& path) : path_(path) {
+    require_input_file(path);
+    fp_.reset(std::fopen(path.c_str(), "rb"));
+    if (!fp_) throw Error(ErrorCode::kInput, path, std::string("cannot open: ") + std::strerror(errno));
+    struct stat st {};
+    if (fstat(fileno(fp_.get()), &st) != 0)
+      throw Error(ErrorCode::kInput, path, std::string("cannot stat: ") + std::strerror(errno));
+    size_ = static_cast<std::int64_t>(st.st_size);
+    if (size_ == 0) throw Error(ErrorCode::kInput, path, "empty file");
+  }
+  std::int64_t size() const { return size_; }
+  void read(void* dst, std::size_t bytes) {
+    if (bytes != 0 && std::fread(dst, 1, bytes, fp_.get()) != bytes)
+      throw Error(ErrorCode::kInput, path_,
+                  std::ferror(fp_.get()) ? std::string("read failed: ") + std::strerror(errno) : "truncated file");
+  }
+  // Reads `elements` values of `d` into planar `t` (which has `channels` interleaved in the file).
+  void read_values(Dtype d, std::int64_t elements, HostTensor& t) {
+    const std::size_t esize = info(d).size;
+    std::vector<unsigned char> buf(static_cast<std::size_t>(std::min(elements, kChunkElements)) * esize);
+    const std::int64_t channels = t.channels(), plane = t.shape().count();
+    for (std::int64_t first = 0; first < elements; first += kChunkElements) {
+      const std::int64_t n = std::min(kChunkElements, elements - first);
+      read(buf.data(), static_cast<std::size_t>(n) * esize);
+      if (t.precision() == Precision::kF32)
+        decode_chunk_to(d, buf.data(), n, first, channels, plane, t.data<float>());
+      else
+        decode_chunk_to(d, buf.data(), n, first, channels, plane, t.data<double>());
+    }
+  }
+
+ private:
+  std::string path_;
+  std::unique_ptr<std::FILE, FileCloser> fp_;
+  std::int64_t size_ = 0;
+};
+
+std::string shape_text(const std::vector<std::int64_t>& dims) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(dims[i]);
+  }
+  if (dims.size() == 1) s += ",";
+  return s + ")";
+}
+
+// Product of `dims`, checked against kMaxDim and kMaxElements without overflowing.
+std::int64_t checked_elements(const std::vector<std::int64_t>& dims) {
+  std::int64_t n = 1;
+  for (auto d : dims) {
+    if (d <= 0) throw Error(ErrorCode::kInput, "empty array (shape " + shape_text(dims) + ")");
+    if (d > kMaxDim)
+      throw Error(ErrorCode::kInput, "shape " + shape_text(dims) + ": dimension over the limit of " +
+                                         std::to_string(kMaxDim));
+    if (n > kMaxElements / d)
+      throw Error(ErrorCode::kInput, "shape " + shape_text(dims) + " has more than the limit of " +
+                                         std::to_string(kMaxElements) + " values");
+    n *= d;
+  }
+  return n;
+}
+
+void write_values(AtomicFile& out, const HostTensor& t, Precision prec) {
+  const std::size_t esize = element_size(prec);
+  const std::int64_t elements = t.elements();
+  std::vector<unsigned char> buf(static_cast<std::size_t>(std::min(elements, kChunkElements)) * esize);
+  for (std::int64_t first = 0; first < elements; first += kChunkElements) {
+    const std::int64_t n = std::min(kChunkElements, elements - first);
+    if (prec == Precision::kF32)
+      encode_chunk_from<float>(t, first, n, buf.data());
+    else
+      encode_chunk_from<double>(t, first, n, buf.data());
+    out.write(buf.data(), static_cast<std::size_t>(n) * esize);
+  }
+}
+
+void require_nonempty(const HostTensor& t, const std::string& path) {
+  if (t.empty()) throw Error(ErrorCode::kInput, path, "nothing to write (empty data)");
+}
+
+// ---- .npy header ---------------------------------------------------------------------------------------
+
+constexpr std::string_view kNpyMagic = "\x93NUMPY";
+constexpr std::uint32_t kMaxNpyHeader = 1 << 20;
+
+struct NpyHeader {
+  std::string descr;
+  bool fortran_order = false;
+  std::vector<std::int64_t> shape;
+};
+
+// Parses the Python dict literal of a .npy header: {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
+class NpyHeaderParser {
+ public:
+  explicit NpyHeaderParser(std::string_view s) : s_(s) {}
+
+  NpyHeader parse() {
+    NpyHeader h;
+    bool seen_descr = false, seen_order = false, seen_shape = false;
+    skip_ws();
+    expect('{');
+    for (;;) {
+      skip_ws();
+      if (peek() == '}') break;
+      const std::string key = parse_string();
+      skip_ws();
+      expect(':');
+      skip_ws();
+      if (key == "descr") {
+        if (peek() == '[') throw Error(ErrorCode::kInput, "unsupported dtype (structured array)");
+        h.descr = parse_string();
+        seen_descr = true;
+      } else if (key == "fortran_order") {
+        h.fortran_order = parse_bool();
+        seen_order = true;
+      } else if (key == "shape") {
+        h.shape = parse_tuple();
+        seen_shape = true;
+      } else {
+        fail("unexpected key '" + key + "'");
+      }
+      skip_ws();
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (peek() != '}') fail("expected ',' or '}'");
+    }
+    ++pos_;
+    skip_ws();
+    if (pos_ != s_.size()) fail("unexpected text after the dictionary");
+    if (!seen_descr) fail("missing key 'descr'");
+    if (!seen_order) fail("missing key 'fortran_order'");
+    if (!seen_shape) fail("missing key 'shape'");
+    return h;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw Error(ErrorCode::kInput, "malformed .npy header: " + what);
+  }
+  char peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
+  void skip_ws() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r')) ++pos_;
+  }
+  void expect(char c) {
+    if (peek() != c) fail(std::string("expected '") + c + "'");
+    ++pos_;
+  }
+  std::string parse_string() {
+    const char q = peek();
+    if (q != '\'' && q != '"') fail("expected a quoted string");
+    const auto end = s_.find(q, pos_ + 1);
+    if (end == std::string_view::npos) fail("unterminated string");
+    std::string v(s_.substr(pos_ + 1, end - pos_ - 1));
+    pos_ = end + 1;
+    return v;
+  }
+  bool parse_bool() {
+    if (s_.substr(pos_, 4) == "True") {
+      pos_ += 4;
+      return true;
+    }
+    if (s_.substr(pos_, 5) == "False") {
+      pos_ += 5;
+      return false;
+    }
+    fail("expected True or False");
+  }
+  std::vector<std::int64_t> parse_tuple() {
+    std::vector<std::int64_t> dims;
+    expect('(');
+    for (;;) {
+      skip_ws();
+      if (peek() == ')') break;
+      if (peek() == '-') fail("negative dimension");
+      if (peek() < '0' || peek() > '9') fail("expected a dimension");
+      std::int64_t v = 0;
+      while (peek() >= '0' && peek() <= '9') {
+        constexpr std::int64_t kSaturated = std::int64_t{1} << 62;  // over kMaxDim, so rejected later
+        v = v >= kSaturated / 10 ? kSaturated : v * 10 + (peek() - '0');
+        ++pos_;
+      }
+      if (peek() == 'L') ++pos_;  // Python 2 long literal
+      dims.push_back(v);
+      if (dims.size() > 32) fail("too many dimensions");
+      skip_ws();
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (peek() != ')') fail("expected ',' or ')' in shape");
+    }
+    ++pos_;
+    return dims;
+  }
+
+  std::string_view s_;
+  std::size_t pos_ = 0;
+};
+
+Dtype npy_dtype(const std::string& descr) {
+  if (descr.size() >= 2) {
+    const char order = descr[0];
+    const std::string_view body = std::string_view(descr).substr(1);
+    for (const auto& d : kDtypes) {
+      if (body != d.descr) continue;
+      const bool little = order == '<' || (d.size == 1 && order == '|');
+      if (little) return d.id;
+      if (order == '>' && d.size > 1) throw Error(ErrorCode::kInput, "unsupported dtype '" + descr + "' (big-endian)");
+    }
+  }
+  throw Error(ErrorCode::kInput,
+              "unsupported dtype '" + descr + "' (expected float32, float64, uint8, uint16, int16 or int32)");
+}
+
+// ---- text ----------------------------------------------------------------------------------------------
+
+bool is_separator(char c) { return c == ' ' || c == '\t' || c == ',' || c == '\r' || c == '\v' || c == '\f'; }
+
+std::string printable(std::string_view s) {
+  std::string out;
+  for (char c : s.substr(0, 40)) out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+  if (s.size() > 40) out += "...";
+  return out;
+}
+
+std::string read_whole(InputFile& f) {
+  std::string text(static_cast<std::size_t>(f.size()), '\0');
+  f.read(text.data(), text.size());
+  return text;
+}
+
+// ---- raw -----------------------------------------------------------------------------------------------
+
+// The dtype a raw path implies: .f32 and .f64 name theirs; .raw implies none.
+std::optional<Dtype> raw_extension_dtype(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  if (ext == ".f32") return Dtype::kF32;
+  if (ext == ".f64") return Dtype::kF64;
+  return std::nullopt;
+}
+
+// --dtype wins where the extension says nothing; where both speak they must agree.
+std::optional<Dtype> raw_dtype(const std::string& path, const std::string& option) {
+  const auto from_ext = raw_extension_dtype(path);
+  if (option.empty()) return from_ext;
+  const Dtype d = parse_dtype(option);
+  if (from_ext && *from_ext != d)
+    throw Error(ErrorCode::kUsage, path,
+                "--dtype " + std::string(info(d).name) + " conflicts with the extension " + lower_extension(path));
+  return d;
+}
+
+const std::vector<std::string_view> kImageReadExtensions{".png", ".jpg", ".jpeg", ".bmp", ".tga", ".pgm", ".ppm"};
+
+}  // namespace
+
+// ---- .npy ----------------------------------------------------------------------------------------------
+
+Dataset read_npy(const std::string& path, const ReadOptions& opt) {
+  try {
+    InputFile f(path);
+    unsigned char prefix[12];
+    if (f.size() < 10) throw Error(ErrorCode::kInput, "not a .npy file (too short)");
+    f.read(prefix, 8);
+    if (std::memcmp(prefix, kNpyMagic.data(), kNpyMagic.size()) != 0)
+      throw Error(ErrorCode::kInput, "not a .npy file (bad magic)");
+    const int major = prefix[6], minor = prefix[7];
+    if (major < 1 || major > 3 || minor != 0)
+      throw Error(ErrorCode::kInput,
+                  "unsupported .npy version " + std::to_string(major) + "." + std::to_string(minor));
+    const std::int64_t len_bytes = major == 1 ? 2 : 4;
+    if (f.size() < 8 + len_bytes) throw Error(ErrorCode::kInput, "truncated: no header length");
+    f.read(prefix + 8, static_cast<std::size_t>(len_bytes));
+    const std::uint32_t header_len =
+        major == 1 ? load_le<std::uint16_t>(prefix + 8) : load_le<std::uint32_t>(prefix + 8);
+    if (header_len > kMaxNpyHeader)
+      throw Error(ErrorCode::kInput, "header length " + std::to_string(header_len) + " is over the limit of " +
+                                         std::to_string(kMaxNpyHeader));
+    const std::int64_t data_offset = 8 + len_bytes + header_len;
+    if (f.size() < data_offset)
+      throw Error(ErrorCode::kInput, "truncated: header of " + std::to_string(header_len) + " bytes, file has " +
+                                         std::to_string(f.size()) + " bytes");
+    std::string header(header_len, '\0');
+    f.read(header.data(), header.size());
+    if (header.find('\0') != std::string::npos) throw Error(ErrorCode::kInput, "malformed .npy header: NUL byte");
+
+    const NpyHeader h = NpyHeaderParser(header).parse();
+    const Dtype dtype = npy_dtype(h.descr);
+    if (h.shape.empty() || h.shape.size() > 3)
+      throw Error(ErrorCode::kInput, "unsupported shape " + shape_text(h.shape) + " (expected 1-D, 2-D or 3-D (H,W,C))");
+    if (h.fortran_order && h.shape.size() > 1)
+      throw Error(ErrorCode::kInput, "fortran_order True is not supported (save a C-ordered array)");
+    const std::int64_t elements = checked_elements(h.shape);
+    const std::int64_t expected = elements * static_cast<std::int64_t>(info(dtype).size);
+    const std::int64_t found = f.size() - data_offset;
+    if (found < expected)
+      throw Error(ErrorCode::kInput, "truncated: expected " + std::to_string(expected) + " bytes of data, found " +
+                                         std::to_string(found));
+    if (found > expected)
+      throw Error(ErrorCode::kInput, "expected " + std::to_string(expected) + " bytes of data, found " +
+                                         std::to_string(found) + " (trailing bytes)");
+
+    Shape2 shape{1, h.shape[0]};
+    std::int64_t channels = 1;
+    if (h.shape.size() >= 2) shape = Shape2{h.shape[0], h.shape[1]};
+    if (h.shape.size() == 3) channels = h.shape[2];
+    Dataset ds{HostTensor(shape, channels, opt.prec), SourceKind::kMatrix};
+    f.read_values(dtype, elements, ds.tensor);
+    if (!opt.allow_nonfinite) require_finite(ds.tensor, path);
+    return ds;
+  } catch (const Error& e) {
+    rethrow_with_subject(e, path);
+  }
+}
+
+void write_npy(const std::string& path, const HostTensor& t, const WriteOptions& opt) {
+  try {
+    require_nonempty(t, path);
+    std::string shape = "(" + std::to_string(t.rows()) + ", " + std::to_string(t.cols());
+    if (t.channels() > 1) shape += ", " + std::to_string(t.channels());
+    shape += ")";
+    std::string header = "{'descr': '<" + std::string(info(dtype_of(opt.prec)).descr) +
+                         "', 'fortran_order': False, 'shape': " + shape + ", }";
+    // numpy pads the header with spaces so that the data starts at a multiple of 64 bytes.
+    const std::size_t unpadded = 10 + header.size() + 1;
+    header.append((64 - unpadded % 64) % 64, ' ');
+    header += '\n';
+    unsigned char prefix[10];
+    std::memcpy(prefix, kNpyMagic.data(), kNpyMagic.size());
+    prefix[6] = 1;
+    prefix[7] = 0;
+    prefix[8] = static_cast<unsigned char>(header.size() & 0xff);
+    prefix[9] = static_cast<unsigned char>(header.size() >> 8);
+
+    AtomicFile out(path);
+    out.write(prefix, sizeof prefix);
+    out.write(header.data(), header.size());
+    write_values(out, t, opt.prec);
+    out.commit();
+  } catch (const Error& e) {
+    rethrow_with_subject(e, path);
+  }
+}
+
+// ---- text ----------------------------------------------------------------------------------------------
+
+Dataset read_text(const std::string& path, const ReadOptions& opt) {
+  try {
+    InputFile f(path);
+    const std::string text = read_whole(f);
+    std::vector<double> values;
+    std::int64_t cols = 0, rows = 0, line_no = 0;
+    std::string token;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+      std::size_t eol = text.find('\n', pos);
+      if (eol == std::string::npos) eol = text.size();
+      std::string_view line(text.data() + pos, eol - pos);
+      pos = eol + 1;
+      ++line_no;
+      if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+      std::int64_t count = 0;
+      std::size_t i = 0;
+      while (i < line.size()) {
+        while (i < line.size() && is_separator(line[i])) ++i;
+        if (i == line.size()) break;
+        std::size_t j = i;
+        while (j < line.size() && !is_separator(line[j])) ++j;
+        token.assign(line.substr(i, j - i));
+        char* end = nullptr;
+        const double v = std::strtod(token.c_str(), &end);
+        if (end != token.c_str() + token.size())
+          throw Error(ErrorCode::kInput,
+                      "line " + std::to_string(line_no) + ": not a number: '" + printable(token) + "'");
+        values.push_back(v);
+        ++count;
+        i = j;
+      }
+      if (count == 0) continue;  // blank or comment line
+      if (rows == 0) cols = count;
+      if (count != cols)
+        throw Error(ErrorCode::kInput, "line " + std::to_string(line_no) + ": expected " + std::to_string(cols) +
+                                           " values, found " + std::to_string(count));
+      ++rows;
+      if (static_cast<std::int64_t>(values.size()) > kMaxElements)
+        throw Error(ErrorCode::kInput, "more than the limit of " + std::to_string(kMaxElements) + " values");
+    }
+    if (rows == 0) throw Error(ErrorCode::kInput, "no values (only blank or comment lines)");
+    Dataset ds{HostTensor(Shape2{rows, cols}, 1, opt.prec), SourceKind::kMatrix};
+    for (std::size_t k = 0; k < values.size(); ++k) ds.tensor.set(static_cast<std::int64_t>(k), values[k]);
+    if (!opt.allow_nonfinite) require_finite(ds.tensor, path);
+    return ds;
+  } catch (const Error& e) {
+    rethrow_with_subject(e, path);
+  }
+}
+
+void write_text(const std::string& path, const HostTensor& t, const WriteOptions& opt) {
+  try {
+    require_nonempty(t, path);
+    if (t.channels() != 1)
+      throw Error(ErrorCode::kUsage, "text output holds one channel, the data has " + std::to_string(t.channels()) +
+                                         " (write .npy instead)");
+    const char sep = lower_extension(path) == ".csv" ? ',' : ' ';
+    const bool f32 = opt.prec == Precision::kF32;
+    AtomicFile out(path);
+    std::string buf;
+    char num[40];
+    for (std::int64_t r = 0; r < t.rows(); ++r) {
+      for (std::int64_t c = 0; c < t.cols(); ++c) {
+        const double v = t.get(r * t.cols() + c);
+        const int n = f32 ? std::snprintf(num, sizeof num, "%.9g", static_cast<double>(static_cast<float>(v)))
+                          : std::snprintf(num, sizeof num, "%.17g", v);
+        if (c) buf += sep;
+        buf.append(num, static_cast<std::size_t>(n));
+      }
+      buf += '\n';
+      if (buf.size() >= (1 << 20)) {
+        out.write(buf.data(), buf.size());
+        buf.clear();
+      }
+    }
+    out.write(buf.data(), buf.size());
+    out.commit();
+  } catch (const Error& e) {
+    rethrow_with_subject(e, path);
+  }
+}
+
+// ---- raw -----------------------------------------------------------------------------------------------
+
+// A .raw file without --dtype is read as float32: the tool's default precision, and what it writes by default.
+Dataset read_raw(const std::string& path, const ReadOptions& opt) {
+  try {
+    if (!opt.shape) throw Error(ErrorCode::kUsage, "raw input needs --shape HxW");
+    const Dtype dtype = raw_dtype(path, opt.dtype).value_or(Dtype::kF32);
+    const Shape2 shape = *opt.shape;
+    const std::int64_t elements = checked_elements({shape.rows, shape.cols});
+    InputFile f(path);
+    const std::int64_t expected = elements * static_cast<std::int64_t>(info(dtype).size);
+    if (f.size() != expected)
+      throw Error(ErrorCode::kInput, "size " + std::to_string(f.size()) + " bytes does not match --shape " +
+                                         to_string(shape) + " of " + std::string(info(dtype).name) + " (" +
+                                         std::to_string(expected) + " bytes)");
+    Dataset ds{HostTensor(shape, 1, opt.prec), SourceKind::kMatrix};
+    f.read_values(dtype, elements, ds.tensor);
+    if (!opt.allow_nonfinite) require_finite(ds.tensor, path);
+    return ds;
+  } catch (const Error& e) {
+    rethrow_with_subject(e, path);
+  }
+}
+
+// Output dtype: the extension's (.f32/.f64), else WriteOptions::dtype, else the precision.
+void write_raw(const std::string& path, const HostTensor& t, const WriteOptions& opt) {
+  try {
+    require_nonempty(t, path);
+    const Dtype dtype = raw_dtype(path, opt.dtype).value_or(dtype_of(opt.prec));
+    if (dtype != Dtype::kF32 && dtype != Dtype::kF64)
+      throw Error(ErrorCode::kUsage, "raw output is f32 or f64, not " + std::string(info(dtype).name));
+    if (t.channels() != 1)
+      throw Error(ErrorCode::kUsage, "raw output holds one channel, the data has " + std::to_string(t.channels()) +
+                                         " (write .npy instead)");
+    AtomicFile out(path);
+    write_values(out, t, dtype == Dtype::kF32 ? Precision::kF32 : Precision::kF64);
+    out.commit();
+  } catch (const Error& e) {
+    rethrow_with_subject(e, path);
+  }
+}
+
+// ---- dispatch ------------------------------------------------------------------------------------------
+
+bool is_image_path(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  return std::find(kImageReadExtensions.begin(), kImageReadExtensions.end(), ext) != kImageReadExtensions.end();
+}
+
+Dataset read_any(const std::string& path, const ReadOptions& opt, const ImageCodec* codec) {
+  const std::string ext = lower_extension(path);
+  if (ext == ".npy") return read_npy(path, opt);
+  if (ext == ".txt" || ext == ".csv") return read_text(path, opt);
+  if (ext == ".raw" || ext == ".f32" || ext == ".f64") return read_raw(path, opt);
+  if (is_image_path(path)) {
+    require_input_file(path);
+    if (codec == nullptr || !codec->handles_read(path))
+      throw Error(ErrorCode::kUnsupported, path, "image input is not available in this build");
+    try {
+      return codec->read(path, opt.prec);
+    } catch (const Error& e) {
+      rethrow_with_subject(e, path);
+    }
+  }
+  throw Error(ErrorCode::kUsage, path,
+              (ext.empty() ? std::string("unknown file type (no extension;")
+                           : "unknown file type '" + ext + "' (") +
+                  "expected .npy .txt .csv .raw .f32 .f64 or an image)");
+}
+
+void write_any(const std::string& path, const HostTensor& t, const WriteOptions& opt, const ImageCodec* codec) {
+  write_any(path, t, opt, codec, nullptr);
+}
+
+void write_any(const std::string& path, const HostTensor& t, const WriteOptions& opt, const ImageCodec* codec,
+               std::int64_t* clamped) {
+  if (clamped != nullptr) *clamped = 0;
+  const std::string ext = lower_extension(path);
+  if (ext == ".npy") return write_npy(path, t, opt);
+  if (ext == ".txt" || ext == ".csv") return write_text(path, t, opt);
+  if (ext == ".raw" || ext == ".f32" || ext == ".f64") return write_raw(path, t, opt);
+  if (is_image_path(path)) {
+    if (codec == nullptr) throw Error(ErrorCode::kUnsupported, path, "image output is not available in this build");
+    if (!codec->handles_write(path))
+      throw Error(ErrorCode::kUsage, path, "cannot write images of type '" + ext + "' (expected .png .bmp .tga .jpg)");
+    require_nonempty(t, path);
+    try {
+      return codec->write(path, t, opt.image_bit_depth, clamped);
+    } catch (const Error& e) {
+      rethrow_with_subject(e, path);
+    }
+  }
+  throw Error(ErrorCode::kUsage, path,
+              (ext.empty() ? std::string("unknown file type (no extension;")
+                           : "unknown file type '" + ext + "' (") +
+                  "expected .npy .txt .csv .raw .f32 .f64 .png .bmp .tga .jpg)");
+}
+
+}  // namespace dct::core

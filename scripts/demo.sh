@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# One command: install what is missing, build, and run the main job on the bundled sample:
+# a 2-D DCT / inverse DCT round trip of data/camera.png with per-stage timing, and its PSNR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh >/dev/null
+out=${OUT_DIR:-out}
+mkdir -p "$out"
+dctool=${BUILD_DIR:-build}/dctool
+set -x
+"$dctool" --timing dct2 data/camera.png -o "$out/camera.dct.npy"
+"$dctool" --timing idct2 "$out/camera.dct.npy" -o "$out/camera.roundtrip.png"
+"$dctool" psnr data/camera.png "$out/camera.roundtrip.png"

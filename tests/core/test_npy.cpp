@@ -1,0 +1,348 @@
+// .npy reading and writing (core/formats): numpy-written files of every supported dtype, layout and version,
+// our files read by numpy, and every kind of malformed header.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/formats.hpp"
+#include "support.hpp"
+
+using namespace dct::core;
+using dct::ErrorCode;
+using dct::test::TempDir;
+using namespace std::string_literals;
+
+namespace {
+
+WriteOptions wopt(Precision p) {
+  WriteOptions o;
+  o.prec = p;
+  return o;
+}
+
+template <class F>
+dct::Error error_of(F&& f) {
+  try {
+    f();
+  } catch (const dct::Error& e) {
+    return e;
+  }
+  FAIL("no dct::Error thrown");
+  throw std::logic_error("unreachable");
+}
+
+// Runs a Python program (with numpy) with `dir` as sys.argv[1]; returns its exit status.
+int run_python(const TempDir& dir, const std::string& program) {
+  const std::string script = dir.file("script.py");
+  std::ofstream(script) << program;
+  const std::string cmd = dct::test::python() + " '" + script + "' '" + dir.path().string() + "'";
+  return std::system(cmd.c_str());
+}
+
+std::vector<double> read_f64_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<double> v(bytes.size() / 8);
+  std::memcpy(v.data(), bytes.data(), v.size() * 8);
+  return v;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// A version 1.0 .npy with the given header dict and data bytes.
+void write_npy_bytes(const std::string& path, const std::string& dict, std::size_t data_bytes, int major = 1) {
+  std::string header = dict;
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::ofstream f(path, std::ios::binary);
+  f << "\x93NUMPY" << static_cast<char>(major) << '\0';
+  f << static_cast<char>(header.size() & 0xff) << static_cast<char>(header.size() >> 8) << header;
+  f << std::string(data_bytes, '\x01');
+}
+
+std::string dict(const std::string& descr, const std::string& shape, const std::string& fortran = "False") {
+  return "{'descr': '" + descr + "', 'fortran_order': " + fortran + ", 'shape': " + shape + ", }";
+}
+
+double pattern(std::int64_t c, std::int64_t h, std::int64_t w) { return (c * 100 + h * 10 + w) / 7.0 - 3; }
+
+}  // namespace
+
+TEST_CASE("npy: numpy files of every supported dtype read exactly", "[core][npy]") {
+  TempDir dir;
+  REQUIRE(run_python(dir, R"PY(
+import numpy as np, os, sys
+d = sys.argv[1]
+i = np.arange(15, dtype=np.float64)
+vals = {
+    'float32': (i - 7) * 0.25 + 1.0 / (i + 1),
+    'float64': (i - 7) * 0.25 + 1.0 / (i + 1),
+    'uint8': [0, 1, 2, 100, 127, 128, 200, 254, 255, 3, 4, 5, 6, 7, 8],
+    'uint16': [0, 1, 255, 256, 1000, 32767, 32768, 65534, 65535, 9, 10, 11, 12, 13, 14],
+    'int16': [-32768, -32767, -1, 0, 1, 32767, -300, 300, 5, 6, 7, 8, 9, 10, 11],
+    'int32': [-2147483648, 2147483647, -1, 0, 1, 65536, -65536, 123456789, 5, 6, 7, 8, 9, 10, 11],
+}
+for name, v in vals.items():
+    a = np.array(v).astype(name).reshape(3, 5)
+    np.save(os.path.join(d, name + '.npy'), a)
+    a.astype('<f8').tofile(os.path.join(d, name + '.expect'))
+)PY") == 0);
+  for (const char* name : {"float32", "float64", "uint8", "uint16", "int16", "int32"}) {
+    INFO(name);
+    const std::vector<double> expect = read_f64_file(dir.file(std::string(name) + ".expect"));
+    REQUIRE(expect.size() == 15);
+    ReadOptions opt;
+    opt.prec = Precision::kF64;
+    Dataset d64 = read_npy(dir.file(std::string(name) + ".npy"), opt);
+    CHECK(d64.kind == SourceKind::kMatrix);
+    REQUIRE(d64.tensor.shape() == Shape2{3, 5});
+    REQUIRE(d64.tensor.channels() == 1);
+    CHECK(d64.tensor.precision() == Precision::kF64);
+    for (std::int64_t k = 0; k < 15; ++k) CHECK(d64.tensor.get(k) == expect[k]);
+
+    opt.prec = Precision::kF32;
+    Dataset d32 = read_any(dir.file(std::string(name) + ".npy"), opt, nullptr);
+    REQUIRE(d32.tensor.precision() == Precision::kF32);
+    for (std::int64_t k = 0; k < 15; ++k) CHECK(d32.tensor.data<float>()[k] == static_cast<float>(expect[k]));
+  }
+}
+
+TEST_CASE("npy: 1-D is 1xN, 3-D (H,W,C) is de-interleaved into C planes, versions 2.0 and 3.0 read",
+          "[core][npy]") {
+  TempDir dir;
+  REQUIRE(run_python(dir, R"PY(
+import numpy as np, os, sys
+d = sys.argv[1]
+np.save(os.path.join(d, 'v1d.npy'), np.arange(7, dtype='<f4') * 1.5)
+h, w, c = 2, 3, 4
+a = np.zeros((h, w, c))
+for ci in range(c):
+    for hi in range(h):
+        for wi in range(w):
+            a[hi, wi, ci] = (ci * 100 + hi * 10 + wi) / 7.0 - 3
+np.save(os.path.join(d, 'hwc.npy'), a)
+for ver in [(2, 0), (3, 0)]:
+    with open(os.path.join(d, 'v%d.npy' % ver[0]), 'wb') as f:
+        np.lib.format.write_array(f, a[:, :, 0].astype('<f4'), version=ver)
+)PY") == 0);
+  ReadOptions f64;
+  f64.prec = Precision::kF64;
+
+  Dataset v = read_npy(dir.file("v1d.npy"), f64);
+  REQUIRE(v.tensor.shape() == Shape2{1, 7});
+  for (std::int64_t k = 0; k < 7; ++k) CHECK(v.tensor.get(k) == 1.5 * k);
+
+  Dataset t = read_npy(dir.file("hwc.npy"), f64);
+  REQUIRE(t.tensor.shape() == Shape2{2, 3});
+  REQUIRE(t.tensor.channels() == 4);
+  for (std::int64_t c = 0; c < 4; ++c)
+    for (std::int64_t h = 0; h < 2; ++h)
+      for (std::int64_t w = 0; w < 3; ++w) CHECK(t.tensor.get(c * 6 + h * 3 + w) == pattern(c, h, w));
+
+  for (const char* name : {"v2.npy", "v3.npy"}) {
+    INFO(name);
+    REQUIRE(slurp(dir.file(name))[6] == name[1] - '0');
+    Dataset d = read_npy(dir.file(name), f64);
+    REQUIRE(d.tensor.shape() == Shape2{2, 3});
+    for (std::int64_t h = 0; h < 2; ++h)
+      for (std::int64_t w = 0; w < 3; ++w)
+        CHECK(d.tensor.get(h * 3 + w) == static_cast<double>(static_cast<float>(pattern(0, h, w))));
+  }
+}
+
+TEST_CASE("npy: our files load in numpy with exact values, 64-byte aligned headers", "[core][npy]") {
+  TempDir dir;
+  for (Precision prec : {Precision::kF32, Precision::kF64}) {
+    for (std::int64_t channels : {1, 3}) {
+      HostTensor t(Shape2{4, 6}, channels, Precision::kF64);
+      for (std::int64_t c = 0; c < channels; ++c)
+        for (std::int64_t h = 0; h < 4; ++h)
+          for (std::int64_t w = 0; w < 6; ++w) t.set(c * 24 + h * 6 + w, pattern(c, h, w));
+      WriteOptions opt;
+      opt.prec = prec;
+      const std::string name = "out_" + std::string(to_string(prec)) + "_c" + std::to_string(channels) + ".npy";
+      write_npy(dir.file(name), t, opt);
+      const std::string bytes = slurp(dir.file(name));
+      const std::size_t header_len = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
+      CHECK((10 + header_len) % 64 == 0);
+      CHECK(bytes[10 + header_len - 1] == '\n');
+      CHECK(bytes.size() == 10 + header_len + 24 * channels * element_size(prec));
+    }
+  }
+  REQUIRE(run_python(dir, R"PY(
+import numpy as np, os, sys
+d = sys.argv[1]
+for prec, dt in [('f32', np.float32), ('f64', np.float64)]:
+    for c in [1, 3]:
+        a = np.load(os.path.join(d, 'out_%s_c%d.npy' % (prec, c)), allow_pickle=False)
+        assert a.dtype == dt, a.dtype
+        assert a.flags['C_CONTIGUOUS']
+        assert a.shape == ((4, 6) if c == 1 else (4, 6, c)), a.shape
+        want = np.zeros((4, 6, c))
+        for ci in range(c):
+            for h in range(4):
+                for w in range(6):
+                    want[h, w, ci] = (ci * 100 + h * 10 + w) / 7.0 - 3
+        want = want.astype(dt)
+        if c == 1:
+            want = want[:, :, 0]
+        assert np.array_equal(a, want), (prec, c, a, want)
+)PY") == 0);
+}
+
+TEST_CASE("npy: write then read round-trips every value and channel", "[core][npy]") {
+  TempDir dir;
+  for (Precision prec : {Precision::kF32, Precision::kF64}) {
+    HostTensor t = dct::test::random_tensor(Shape2{5, 7}, 3, prec, 7);
+    WriteOptions w;
+    w.prec = prec;
+    write_any(dir.file("rt.NPY"), t, w, nullptr);
+    ReadOptions r;
+    r.prec = prec;
+    Dataset d = read_any(dir.file("rt.NPY"), r, nullptr);
+    REQUIRE(d.tensor.shape() == t.shape());
+    REQUIRE(d.tensor.channels() == 3);
+    REQUIRE(std::memcmp(d.tensor.raw(), t.raw(), t.bytes()) == 0);
+  }
+}
+
+TEST_CASE("npy: truncated data names the expected and found byte counts", "[core][npy]") {
+  TempDir dir;
+  const std::string p = dir.file("trunc.npy");
+  write_npy_bytes(p, dict("<f4", "(4, 4)"), 10);
+  auto e = error_of([&] { read_npy(p, {}); });
+  CHECK(e.code() == ErrorCode::kInput);
+  CHECK(e.subject() == p);
+  CHECK(std::string(e.what()) == "truncated: expected 64 bytes of data, found 10");
+
+  write_npy_bytes(p, dict("<f4", "(2, 2)"), 20);
+  CHECK_THAT(error_of([&] { read_npy(p, {}); }).what(), Catch::Contains("trailing"));
+
+  std::ofstream(p, std::ios::binary) << "\x93NUMPY\x01\x00\x76\x00{'descr': '<f4'"s;
+  auto h = error_of([&] { read_npy(p, {}); });
+  CHECK(h.code() == ErrorCode::kInput);
+  CHECK_THAT(h.what(), Catch::Contains("truncated"));
+}
+
+TEST_CASE("npy: absurd shapes are rejected from the header, before any allocation", "[core][npy]") {
+  TempDir dir;
+  const std::string p = dir.file("absurd.npy");
+  write_npy_bytes(p, dict("<f8", "(1000000000, 1000000000)"), 16);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto e = error_of([&] { read_npy(p, {}); });
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
+  CHECK(e.code() == ErrorCode::kInput);
+  CHECK_THAT(e.what(), Catch::Contains("limit"));
+
+  // Legal by the limits (4e9 values) but 16 GB of data: the size check must come before the allocation.
+  write_npy_bytes(p, dict("<f4", "(100000, 40000)"), 16);
+  auto big = error_of([&] { read_npy(p, {}); });
+  CHECK(big.code() == ErrorCode::kInput);
+  CHECK(std::string(big.what()) == "truncated: expected 16000000000 bytes of data, found 16");
+
+  write_npy_bytes(p, dict("<f4", "(3, 99999999999999999999999)"), 16);
+  CHECK_THAT(error_of([&] { read_npy(p, {}); }).what(), Catch::Contains("limit"));
+  write_npy_bytes(p, dict("<f4", "(65536, 65536, 2)"), 16);
+  CHECK_THAT(error_of([&] { read_npy(p, {}); }).what(), Catch::Contains("limit"));
+}
+
+TEST_CASE("npy: unsupported dtypes, byte order, fortran order and layouts are input errors", "[core][npy]") {
+  TempDir dir;
+  REQUIRE(run_python(dir, R"PY(
+import numpy as np, os, sys
+d = sys.argv[1]
+a = np.arange(6).reshape(2, 3)
+np.save(os.path.join(d, 'c8.npy'), a.astype('<c8'))
+np.save(os.path.join(d, 'b1.npy'), a > 2)
+np.save(os.path.join(d, 'i8.npy'), a.astype('<i8'))
+np.save(os.path.join(d, 'be.npy'), a.astype('>f4'))
+np.save(os.path.join(d, 'fortran.npy'), np.asfortranarray(a.astype('<f4')))
+np.save(os.path.join(d, 'obj.npy'), np.array([[1, 'x']], dtype=object), allow_pickle=True)
+np.save(os.path.join(d, 'rec.npy'), np.zeros(3, dtype=[('a', '<f4'), ('b', '<i4')]))
+np.save(os.path.join(d, 'scalar.npy'), np.float32(3))
+np.save(os.path.join(d, 'four.npy'), np.zeros((1, 2, 2, 2), dtype='<f4'))
+np.save(os.path.join(d, 'zero.npy'), np.zeros((0, 3), dtype='<f4'))
+)PY") == 0);
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"c8.npy", "unsupported dtype '<c8'"},
+      {"b1.npy", "unsupported dtype '|b1'"},
+      {"i8.npy", "unsupported dtype '<i8'"},
+      {"be.npy", "unsupported dtype '>f4' (big-endian)"},
+      {"fortran.npy", "fortran_order True is not supported"},
+      {"obj.npy", "unsupported dtype '|O'"},
+      {"rec.npy", "unsupported dtype (structured array)"},
+      {"scalar.npy", "unsupported shape ()"},
+      {"four.npy", "unsupported shape (1, 2, 2, 2)"},
+      {"zero.npy", "empty array (shape (0, 3))"},
+  };
+  for (const auto& [file, message] : cases) {
+    INFO(file);
+    auto e = error_of([&] { read_npy(dir.file(file), {}); });
+    CHECK(e.code() == ErrorCode::kInput);
+    CHECK(e.subject() == dir.file(file));
+    CHECK_THAT(e.what(), Catch::StartsWith(message));
+  }
+}
+
+TEST_CASE("npy: malformed headers are input errors", "[core][npy]") {
+  TempDir dir;
+  const std::string p = dir.file("bad.npy");
+  const std::vector<std::pair<std::string, std::string>> dicts{
+      {"{'descr': '<f4', 'shape': (2, 2), }", "missing key 'fortran_order'"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'x': 1}", "unexpected key 'x'"},
+      {"{'descr': '<f4', 'fortran_order': Maybe, 'shape': (2, 2), }", "expected True or False"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, -2), }", "negative dimension"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2) }x", "unexpected text"},
+      {"['descr', '<f4']", "expected '{'"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': [2, 2], }", "expected '('"},
+  };
+  for (const auto& [d, message] : dicts) {
+    INFO(d);
+    write_npy_bytes(p, d, 16);
+    auto e = error_of([&] { read_npy(p, {}); });
+    CHECK(e.code() == ErrorCode::kInput);
+    CHECK_THAT(e.what(), Catch::StartsWith("malformed .npy header") && Catch::Contains(message));
+  }
+
+  std::ofstream(p, std::ios::binary) << "PK\x03\x04 this is a zip file, not an npy";
+  CHECK_THAT(error_of([&] { read_npy(p, {}); }).what(), Catch::Contains("bad magic"));
+  write_npy_bytes(p, dict("<f4", "(2, 2)"), 16, 4);
+  CHECK_THAT(error_of([&] { read_npy(p, {}); }).what(), Catch::Contains("unsupported .npy version 4.0"));
+  std::ofstream(p, std::ios::binary) << "\x93NUMPY\x01";
+  CHECK_THAT(error_of([&] { read_npy(p, {}); }).what(), Catch::Contains("too short"));
+  std::ofstream(p, std::ios::binary) << "\x93NUMPY\x02\x00\xff\xff\xff\x7f{}"s;
+  CHECK_THAT(error_of([&] { read_npy(p, {}); }).what(), Catch::Contains("header length"));
+}
+
+TEST_CASE("npy: NaN and Inf are rejected unless allowed", "[core][npy]") {
+  TempDir dir;
+  HostTensor t(Shape2{2, 3}, 2, Precision::kF64);
+  t.set(6 + 4, std::nan(""));
+  write_npy(dir.file("nan.npy"), t, wopt(Precision::kF64));
+  auto e = error_of([&] { read_npy(dir.file("nan.npy"), {}); });
+  CHECK(e.code() == ErrorCode::kInput);
+  CHECK(e.subject() == dir.file("nan.npy"));
+  CHECK_THAT(e.what(), Catch::StartsWith("NaN at row 2, column 2, channel 2"));
+
+  ReadOptions allow;
+  allow.allow_nonfinite = true;
+  Dataset d = read_npy(dir.file("nan.npy"), allow);
+  CHECK(std::isnan(d.tensor.get(10)));
+
+  t.set(10, -INFINITY);
+  write_npy(dir.file("inf.npy"), t, wopt(Precision::kF32));
+  CHECK_THAT(error_of([&] { read_npy(dir.file("inf.npy"), {}); }).what(), Catch::StartsWith("Inf at"));
+}
