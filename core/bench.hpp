@@ -1,0 +1,50 @@
+#pragma once
+// The measuring instrument behind `dctool bench` (DESIGN §8): per (op, backend, precision, shape) it
+// times warm plans with the runtime's timer (CUDA events on a device), rotates inputs that fit in cache,
+// and measures in the same run the copy floor (x_copy) and the FFT baseline (x_fft).
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "core/registry.hpp"
+
+namespace dct::core {
+
+struct BenchRequest {
+  std::vector<Op> ops;
+  std::vector<Shape2> sizes;
+  std::vector<const Backend*> backends;
+  std::vector<Precision> precisions;
+  Norm norm = Norm::kNone;
+  Axis axis = Axis::kBoth;
+  int block = 0;
+  std::int64_t batch = 1;
+  int reps = 20;
+  int warmup = 3;
+  bool verify = false;
+  Effort effort = Effort::kMeasure;
+  const Backend* oracle = nullptr;           // f64 reference for --verify (cpu-fftw)
+  bool baseline_rows = true;                  // also emit the runtime's plain-DCT baseline rows
+};
+
+struct BenchRow {
+  std::string op, backend, precision, shape;
+  std::int64_t batch = 1;
+  int reps = 0;
+  double median_ms = 0, min_ms = 0, max_ms = 0, gbps = 0;
+  std::optional<double> x_copy, x_fft, e2e_ms, cpu_ms, max_rel_err;
+  std::string device;
+};
+
+// Runs every combination; `on_skip(backend, desc, reason)` hears about combinations a backend does not
+// support (reported, never silently dropped); `on_row` hears each row as soon as it is measured.
+std::vector<BenchRow> run_bench(const BenchRequest& req,
+                                const std::function<void(const std::string&)>& on_note,
+                                const std::function<void(const BenchRow&)>& on_row = {});
+
+// The column names of DESIGN §8, in order.
+const std::vector<std::string>& bench_columns();
+
+}  // namespace dct::core
