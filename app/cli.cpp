@@ -33,6 +33,7 @@ void add_transform(CLI::App& app, const char* name, const char* help, TransformO
     c->add_option("--axis", o.axis, "both|rows|cols (default both)");
     c->add_option("--block", o.block, "transform independent BxB tiles")->check(CLI::PositiveNumber);
   }
+  c->add_flag("--visualize", o.visualize, "write coefficients to an image as a log-magnitude picture");
   add_input_options(c, o.in);
   c->callback([&] { action = [&] { rc = run_transform(g, o); }; });
 }
@@ -70,6 +71,18 @@ int run_cli(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   add_input_options(p, psnr.in);
   p->callback([&] { action = [&] { rc = run_psnr(g, psnr); }; });
+
+  CompressOptions co;
+  CLI::App* cp = app.add_subcommand("compress", "lossy image compression: jpeg (8x8 DCT + quantization), threshold, keep");
+  cp->add_option("inputs", co.inputs, "input images (several: batch mode, -o names a directory)")->required();
+  cp->add_option("-o,--output", co.output, "output image, or directory in batch mode")->required();
+  cp->add_option("--mode", co.mode, "jpeg|threshold|keep (default jpeg)");
+  cp->add_option("--quality", co.quality, "jpeg quality 1..100 (default 75, as cjpeg)");
+  cp->add_option("--threshold", co.threshold, "threshold mode: zero DCT coefficients with |c| < E");
+  cp->add_option("--keep", co.keep, "keep mode: keep the ceil(F*H*W) largest coefficients per channel");
+  cp->add_option("--report", co.report, "write a JSON report (an array in batch mode)");
+  cp->add_option("--jobs", co.jobs, "worker threads in batch mode (default all cores)")->check(CLI::NonNegativeNumber);
+  cp->callback([&] { action = [&] { rc = run_compress(g, co); }; });
 
   CLI::App* bk = app.add_subcommand("backends", "list the backends, their ops and whether they are usable here");
   bk->callback([&] { action = [&] { rc = run_backends(g); }; });

@@ -6,6 +6,7 @@
 #include "app/registry.hpp"
 #include "app/report.hpp"
 #include "core/error.hpp"
+#include "core/visualize.hpp"
 
 namespace dct::app {
 namespace {
@@ -35,9 +36,10 @@ int run_transform(const GlobalOptions& g, const TransformOptions& o) {
   if (d.block > 0 && d.axis != core::Axis::kBoth)
     throw Error(ErrorCode::kUsage, "--block", "block mode transforms whole tiles: it needs --axis both");
 
-  if (core::is_image_path(o.output) && is_forward(d.op))
+  const bool picture = core::is_image_path(o.output) && is_forward(d.op);
+  if (picture && !o.visualize)
     throw Error(ErrorCode::kUsage, o.output,
-                "cannot write DCT coefficients to an image (write .npy, .txt or raw)");
+                "cannot write DCT coefficients to an image (write .npy, .txt or raw, or add --visualize)");
   core::check_output_path(o.output, {o.input});
 
   core::StageTable times;
@@ -69,12 +71,16 @@ int run_transform(const GlobalOptions& g, const TransformOptions& o) {
   core::WriteOptions wo;
   wo.prec = prec;
   wo.image_bit_depth = in.kind == core::SourceKind::kImage16 ? 16 : 8;
+  std::int64_t clamped = 0;
   try {
-    core::write_any(o.output, out, wo, &image_codec());
+    if (picture) out = core::log_magnitude_image(out);
+    core::write_any(o.output, out, wo, &image_codec(), &clamped);
   } catch (const Error& e) {
     rethrow_with_subject(e, o.output);
   }
   times.add("write", sw.elapsed_ms());
+  if (clamped > 0)
+    note(g, o.output + ": " + std::to_string(clamped) + " values clamped to the image range");
   times.add("total", total.elapsed_ms());
 
   if (g.verbose) note(g, std::string(backend.name()) + ": " + d.to_string() + " on " + backend.runtime().device_name());

@@ -29,6 +29,7 @@ struct TransformOptions {
   std::string axis;  // "" = default (both; rows for dct4)
   int block = 0;
   bool inverse = false;
+  bool visualize = false;  // image output of coefficients: a log-magnitude picture
   InputOptions in;
 };
 
@@ -55,7 +56,19 @@ struct BenchOptions {
   std::string output;
 };
 
+struct CompressOptions {
+  std::vector<std::string> inputs;
+  std::string output;      // a file (one input) or a directory (batch)
+  std::string mode = "jpeg";
+  int quality = 75;
+  double threshold = -1;   // < 0: not given
+  double keep = -1;        // < 0: not given
+  std::string report;      // --report FILE.json
+  int jobs = 0;            // 0: all cores
+};
+
 int run_transform(const GlobalOptions& g, const TransformOptions& o);
+int run_compress(const GlobalOptions& g, const CompressOptions& o);
 int run_psnr(const GlobalOptions& g, const PsnrOptions& o);
 int run_backends(const GlobalOptions& g);
 int run_bench(const GlobalOptions& g, const BenchOptions& o);
