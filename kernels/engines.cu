@@ -1,0 +1,153 @@
+/* Engines: the three-stage pipelines of seed 000 (math derived in dct_kernels.cu).
+ *
+ *   NPointLines   forward: reorder (eq. 9) -> R2C of length N per line -> post (eq. 11)
+ *                 inverse: pre (inverse of eq. 11) -> C2R -> reorder^-1
+ *                 rows: contiguous lines, one batched cuFFT plan; columns: the reorder permutes whole
+ *                 rows (coalesced), the FFT runs down the columns (istride = W, idist = 1, one execution
+ *                 per matrix), and the post kernel walks rows of the spectrum, so no transpose is needed.
+ *   ThreeStage2d  forward: reorder both axes in one pass (eq. 13) -> 2-D R2C -> post (eqs. 14, 17, 18)
+ *                 inverse: pre (eq. 15) -> 2-D C2R -> reorder^-1 (eq. 16)
+ *                 Per-axis scale tables: axis 1 carries the constant 2 of Y = 2 Re(s).
+ *   FamilyLines   forward: expand to L*N (eqs. 3, 5, 7) -> R2C of L*N -> post (eqs. 4, 6, 8)
+ *                 inverse: spectrum (Hermitian half, or the full 2N for the padded variant) -> C2R
+ *                 (C2C in place for padded) -> pick the N samples.
+ */
+#include "kernels/engines.cuh"
+
+#include <cstdlib>
+#include <string_view>
+
+namespace dct::cuda {
+
+// ---- NPointLines -----------------------------------------------------------------------------------
+
+template <class T>
+NPointLines<T>::NPointLines(core::Op op, core::Norm norm, bool along_cols, core::Shape2 shape, i64 batch)
+    : forward_(op == core::Op::kDct2),
+      along_cols_(along_cols),
+      n1_(shape.rows),
+      n2_(shape.cols),
+      batch_(batch),
+      pitch_(shape.count() + (along_cols && shape.rows > 1 ? shape.count() % 2 : 0)),
+      tables_(along_cols ? shape.rows : shape.cols, norm, 2.0),
+      fft_(along_cols ? FftStage<T>::columns(forward_ ? FftType::kR2C : FftType::kC2R, shape.rows, shape.cols, batch, pitch_)
+                      : FftStage<T>::lines(forward_ ? FftType::kR2C : FftType::kC2R, shape.cols, shape.rows * batch)) {}
+
+template <class T>
+void NPointLines<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
+  LineGeom g;
+  g.along_cols = along_cols_;
+  if (along_cols_) {
+    g.n = n1_;
+    g.width = n2_;
+    g.count = batch_;
+  } else {
+    g.n = n2_;
+    g.count = n1_ * batch_;
+  }
+  // Rows: the permutation acts on the columns of each line; columns: on the rows of each matrix.
+  const i64 rn1 = along_cols_ ? n1_ : n1_ * batch_, rb = along_cols_ ? batch_ : 1;
+  if (forward_) {
+    reorder<T>(in, wr, rn1, n2_, rb, along_cols_, !along_cols_, false, s, 0, along_cols_ ? pitch_ : 0);
+    fft_.run(wr, wc, s);
+    post_lines<T>(wc, out, tables_.view(), g, s);
+  } else {
+    pre_lines<T>(in, wc, tables_.view(), g, s);
+    fft_.run(wc, wr, s);
+    reorder<T>(wr, out, rn1, n2_, rb, along_cols_, !along_cols_, true, s, along_cols_ ? pitch_ : 0, 0);
+  }
+}
+
+// ---- ThreeStage2d ----------------------------------------------------------------------------------
+
+namespace {
+core::Shape2 canonical(core::Shape2 s) { return (s.cols == 1 && s.rows > 1) ? core::Shape2{1, s.rows} : s; }
+bool split_fft2d() {
+  const char* v = std::getenv("DCTOOL_FFT2D");
+  return v != nullptr && std::string_view(v) == "split";
+}
+template <class T>
+FftStage<T> first_stage(bool forward, core::Shape2 c, i64 batch) {
+  const FftType t = forward ? FftType::kR2C : FftType::kC2R;
+  if (split_fft2d()) return FftStage<T>::lines(t, c.cols, c.rows * batch);
+  return FftStage<T>::matrix(t, c.rows, c.cols, batch);
+}
+}  // namespace
+
+template <class T>
+ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, i64 batch)
+    : forward_(op == core::Op::kDct2),
+      n1_(canonical(shape).rows),
+      n2_(canonical(shape).cols),
+      batch_(batch),
+      t1_(canonical(shape).rows, norm, 2.0),
+      t2_(canonical(shape).cols, norm, 1.0),
+      fft_(first_stage<T>(forward_, canonical(shape), batch)) {
+  if (split_fft2d() && n1_ > 1)
+    fft_cols_ = std::make_unique<FftStage<T>>(FftStage<T>::complex_columns(
+        forward_ ? FftType::kC2CForward : FftType::kC2CInverse, n1_, n2_ / 2 + 1, batch_));
+}
+
+template <class T>
+void ThreeStage2d<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
+  if (forward_) {
+    reorder<T>(in, wr, n1_, n2_, batch_, true, true, false, s);
+    fft_.run(wr, wc, s);
+    if (fft_cols_) fft_cols_->run(wc, wc, s);
+    post_2d<T>(wc, out, t1_.view(), t2_.view(), n1_, n2_, batch_, s);
+  } else {
+    pre_2d<T>(in, wc, t1_.view(), t2_.view(), n1_, n2_, batch_, s);
+    if (fft_cols_) fft_cols_->run(wc, wc, s);
+    fft_.run(wc, wr, s);
+    reorder<T>(wr, out, n1_, n2_, batch_, true, true, true, s);
+  }
+}
+
+// ---- FamilyLines -----------------------------------------------------------------------------------
+
+namespace {
+double family_gain(Family f) { return f == Family::kPad2N ? 2.0 : 1.0; }
+}  // namespace
+
+template <class T>
+FamilyLines<T>::FamilyLines(Family f, core::Op op, core::Norm norm, core::Shape2 shape, i64 batch)
+    : family_(f),
+      forward_(op == core::Op::kDct2),
+      n_(shape.cols),
+      lines_(shape.rows * batch),
+      tables_(shape.cols, norm, family_gain(f)),
+      fft_(FftStage<T>::lines(forward_ ? FftType::kR2C : (f == Family::kPad2N ? FftType::kC2CInverse : FftType::kC2R),
+                              family_factor(f) * shape.cols, shape.rows * batch)) {}
+
+template <class T>
+i64 FamilyLines<T>::cplx_elems() const {
+  const i64 len = family_factor(family_) * n_;
+  if (!forward_ && family_ == Family::kPad2N) return lines_ * len;
+  return lines_ * (len / 2 + 1);
+}
+
+template <class T>
+void FamilyLines<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
+  if (forward_) {
+    family_expand<T>(family_, in, wr, n_, lines_, s);
+    fft_.run(wr, wc, s);
+    family_post<T>(family_, wc, out, tables_.view(), n_, lines_, s);
+  } else if (family_ == Family::kPad2N) {
+    family_pre<T>(family_, in, wc, tables_.view(), n_, lines_, s);
+    fft_.run(wc, wc, s);
+    family_contract<T>(family_, wc, out, n_, lines_, s);
+  } else {
+    family_pre<T>(family_, in, wc, tables_.view(), n_, lines_, s);
+    fft_.run(wc, wr, s);
+    family_contract<T>(family_, wr, out, n_, lines_, s);
+  }
+}
+
+template class NPointLines<float>;
+template class NPointLines<double>;
+template class ThreeStage2d<float>;
+template class ThreeStage2d<double>;
+template class FamilyLines<float>;
+template class FamilyLines<double>;
+
+}  // namespace dct::cuda

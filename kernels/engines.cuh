@@ -1,0 +1,100 @@
+#pragma once
+// The transform engines the CUDA backends are assembled from. An engine owns its tables and cuFFT
+// plan, says how much workspace it needs, and queues pre-process -> FFT -> post-process on a stream;
+// the plan that holds it owns the workspace (allocated once, at plan construction).
+//   NPointLines  - 1-D N-point DCT-II / DCT-III (eqs. 9-11) along rows or columns, batched
+//   ThreeStage2d - 2-D DCT-II / DCT-III by one 2-D real FFT (eqs. 13-18)
+//   FamilyLines  - the 4N, mirrored 2N and padded 2N 1-D algorithms (eqs. 3-8) along rows
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "kernels/gpu_plan.cuh"
+
+namespace dct::cuda {
+
+template <class T>
+class NPointLines {
+ public:
+  NPointLines(core::Op op, core::Norm norm, bool along_cols, core::Shape2 shape, i64 batch);
+  i64 real_elems() const { return pitch_ * batch_; }
+  i64 cplx_elems() const { return along_cols_ ? (n1_ / 2 + 1) * n2_ * batch_ : n1_ * (n2_ / 2 + 1) * batch_; }
+  void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const;
+
+ private:
+  bool forward_, along_cols_;
+  i64 n1_, n2_, batch_;
+  i64 pitch_;  // workspace matrix pitch: n1*n2 rounded up to even along columns (cuFFT pointer alignment)
+  AxisTableBuffers<T> tables_;
+  FftStage<T> fft_;
+};
+
+// FFT stage of ThreeStage2d: cuFFT's own 2-D R2C plan (default), or "split": a batched 1-D R2C along
+// the rows and an in-place strided C2C down the n2/2+1 complex columns (environment variable
+// DCTOOL_FFT2D=split; for measuring which is faster).
+template <class T>
+class ThreeStage2d {
+ public:
+  ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, i64 batch);
+  i64 real_elems() const { return n1_ * n2_ * batch_; }
+  i64 cplx_elems() const { return n1_ * (n2_ / 2 + 1) * batch_; }
+  void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const;
+
+ private:
+  bool forward_;
+  i64 n1_, n2_, batch_;  // N x 1 is computed as 1 x N (the same memory; the 2-D DCT commutes with transposition)
+  AxisTableBuffers<T> t1_, t2_;
+  FftStage<T> fft_;                       // 2-D plan, or the row stage when split
+  std::unique_ptr<FftStage<T>> fft_cols_;  // the column stage when split
+};
+
+template <class T>
+class FamilyLines {
+ public:
+  FamilyLines(Family f, core::Op op, core::Norm norm, core::Shape2 shape, i64 batch);
+  i64 real_elems() const { return lines_ * family_factor(family_) * n_; }
+  i64 cplx_elems() const;
+  void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const;
+
+ private:
+  Family family_;
+  bool forward_;
+  i64 n_, lines_;
+  AxisTableBuffers<T> tables_;
+  FftStage<T> fft_;
+};
+
+// A plan around one engine: workspace sized by the engine, allocated here, passed to every run.
+template <class T, class Engine>
+class EnginePlan final : public GpuPlan {
+ public:
+  template <class... Args>
+  EnginePlan(const core::TransformDesc& d, Args&&... args)
+      : GpuPlan(d, d.bytes(), d.bytes()),
+        engine_(std::forward<Args>(args)...),
+        wr_(sizeof(T) * engine_.real_elems()),
+        wc_(sizeof(cx_t<T>) * engine_.cplx_elems()) {}
+
+ private:
+  void run(const void* in, void* out, cudaStream_t s) const override {
+    engine_.run(static_cast<const T*>(in), static_cast<T*>(out), wr_.as<T>(), wc_.as<cx_t<T>>(), s);
+  }
+  Engine engine_;
+  DeviceBuffer wr_, wc_;
+};
+
+// One row of the backend table (backends.cu): what the backend is and how it makes plans.
+struct BackendSpec {
+  std::string_view name;
+  std::string_view description;
+  std::string_view sizes;
+  std::vector<core::Op> ops;
+  core::Support (*supports)(const core::TransformDesc&);
+  // Called only for supported descriptors, with the device selected.
+  std::unique_ptr<core::Plan> (*make)(const core::TransformDesc&);
+};
+BackendSpec fft2d_spec();
+BackendSpec rowcol_spec();
+std::vector<BackendSpec> family_specs();  // cuda-1d-n, cuda-1d-2n-mirror, cuda-1d-2n-pad, cuda-1d-4n
+
+}  // namespace dct::cuda

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# GPU check for the device machine (DESIGN §9): run from the repository root with a carried build
+# directory holding `dctool` and `tests/test_kernels` (or `test_kernels`):
+#
+#   scripts/gpu-check.sh BUILD_DIR
+#
+# Phases (GPU_CHECK_PHASES, comma list, default "tests,bench2d,bench1d"):
+#   tests    the gpu-labelled Catch2 tests, run from the binary directly (ctest's discovered paths are
+#            absolute to the build machine); compact log with durations
+#   bench2d  Table V layout: dct2/idct2, cuda-rowcol vs cuda-fft2d (x_fft = / cuFFT R2C or C2R), f64 and f32
+#   bench1d  Table IV layout: 1 x N, N = 2^14..2^18, --axis rows, the four 1-D algorithms
+# Everything goes to $OUT (at most 8 files): gpu-check.log, tests.log, bench-2d.{csv,md,json},
+# bench-1d.{csv,md,json}... minus what a phase did not produce. A short table is printed last.
+# GPU_CHECK_REPS (default 20), GPU_CHECK_TEST_ARGS (extra Catch2 arguments, e.g. a test name).
+set -u -o pipefail
+
+BUILD=${1:-build-gpu}
+OUT=${OUT:-$PWD/gpu-check-out}
+PHASES=${GPU_CHECK_PHASES:-tests,bench2d,bench1d}
+REPS=${GPU_CHECK_REPS:-20}
+mkdir -p "$OUT"
+LOG=$OUT/gpu-check.log
+: >"$LOG"
+say() { echo "$@" | tee -a "$LOG"; }
+has_phase() { [[ ",$PHASES," == *",$1,"* ]]; }
+
+# cuFFT / CUDA runtime libraries: the toolkit's, plus wherever libcufft.so.12 lives.
+libdirs=/usr/local/cuda/lib64:/usr/local/cuda/targets/x86_64-linux/lib
+for f in $(find /usr/local /usr/lib /opt -maxdepth 6 -name 'libcufft.so.1*' 2>/dev/null | head -5); do
+  libdirs=$libdirs:$(dirname "$f")
+done
+export LD_LIBRARY_PATH=$libdirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+DCTOOL=$BUILD/dctool
+TESTS=$BUILD/tests/test_kernels
+[[ -x $TESTS ]] || TESTS=$BUILD/test_kernels
+
+say "== gpu-check $(date -u +%Y-%m-%dT%H:%M:%SZ) build=$BUILD phases=$PHASES"
+nvidia-smi -L 2>&1 | tee -a "$LOG"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv 2>&1 | tee -a "$LOG"
+say "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+[[ -x $DCTOOL ]] && "$DCTOOL" backends 2>&1 | grep -E '^(backend|cuda-)' | tee -a "$LOG"
+
+status=0
+if has_phase tests; then
+  if [[ -x $TESTS ]]; then
+    say "== tests: $TESTS"
+    t0=$(date +%s)
+    # shellcheck disable=SC2086
+    timeout 330 "$TESTS" -r compact --durations yes ${GPU_CHECK_TEST_ARGS:-} 2>&1 | tee "$OUT/tests.log" | cut -c1-400 | tail -n 60
+    rc=${PIPESTATUS[0]}
+    say "tests exit code $rc ($(($(date +%s) - t0)) s)"
+    grep -E '^(Failed|Passed|All tests passed|test cases)' "$OUT/tests.log" | tail -n 3 | tee -a "$LOG"
+    [[ $rc -eq 0 ]] || status=1
+  else
+    say "tests: no test binary under $BUILD"; status=1
+  fi
+fi
+
+bench() {  # name, extra args...
+  local name=$1; shift
+  [[ -x $DCTOOL ]] || { say "bench: no $DCTOOL"; status=1; return; }
+  say "== bench $name: $*"
+  local t0; t0=$(date +%s)
+  timeout 240 "$DCTOOL" bench "$@" --reps "$REPS" --warmup 3 --effort estimate --verify --format csv \
+    -o "$OUT/bench-$name.csv" 2>>"$LOG"
+  local rc=$?
+  say "bench $name exit code $rc ($(($(date +%s) - t0)) s)"
+  [[ $rc -eq 0 ]] || status=1
+  # md and json from the csv (python3 with the standard library only)
+  python3 - "$OUT/bench-$name.csv" <<'PY' 2>>"$LOG" || say "bench $name: md/json conversion failed"
+import csv, json, sys
+path = sys.argv[1]
+rows = list(csv.DictReader(open(path)))
+if not rows:
+    sys.exit(0)
+base = path[:-4]
+json.dump(rows, open(base + ".json", "w"), indent=1)
+cols = list(rows[0].keys())
+with open(base + ".md", "w") as f:
+    f.write("| " + " | ".join(cols) + " |\n|" + "---|" * len(cols) + "\n")
+    for r in rows:
+        f.write("| " + " | ".join(r[c] for c in cols) + " |\n")
+PY
+}
+
+if has_phase bench2d; then
+  bench 2d --ops dct2,idct2 --sizes 512x512,1024x1024,2048x2048,4096x4096,8192x8192,100x10000,10000x100 \
+    --backends cuda-rowcol,cuda-fft2d --precision f64,f32 --axis both --batch 1
+fi
+if has_phase bench1d; then
+  bench 1d --ops dct2,idct2 --sizes 1x16384,1x32768,1x65536,1x131072,1x262144 \
+    --backends cuda-1d-4n,cuda-1d-2n-mirror,cuda-1d-2n-pad,cuda-1d-n --precision f64,f32 --axis rows --batch 1
+fi
+
+# The short table last: op, backend, precision, shape, median, x_fft, e2e, error.
+for f in "$OUT"/bench-2d.csv "$OUT"/bench-1d.csv; do
+  [[ -s $f ]] || continue
+  echo "== $(basename "$f")"
+  python3 - "$f" <<'PY' || column -s, -t <"$f"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print("%-6s %-18s %-4s %-11s %10s %8s %8s %10s %9s" % ("op", "backend", "prec", "shape", "median_ms", "x_copy", "x_fft", "e2e_ms", "rel_err"))
+for r in rows:
+    g = lambda k: r.get(k, "") or ""
+    print("%-6s %-18s %-4s %-11s %10s %8s %8s %10s %9s" % (g("op"), g("backend"), g("precision"), g("shape"), g("median_ms"), g("x_copy"), g("x_fft"), g("e2e_ms"), g("max_rel_err")))
+PY
+done
+[[ -n $(nvidia-smi -L 2>/dev/null) ]] && echo "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+echo "gpu-check status $status (logs in $OUT)"
+exit $status

@@ -1,0 +1,295 @@
+// Every CUDA backend against the f64 CPU oracle (label gpu: runs on the device machine only).
+// Fresh random inputs per case, poisoned outputs (0xFF bytes = NaN), both execute() on device buffers
+// and execute_host(); unsupported cases are counted and reported with WARN, never passed silently.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/registry.hpp"
+#include "core/backend.hpp"
+#include "core/error.hpp"
+#include "support.hpp"
+
+namespace {
+
+using namespace dct;
+using core::Axis;
+using core::Norm;
+using core::Op;
+using core::Precision;
+using core::Shape2;
+
+// The DCT-II/III backends of issue 3 (the 8x8 and DCT-IV CUDA backends have their own tests).
+std::vector<const core::Backend*> cuda_backends() {
+  std::vector<const core::Backend*> v;
+  for (const char* name : {"cuda-fft2d", "cuda-rowcol", "cuda-1d-n", "cuda-1d-2n-mirror", "cuda-1d-2n-pad", "cuda-1d-4n"})
+    if (const core::Backend* b = app::registry().find(name)) v.push_back(b);
+  return v;
+}
+
+void require_device() {
+  const auto backends = cuda_backends();
+  REQUIRE(!backends.empty());
+  const core::Support u = backends.front()->runtime().usable();
+  INFO("cuda runtime: " << u.reason);
+  REQUIRE(u.ok);
+}
+
+// f64 reference: cpu-naive (long double, direct) where it is cheap, cpu-fftw in f64 otherwise.
+core::HostTensor reference(core::TransformDesc d, const core::HostTensor& in64) {
+  d.prec = Precision::kF64;
+  const core::Backend* b = nullptr;
+  if (d.shape.count() <= 64 * 64) b = app::registry().find("cpu-naive");
+  if (b == nullptr) b = app::registry().find("cpu-fftw");
+  if (b == nullptr) b = app::registry().find("cpu-naive");
+  REQUIRE(b != nullptr);
+  return test::run_backend(*b, d, in64);
+}
+
+// Relative L2 error; NaN/Inf anywhere (an unwritten poisoned element) gives +inf.
+double rel_l2(const core::HostTensor& got, const core::HostTensor& ref) {
+  REQUIRE(got.elements() == ref.elements());
+  long double num = 0, den = 0;
+  for (std::int64_t i = 0; i < ref.elements(); ++i) {
+    const double g = got.get(i), r = ref.get(i);
+    if (!std::isfinite(g)) return INFINITY;
+    num += static_cast<long double>(g - r) * (g - r);
+    den += static_cast<long double>(r) * r;
+  }
+  if (den == 0) return std::sqrt(static_cast<double>(num));
+  return std::sqrt(static_cast<double>(num / den));
+}
+
+double tolerance(Precision p) { return p == Precision::kF32 ? 1e-5 : 1e-12; }
+
+core::HostTensor poisoned(const core::TransformDesc& d) {
+  core::HostTensor t(d.out_shape(), d.batch, d.prec);
+  std::memset(t.raw(), 0xFF, t.bytes());
+  return t;
+}
+
+// Runs `plan` both ways and checks each result; `other_stream` (another plan's stream) exercises a
+// non-null Stream argument.
+void check_plan(const core::Backend& b, const core::Plan& plan, const core::TransformDesc& d, const core::HostTensor& in,
+                const core::HostTensor& ref, core::Stream other_stream) {
+  const double tol = tolerance(d.prec);
+  // 1. host to host through the plan's pinned staging
+  {
+    core::HostTensor out = poisoned(d);
+    const core::StageTimes t = plan.execute_host(in.view(), out.view());
+    const double err = rel_l2(out, ref);
+    INFO("execute_host: rel L2 " << err << " (tolerance " << tol << ")");
+    CHECK(err <= tol);
+    CHECK(t.e2e_ms >= t.device_ms);
+    CHECK(t.device_ms >= 0);
+  }
+  // 2. device buffers, on the plan's stream and on another stream
+  const core::Runtime& rt = b.runtime();
+  const std::size_t bytes = d.bytes();
+  auto din = rt.allocate(bytes);
+  auto dout = rt.allocate(bytes);
+  rt.upload(*din, in.raw(), bytes);
+  for (int pass = 0; pass < 2; ++pass) {
+    rt.fill_bytes(*dout, 0xFF);
+    core::ConstView vin{din->data(), d.shape, d.batch, d.prec, core::Memory::kDevice};
+    core::View vout{dout->data(), d.out_shape(), d.batch, d.prec, core::Memory::kDevice};
+    plan.execute(vin, vout, pass == 0 ? core::Stream{} : other_stream);
+    rt.synchronize();
+    core::HostTensor out(d.out_shape(), d.batch, d.prec);
+    rt.download(out.raw(), *dout, bytes);
+    const double err = rel_l2(out, ref);
+    INFO("execute (" << (pass == 0 ? "plan stream" : "other stream") << "): rel L2 " << err << " (tolerance " << tol << ")");
+    CHECK(err <= tol);
+  }
+}
+
+struct Skips {
+  std::map<std::string, std::pair<int, std::string>> by_backend;  // count, one reason
+  void add(const core::Backend& b, const std::string& why) {
+    auto& e = by_backend[std::string(b.name())];
+    ++e.first;
+    if (e.second.empty()) e.second = why;
+  }
+  void report() const {
+    for (const auto& [name, e] : by_backend) WARN("skipped " << e.first << " cases on " << name << " (unsupported: " << e.second << ")");
+  }
+};
+
+// Every CUDA backend x op x norm x axis x precision over `shapes` x batch {1, 3}.
+void sweep(const std::vector<Shape2>& shapes, std::uint64_t seed0) {
+  require_device();
+  const auto backends = cuda_backends();
+  Skips skips;
+  std::uint64_t seed = seed0;
+  // A small plan whose stream serves as "another stream" for execute().
+  core::TransformDesc od;
+  od.shape = {8, 8};
+  const auto other = backends.front()->make_plan(od);
+  int checked = 0;
+  for (const Shape2 shape : shapes) {
+    for (const std::int64_t batch : {std::int64_t{1}, std::int64_t{3}}) {
+      for (const Op op : {Op::kDct2, Op::kIdct2}) {
+        for (const Norm norm : {Norm::kNone, Norm::kOrtho}) {
+          for (const Axis axis : {Axis::kBoth, Axis::kRows, Axis::kCols}) {
+            core::TransformDesc d;
+            d.op = op;
+            d.norm = norm;
+            d.axis = axis;
+            d.shape = shape;
+            d.batch = batch;
+            d.prec = Precision::kF64;
+            bool any = false;
+            for (const auto* b : backends) any = any || b->supports(d);
+            if (!any) {
+              for (const auto* b : backends) skips.add(*b, b->supports(d).reason);
+              continue;
+            }
+            // f32-representable inputs, so the f32 and f64 runs see identical values.
+            const core::HostTensor in32 = test::random_tensor(shape, batch, Precision::kF32, ++seed);
+            const core::HostTensor in64 = in32.to(Precision::kF64);
+            const core::HostTensor ref = reference(d, in64);
+            for (const auto* b : backends) {
+              for (const Precision prec : {Precision::kF32, Precision::kF64}) {
+                d.prec = prec;
+                if (core::Support s = b->supports(d); !s) {
+                  skips.add(*b, s.reason);
+                  continue;
+                }
+                INFO(b->name() << " " << d.to_string() << " seed " << seed);
+                try {
+                  auto plan = b->make_plan(d);
+                  check_plan(*b, *plan, d, prec == Precision::kF32 ? in32 : in64, ref, other->stream());
+                  ++checked;
+                } catch (const Error& e) {
+                  FAIL_CHECK("dct::Error: " << e.message());
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  skips.report();
+  INFO("cases checked: " << checked);
+  CHECK(checked > 0);
+}
+
+}  // namespace
+
+TEST_CASE("cuda runtime: usable, device query, buffers, timer", "[gpu][dct2gpu]") {
+  require_device();
+  const core::Runtime& rt = cuda_backends().front()->runtime();
+  CHECK(rt.name() == "cuda");
+  CHECK(rt.memory() == core::Memory::kDevice);
+  CHECK(!rt.device_name().empty());
+  CHECK(rt.cache_bytes() > 0);
+  std::vector<float> h(1000), back(1000);
+  for (std::size_t i = 0; i < h.size(); ++i) h[i] = static_cast<float>(i) * 0.5f;
+  auto a = rt.allocate(h.size() * sizeof(float));
+  auto c = rt.allocate(h.size() * sizeof(float));
+  rt.upload(*a, h.data(), a->bytes());
+  rt.fill_bytes(*c, 0xFF);
+  auto timer = rt.make_timer();
+  timer->start();
+  rt.copy(*c, *a, a->bytes());
+  timer->stop();
+  CHECK(timer->elapsed_ms() >= 0);
+  rt.synchronize();
+  rt.download(back.data(), *c, c->bytes());
+  CHECK(back == h);
+  for (auto* b : cuda_backends()) CHECK(&b->runtime() == &rt);
+}
+
+TEST_CASE("cuda backends: unsupported requests are refused with kUnsupported", "[gpu][dct2gpu]") {
+  require_device();
+  for (const auto* b : cuda_backends()) {
+    core::TransformDesc d;
+    d.op = Op::kDct4;
+    d.shape = {8, 8};
+    CHECK_FALSE(b->supports(d));
+    try {
+      b->make_plan(d);
+      FAIL_CHECK(b->name() << " made a plan for dct4");
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::kUnsupported);
+      CHECK(e.subject() == b->name());
+    }
+    d.op = Op::kDct2;
+    d.block = 8;
+    CHECK_FALSE(b->supports(d));
+  }
+}
+
+TEST_CASE("cuda baselines: R2C of an impulse is flat, C2R inverts it up to N", "[gpu][dct2gpu]") {
+  require_device();
+  const core::Runtime& rt = cuda_backends().front()->runtime();
+  const Shape2 shape{6, 10};
+  for (const Precision prec : {Precision::kF32, Precision::kF64}) {
+    core::HostTensor x(shape, 1, prec);
+    x.set(0, 1.0);
+    auto fwd = rt.make_baseline(core::Runtime::Baseline::kFftForward, shape, 1, prec, core::Effort::kEstimate);
+    REQUIRE(fwd);
+    CHECK(rt.make_baseline(core::Runtime::Baseline::kPlainDct2, shape, 1, prec, core::Effort::kEstimate) == nullptr);
+    const std::size_t cbytes = core::Runtime::fft_complex_bytes(shape, 1, prec);
+    auto din = rt.allocate(x.bytes());
+    auto dc = rt.allocate(cbytes);
+    rt.upload(*din, x.raw(), x.bytes());
+    fwd->execute(core::ConstView{din->data(), shape, 1, prec, core::Memory::kDevice},
+                 core::View{dc->data(), shape, 1, prec, core::Memory::kDevice});
+    rt.synchronize();
+    const std::int64_t nc = shape.rows * (shape.cols / 2 + 1);
+    core::HostTensor spec(Shape2{1, 2 * nc}, 1, prec);
+    rt.download(spec.raw(), *dc, cbytes);
+    for (std::int64_t i = 0; i < nc; ++i) {
+      CHECK(spec.get(2 * i) == Approx(1.0).margin(1e-6));
+      CHECK(spec.get(2 * i + 1) == Approx(0.0).margin(1e-6));
+    }
+    auto inv = rt.make_baseline(core::Runtime::Baseline::kFftInverse, shape, 1, prec, core::Effort::kEstimate);
+    REQUIRE(inv);
+    inv->execute(core::ConstView{dc->data(), shape, 1, prec, core::Memory::kDevice},
+                 core::View{din->data(), shape, 1, prec, core::Memory::kDevice});
+    rt.synchronize();
+    core::HostTensor back(shape, 1, prec);
+    rt.download(back.raw(), *din, x.bytes());
+    for (std::int64_t i = 0; i < shape.count(); ++i) CHECK(back.get(i) == Approx(i == 0 ? 60.0 : 0.0).margin(1e-5));
+  }
+}
+
+TEST_CASE("cuda-fft2d and cuda-rowcol round trip: idct2(dct2(x)) = x", "[gpu][dct2gpu]") {
+  require_device();
+  for (const char* name : {"cuda-fft2d", "cuda-rowcol"}) {
+    const core::Backend* b = app::registry().find(name);
+    REQUIRE(b != nullptr);
+    for (const Precision prec : {Precision::kF32, Precision::kF64}) {
+      core::TransformDesc d;
+      d.norm = Norm::kOrtho;
+      d.shape = {33, 20};
+      d.batch = 2;
+      d.prec = prec;
+      const core::HostTensor x = test::random_tensor(d.shape, d.batch, prec, 77);
+      const core::HostTensor y = test::run_backend(*b, d, x);
+      d.op = Op::kIdct2;
+      const core::HostTensor z = test::run_backend(*b, d, y);
+      INFO(name << " " << core::to_string(prec));
+      CHECK(rel_l2(z, x) <= tolerance(prec));
+    }
+  }
+}
+
+TEST_CASE("cuda backends match the f64 oracle: small and odd shapes", "[gpu][dct2gpu]") {
+  sweep({{1, 1}, {1, 7}, {7, 1}, {5, 3}, {17, 31}, {64, 48}, {128, 128}}, 1000);
+}
+
+TEST_CASE("cuda backends match the f64 oracle: long vectors", "[gpu][dct2gpu]") {
+  sweep({{1, 65536}, {65536, 1}}, 2000);
+}
+
+TEST_CASE("cuda backends match the f64 oracle: large shapes", "[gpu][dct2gpu]") {
+  sweep({{1000, 1000}, {1001, 999}, {2048, 2048}, {4096, 1000}}, 3000);
+}
