@@ -1,0 +1,205 @@
+// The CUDA DCT-IV backends (cuda-dct4-fft, cuda-dct4-direct, cuda-dct4-sec4, cuda-dct4-sec8) against the f64
+// oracle (cpu-naive where O(N^2) is cheap, cpu-fftw f64 otherwise): N in {1, 2, 3, 16, 17, 31, 1000, 1024,
+// 4096, 4097} (sectioned: 17 only), f32/f64, norms none/ortho, dct4 and idct4, axes rows/cols/both for
+// cuda-dct4-fft, batches up to 10^6 rows; fresh random inputs, outputs poisoned with NaN bytes on the
+// device. Label gpu: runs on the device machine only. Also prints seed 003's error figure on the GPU.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "app/registry.hpp"
+#include "core/backend.hpp"
+#include "core/error.hpp"
+#include "support.hpp"
+
+namespace {
+
+using namespace dct;
+using core::Axis;
+using core::Norm;
+using core::Op;
+using core::Precision;
+
+const std::vector<std::int64_t> kSizes = {1, 2, 3, 16, 17, 31, 1000, 1024, 4096, 4097};
+const char* const kBackends[] = {"cuda-dct4-fft", "cuda-dct4-direct", "cuda-dct4-sec4", "cuda-dct4-sec8"};
+
+const core::Backend& backend(const std::string& name) {
+  const core::Backend* b = app::registry().find(name);
+  REQUIRE(b != nullptr);
+  const core::Support u = b->runtime().usable();
+  INFO("cuda runtime: " << u.reason);
+  REQUIRE(u.ok);
+  return *b;
+}
+
+double dct4_rel_l2(const core::HostTensor& got, const core::HostTensor& ref) {
+  REQUIRE(got.elements() == ref.elements());
+  long double num = 0, den = 0;
+  for (std::int64_t i = 0; i < ref.elements(); ++i) {
+    const double g = got.get(i), r = ref.get(i);
+    if (!std::isfinite(g)) return INFINITY;  // an unwritten (poisoned) element
+    num += static_cast<long double>(g - r) * (g - r);
+    den += static_cast<long double>(r) * r;
+  }
+  return den > 0 ? static_cast<double>(std::sqrt(num / den)) : static_cast<double>(std::sqrt(num));
+}
+
+// The f64 oracle: cpu-naive (long double, direct) where rows * N^2 is small, cpu-fftw in f64 otherwise.
+core::HostTensor dct4_oracle(core::TransformDesc d, const core::HostTensor& in) {
+  d.prec = Precision::kF64;
+  const double work = static_cast<double>(d.elements()) * std::max(d.shape.rows, d.shape.cols);
+  const core::Backend* b = app::registry().find(work <= 2e7 ? "cpu-naive" : "cpu-fftw");
+  REQUIRE(b != nullptr);
+  return test::run_backend(*b, d, in.to(Precision::kF64));
+}
+
+// execute() on device buffers with the output poisoned (0xFF bytes = NaN in both precisions).
+core::HostTensor run_device(const core::Backend& b, const core::TransformDesc& d, const core::HostTensor& in) {
+  const core::Runtime& rt = b.runtime();
+  auto plan = b.make_plan(d);
+  auto din = rt.allocate(d.bytes());
+  auto dout = rt.allocate(d.bytes());
+  rt.upload(*din, in.raw(), d.bytes());
+  rt.fill_bytes(*dout, 0xFF);
+  plan->execute(core::ConstView{din->data(), d.shape, d.batch, d.prec, core::Memory::kDevice},
+                core::View{dout->data(), d.out_shape(), d.batch, d.prec, core::Memory::kDevice});
+  rt.synchronize();
+  core::HostTensor out(d.out_shape(), d.batch, d.prec);
+  rt.download(out.raw(), *dout, d.bytes());
+  return out;
+}
+
+double tol(Precision p) { return p == Precision::kF32 ? 1e-5 : 1e-12; }
+
+core::TransformDesc make_desc(Op op, Norm norm, Axis axis, core::Shape2 shape, std::int64_t batch, Precision prec) {
+  core::TransformDesc d;
+  d.op = op;
+  d.norm = norm;
+  d.axis = axis;
+  d.shape = shape;
+  d.batch = batch;
+  d.prec = prec;
+  return d;
+}
+
+std::uint64_t g_seed = 1;
+
+// Runs one case; returns false (and counts it) when the backend does not support it.
+bool check_case(const core::Backend& b, const core::TransformDesc& d, int& skipped) {
+  if (const core::Support s = b.supports(d); !s) {
+    ++skipped;
+    return false;
+  }
+  const core::HostTensor in = test::random_tensor(d.shape, d.batch, d.prec, ++g_seed);
+  const core::HostTensor got = run_device(b, d, in);
+  const double err = dct4_rel_l2(got, dct4_oracle(d, in));
+  INFO(b.name() << " " << d.to_string() << ": rel L2 " << err);
+  CHECK(err <= tol(d.prec));
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("cuda DCT-IV backends agree with the oracle along rows", "[gpu][dct4]") {
+  const std::string name = GENERATE(as<std::string>{}, kBackends[0], kBackends[1], kBackends[2], kBackends[3]);
+  const core::Backend& b = backend(name);
+  int ran = 0, skipped = 0;
+  for (std::int64_t n : kSizes)
+    for (Precision prec : {Precision::kF32, Precision::kF64})
+      for (Norm norm : {Norm::kNone, Norm::kOrtho})
+        for (Op op : {Op::kDct4, Op::kIdct4}) {
+          const std::int64_t rows = n <= 64 ? 4096 : (n <= 1024 ? 64 : 6);
+          ran += check_case(b, make_desc(op, norm, Axis::kRows, {rows, n}, 2, prec), skipped);
+        }
+  WARN(name << ": " << ran << " row cases run, " << skipped << " unsupported (skipped)");
+  CHECK(ran > 0);
+}
+
+TEST_CASE("cuda DCT-IV backends: 10^6 rows of small N", "[gpu][dct4][large]") {
+  const std::string name = GENERATE(as<std::string>{}, kBackends[0], kBackends[1], kBackends[2], kBackends[3]);
+  const core::Backend& b = backend(name);
+  int ran = 0, skipped = 0;
+  for (std::int64_t n : {1, 2, 3, 16, 17})
+    for (Precision prec : {Precision::kF32, Precision::kF64})
+      ran += check_case(b, make_desc(Op::kDct4, Norm::kOrtho, Axis::kRows, {1000000, n}, 1, prec), skipped);
+  WARN(name << ": " << ran << " 10^6-row cases run, " << skipped << " unsupported (skipped)");
+  CHECK(ran > 0);
+}
+
+TEST_CASE("cuda-dct4-fft and cuda-dct4-direct along columns and both axes", "[gpu][dct4]") {
+  const std::string name = GENERATE(as<std::string>{}, kBackends[0], kBackends[1]);
+  const core::Backend& b = backend(name);
+  int ran = 0, skipped = 0;
+  for (std::int64_t n : kSizes)
+    for (Precision prec : {Precision::kF32, Precision::kF64})
+      for (Norm norm : {Norm::kNone, Norm::kOrtho})
+        for (Op op : {Op::kDct4, Op::kIdct4}) {
+          const std::int64_t w = n <= 64 ? 333 : 5;
+          ran += check_case(b, make_desc(op, norm, Axis::kCols, {n, w}, 2, prec), skipped);
+          const std::int64_t other = n <= 64 ? 31 : 3;
+          ran += check_case(b, make_desc(op, norm, Axis::kBoth, {n, other}, 2, prec), skipped);
+          ran += check_case(b, make_desc(op, norm, Axis::kBoth, {other, n}, 1, prec), skipped);
+        }
+  WARN(name << ": " << ran << " column/both cases run, " << skipped << " unsupported (skipped)");
+  CHECK(ran > 0);
+}
+
+TEST_CASE("cuda DCT-IV: inverse after forward through execute_host", "[gpu][dct4]") {
+  const std::string name = GENERATE(as<std::string>{}, kBackends[0], kBackends[1], kBackends[2], kBackends[3]);
+  const core::Backend& b = backend(name);
+  for (Precision prec : {Precision::kF32, Precision::kF64})
+    for (Norm norm : {Norm::kNone, Norm::kOrtho}) {
+      const core::TransformDesc fwd = make_desc(Op::kDct4, norm, Axis::kRows, {1000, 17}, 3, prec);
+      core::TransformDesc inv = fwd;
+      inv.op = Op::kIdct4;
+      const core::HostTensor x = test::random_tensor(fwd.shape, fwd.batch, prec, ++g_seed);
+      const core::HostTensor back = test::run_backend(b, inv, test::run_backend(b, fwd, x));
+      INFO(name << " " << fwd.to_string());
+      CHECK(dct4_rel_l2(back, x) <= tol(prec));
+    }
+}
+
+TEST_CASE("cuda sectioned DCT-IV refuses N != 17 and other axes", "[gpu][dct4]") {
+  for (const char* name : {"cuda-dct4-sec4", "cuda-dct4-sec8"}) {
+    const core::Backend* b = app::registry().find(name);
+    REQUIRE(b != nullptr);
+    for (std::int64_t n : kSizes) {
+      const core::TransformDesc d = make_desc(Op::kDct4, Norm::kNone, Axis::kRows, {4, n}, 1, Precision::kF32);
+      CHECK(b->supports(d).ok == (n == 17));
+    }
+    CHECK_FALSE(b->supports(make_desc(Op::kDct4, Norm::kNone, Axis::kCols, {17, 17}, 1, Precision::kF32)).ok);
+  }
+}
+
+TEST_CASE("seed 003 error figure on the GPU: L2 error against the classical kernel over 1000 inputs",
+          "[gpu][dct4][figure]") {
+  // The paper's §5 check: 1000 random inputs in [-1, 1], L2 norm of (sectioned - classical); the classical
+  // result is cuda-dct4-direct (f64 accumulation).
+  const core::Backend& direct = backend("cuda-dct4-direct");
+  for (Precision prec : {Precision::kF64, Precision::kF32})
+    for (const char* name : {"cuda-dct4-sec4", "cuda-dct4-sec8", "cuda-dct4-fft"}) {
+      const core::Backend& b = backend(name);
+      const core::TransformDesc d = make_desc(Op::kDct4, Norm::kNone, Axis::kRows, {1000, 17}, 1, prec);
+      const core::HostTensor in = test::random_tensor(d.shape, d.batch, prec, 2024);
+      const core::HostTensor got = run_device(b, d, in), ref = run_device(direct, d, in);
+      double worst = 0, sum = 0;
+      for (int t = 0; t < 1000; ++t) {
+        long double e2 = 0;
+        for (int k = 0; k < 17; ++k) {
+          const long double diff = static_cast<long double>(got.get(t * 17 + k)) - ref.get(t * 17 + k);
+          e2 += diff * diff;
+        }
+        const double e = static_cast<double>(std::sqrt(e2));
+        worst = std::max(worst, e);
+        sum += e;
+      }
+      std::cout << "seed003-error-gpu " << name << " " << core::to_string(prec)
+                << ": L2 error vs classical over 1000 inputs: mean " << sum / 1000 << " max " << worst << "\n";
+      CHECK(worst <= (prec == Precision::kF64 ? 1e-12 : 3e-4));
+    }
+}
