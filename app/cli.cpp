@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <functional>
 #include <string>
@@ -13,6 +14,40 @@
 
 namespace dct::app {
 namespace {
+
+CLI::Validator number_at_least(double lo, const char* what) {
+  return CLI::Validator(
+      [lo, what](std::string& v) -> std::string {
+        char* end = nullptr;
+        const double x = std::strtod(v.c_str(), &end);
+        if (end == v.c_str() || *end != '\0' || !(x >= lo)) return "'" + v + "' is not " + what;
+        return {};
+      },
+      what, what);
+}
+const CLI::Validator kPositive = number_at_least(1e-300, "a positive number");
+const CLI::Validator kNonNegative = number_at_least(0, "a non-negative number");
+
+// The subcommands, for naming an unknown one in the error message.
+constexpr const char* kCommands[] = {"dct2", "idct2", "dct4", "psnr", "backends", "bench", "compress"};
+// Global options that take a value (their value is not a command name).
+constexpr const char* kValueOptions[] = {"-b", "--backend", "-p", "--precision", "--device", "--threads"};
+
+// The first bare word of the command line, if it is not a known command.
+std::string unknown_command(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.empty() || a[0] == '-') {
+      for (const char* o : kValueOptions)
+        if (a == o) ++i;
+      continue;
+    }
+    for (const char* c : kCommands)
+      if (a == c) return {};
+    return a;
+  }
+  return {};
+}
 
 void add_input_options(CLI::App* c, InputOptions& in) {
   c->add_option("--shape", in.shape, "raw input shape HxW");
@@ -31,7 +66,7 @@ void add_transform(CLI::App& app, const char* name, const char* help, TransformO
     c->add_flag("--inverse", o.inverse, "the exact inverse in the same norm");
   } else {
     c->add_option("--axis", o.axis, "both|rows|cols (default both)");
-    c->add_option("--block", o.block, "transform independent BxB tiles")->check(CLI::PositiveNumber);
+    c->add_option("--block", o.block, "transform independent BxB tiles")->check(kPositive);
   }
   c->add_flag("--visualize", o.visualize, "write coefficients to an image as a log-magnitude picture");
   add_input_options(c, o.in);
@@ -50,7 +85,7 @@ int run_cli(int argc, char** argv) {
   app.add_option("-b,--backend", g.backend, "implementation (default auto; see `dctool backends`)");
   app.add_option("-p,--precision", g.precision, "f32|f64 (default f32)");
   app.add_option("--device", g.device, "CUDA device ordinal (default 0)");
-  app.add_option("--threads", g.threads, "CPU threads for FFTW/OpenMP (default all cores)");
+  app.add_option("--threads", g.threads, "CPU threads for FFTW/OpenMP (default all cores)")->check(kNonNegative);
   app.add_flag("--timing", g.timing, "print a per-stage timing table on stderr");
   app.add_flag("--json", g.json, "machine-readable result on stdout");
   app.add_flag("-q,--quiet", g.quiet, "no notes on stderr");
@@ -68,7 +103,7 @@ int run_cli(int argc, char** argv) {
   p->add_option("reference", psnr.reference, "reference file")->required();
   p->add_option("test", psnr.test, "test file")->required();
   p->add_option("--peak", psnr.peak, "peak value (default 255 / 65535 for images, max|REF| for matrices)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   add_input_options(p, psnr.in);
   p->callback([&] { action = [&] { rc = run_psnr(g, psnr); }; });
 
@@ -81,7 +116,7 @@ int run_cli(int argc, char** argv) {
   cp->add_option("--threshold", co.threshold, "threshold mode: zero DCT coefficients with |c| < E");
   cp->add_option("--keep", co.keep, "keep mode: keep the ceil(F*H*W) largest coefficients per channel");
   cp->add_option("--report", co.report, "write a JSON report (an array in batch mode)");
-  cp->add_option("--jobs", co.jobs, "worker threads in batch mode (default all cores)")->check(CLI::NonNegativeNumber);
+  cp->add_option("--jobs", co.jobs, "worker threads in batch mode (default all cores)")->check(kNonNegative);
   cp->callback([&] { action = [&] { rc = run_compress(g, co); }; });
 
   CLI::App* bk = app.add_subcommand("backends", "list the backends, their ops and whether they are usable here");
@@ -95,16 +130,20 @@ int run_cli(int argc, char** argv) {
   b->add_option("--precision", bo.precisions, "comma list: f32,f64 (default the global -p)");
   b->add_option("--norm", bo.norm, "none|ortho");
   b->add_option("--axis", bo.axis, "both|rows|cols");
-  b->add_option("--block", bo.block, "BxB tiles")->check(CLI::NonNegativeNumber);
-  b->add_option("--batch", bo.batch, "matrices per call")->check(CLI::PositiveNumber);
-  b->add_option("--reps", bo.reps, "timed repetitions (default 20)")->check(CLI::PositiveNumber);
-  b->add_option("--warmup", bo.warmup, "untimed repetitions first (default 3)")->check(CLI::NonNegativeNumber);
+  b->add_option("--block", bo.block, "BxB tiles")->check(kNonNegative);
+  b->add_option("--batch", bo.batch, "matrices per call")->check(kPositive);
+  b->add_option("--reps", bo.reps, "timed repetitions (default 20)")->check(kPositive);
+  b->add_option("--warmup", bo.warmup, "untimed repetitions first (default 3)")->check(kNonNegative);
   b->add_option("--effort", bo.effort, "FFTW planning: measure|estimate (default measure)");
   b->add_flag("--verify", bo.verify, "relative L2 error against the f64 CPU oracle");
   b->add_option("--format", bo.format, "table|md|csv|json");
   b->add_option("-o,--output", bo.output, "write the report to FILE instead of stdout");
   b->callback([&] { action = [&] { rc = run_bench(g, bo); }; });
 
+  if (const std::string bad = unknown_command(argc, argv); !bad.empty()) {
+    std::fprintf(stderr, "dctool: error: unknown command '%s' (see dctool --help)\n", bad.c_str());
+    return static_cast<int>(ErrorCode::kUsage);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

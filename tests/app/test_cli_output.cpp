@@ -1,0 +1,101 @@
+// Global options that shape the output: --version, --help, --timing (stage table on stderr), --json
+// (a result object on stdout), -q.
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "app_support.hpp"
+
+using namespace dct::test;
+using namespace dct::test::cli;
+
+TEST_CASE("cli: --version prints dctool 0.1.0 and exits 0", "[app][cli]") {
+  const RunResult r = run_dctool("--version");
+  INFO(r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out == "dctool 0.1.0\n");
+}
+
+TEST_CASE("cli: -h and --help exit 0 and list the subcommands", "[app][cli]") {
+  for (const std::string h : {"-h", "--help"}) {
+    const RunResult r = run_dctool(h);
+    INFO(h << ": " << r.out << r.err);
+    CHECK(r.code == 0);
+    for (const std::string cmd : {"dct2", "idct2", "dct4", "psnr", "backends", "bench"}) {
+      INFO(cmd);
+      CHECK(contains(r.out, cmd));
+    }
+  }
+  const RunResult r = run_dctool("dct2 --help");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "--norm"));
+  CHECK(contains(r.out, "--axis"));
+}
+
+TEST_CASE("cli: --timing prints a per-stage table on stderr and leaves the result unchanged", "[app][cli]") {
+  TempDir dir;
+  write_npy_f64(dir.file("in.npy"), 16, 16, std::vector<double>(256, 2.0));
+  const RunResult plain = run_dctool("-p f64 dct2 " + q(dir.file("in.npy")) + " -o " + q(dir.file("a.npy")));
+  REQUIRE(plain.code == 0);
+  const RunResult r = run_dctool("--timing -p f64 dct2 " + q(dir.file("in.npy")) + " -o " + q(dir.file("b.npy")));
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(slurp(dir.file("a.npy")) == slurp(dir.file("b.npy")));
+  // A table: several lines with numbers, in milliseconds, covering at least the file read and write stages.
+  int numeric_lines = 0;
+  for (const auto& l : split_lines(r.err))
+    if (std::regex_search(l, std::regex(R"([0-9]+(\.[0-9]+)?)"))) ++numeric_lines;
+  CHECK(numeric_lines >= 3);
+  CHECK(contains(r.err, "ms"));
+  CHECK(contains(lower(r.err), "read"));
+  CHECK(contains(lower(r.err), "write"));
+  CHECK_FALSE(contains(r.err, "error"));
+}
+
+TEST_CASE("cli: --json dct2 prints one JSON object with the backend on stdout", "[app][cli]") {
+  TempDir dir;
+  write_npy_f64(dir.file("in.npy"), 8, 12, std::vector<double>(96, 0.5));
+  const RunResult r = run_dctool("--json -b cpu-fftw dct2 " + q(dir.file("in.npy")) + " -o " + q(dir.file("o.npy")));
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  const FlatJson j = parse_json_text(dir, r.out);
+  INFO(j.error);
+  REQUIRE(j.type == "dict");
+  CHECK(j.at("backend") == "\"cpu-fftw\"");
+  CHECK(exists(dir.file("o.npy")));
+  // With --timing as well, stdout stays pure JSON (the table goes to stderr).
+  const RunResult t =
+      run_dctool("--json --timing -b cpu-naive dct4 " + q(dir.file("in.npy")) + " -o " + q(dir.file("p.npy")));
+  INFO(t.out << t.err);
+  REQUIRE(t.code == 0);
+  const FlatJson jt = parse_json_text(dir, t.out);
+  INFO(jt.error);
+  REQUIRE(jt.type == "dict");
+  CHECK(jt.at("backend") == "\"cpu-naive\"");
+}
+
+TEST_CASE("cli: -q makes a successful transform print nothing", "[app][cli]") {
+  TempDir dir;
+  write_npy_f64(dir.file("in.npy"), 4, 4, std::vector<double>(16, 1.0));
+  const RunResult r = run_dctool("-q dct2 " + q(dir.file("in.npy")) + " -o " + q(dir.file("o.npy")));
+  CHECK(r.code == 0);
+  CHECK(r.out.empty());
+  CHECK(r.err.empty());
+  CHECK(exists(dir.file("o.npy")));
+  // Errors are still reported under -q.
+  const RunResult e = run_dctool("-q dct2 " + q(dir.file("missing.npy")) + " -o " + q(dir.file("o2.npy")));
+  check_one_line_error(e, 3, {"missing.npy"});
+}
+
+TEST_CASE("cli: a successful transform replaces an existing output and leaves no temporaries",
+          "[app][cli]") {
+  TempDir dir;
+  write_npy_f64(dir.file("in.npy"), 4, 4, std::vector<double>(16, 1.0));
+  spit(dir.file("o.npy"), "old contents");
+  const RunResult r = run_dctool("dct2 " + q(dir.file("in.npy")) + " -o " + q(dir.file("o.npy")));
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(slurp(dir.file("o.npy")).rfind("\x93NUMPY", 0) == 0);
+  CHECK(list_dir(dir.path().string()) == std::set<std::string>{"in.npy", "o.npy"});
+}
