@@ -1,5 +1,8 @@
 #pragma once
 // The one place that knows which backends exist and whether CUDA was compiled in.
+#include <vector>
+
+#include "core/compress.hpp"
 #include "core/formats.hpp"
 #include "core/plan_cache.hpp"
 #include "core/registry.hpp"
@@ -9,6 +12,9 @@ namespace dct::app {
 const core::Registry& registry();
 core::PlanCache& plan_cache();
 const core::ImageCodec& image_codec();  // stb
+// The compress implementations in preference order: the fused GPU jpeg path first (when CUDA is compiled
+// in), the CPU compressor last (it supports every request).
+const std::vector<const core::Compressor*>& compressors();
 bool cuda_compiled();
 // Applies --device N / thread count before the registry is first used.
 void configure_runtimes(int device, int threads);

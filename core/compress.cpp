@@ -1,0 +1,111 @@
+// The compression modes' shared definitions (DESIGN §4): tables, color conversion, the keep count.
+#include "core/compress.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace dct::core {
+
+std::string_view to_string(CompressMode m) {
+  switch (m) {
+    case CompressMode::kJpeg: return "jpeg";
+    case CompressMode::kThreshold: return "threshold";
+    default: return "keep";
+  }
+}
+
+CompressMode parse_compress_mode(std::string_view s) {
+  if (s == "jpeg") return CompressMode::kJpeg;
+  if (s == "threshold") return CompressMode::kThreshold;
+  if (s == "keep") return CompressMode::kKeep;
+  throw Error(ErrorCode::kUsage, "--mode", "unknown mode '" + std::string(s) + "' (jpeg|threshold|keep)");
+}
+
+// T.81 Annex K, Table K.1 and Table K.2.
+const std::array<int, 64> kLumaQuantBase = {
+    16, 11, 10, 16, 24,  40,  51,  61,  12, 12, 14, 19, 26,  58,  60,  55,
+    14, 13, 16, 24, 40,  57,  69,  56,  14, 17, 22, 29, 51,  87,  80,  62,
+    18, 22, 37, 56, 68,  109, 103, 77,  24, 35, 55, 64, 81,  104, 113, 92,
+    49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99};
+const std::array<int, 64> kChromaQuantBase = {
+    17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99,
+    24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99, 99, 99, 99,
+    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99};
+
+int quality_scale(int quality) {
+  quality = std::clamp(quality, 1, 100);
+  return quality < 50 ? 5000 / quality : 200 - 2 * quality;
+}
+
+std::array<int, 64> quant_table(int quality, bool chroma) {
+  const auto& base = chroma ? kChromaQuantBase : kLumaQuantBase;
+  const long s = quality_scale(quality);
+  std::array<int, 64> q{};
+  for (int i = 0; i < 64; ++i) q[i] = static_cast<int>(std::clamp<long>((base[i] * s + 50) / 100, 1, 255));
+  return q;
+}
+
+double round_to_u8(double v) { return std::clamp(std::floor(v + 0.5), 0.0, 255.0); }
+
+std::array<double, 3> rgb_to_ycc(double r, double g, double b) {
+  return {round_to_u8(kYr * r + kYg * g + kYb * b), round_to_u8(kCbR * r + kCbG * g + kCbB * b + 128.0),
+          round_to_u8(kCrR * r + kCrG * g + kCrB * b + 128.0)};
+}
+
+std::array<double, 3> ycc_to_rgb(double y, double cb, double cr) {
+  return {round_to_u8(y + kRCr * (cr - 128.0)), round_to_u8(y + kGCb * (cb - 128.0) + kGCr * (cr - 128.0)),
+          round_to_u8(y + kBCb * (cb - 128.0))};
+}
+
+int coded_planes(std::int64_t channels) { return channels >= 3 ? 3 : 1; }
+
+std::int64_t keep_count(double fraction, Shape2 shape) {
+  const std::int64_t n = shape.count();
+  const double k = std::ceil(fraction * static_cast<double>(n));
+  return std::clamp<std::int64_t>(static_cast<std::int64_t>(k), 0, n);
+}
+
+double CompressResult::entropy_bpp() const {
+  const double pixels = static_cast<double>(image.shape().count());
+  return pixels > 0 ? entropy_bits * static_cast<double>(coefficients) / pixels : 0.0;
+}
+
+void validate_compress(const CompressRequest& r, const Dataset& in) {
+  if (in.kind == SourceKind::kMatrix)
+    throw Error(ErrorCode::kInput, "compress takes images (.png .jpg .bmp .tga .pgm .ppm), not matrices");
+  if (in.tensor.channels() < 1 || in.tensor.channels() > 4)
+    throw Error(ErrorCode::kInput, "images of 1 to 4 channels only");
+  switch (r.mode) {
+    case CompressMode::kJpeg:
+      if (in.kind != SourceKind::kImage8) throw Error(ErrorCode::kInput, "jpeg mode needs an 8-bit image");
+      if (r.quality < 1 || r.quality > 100)
+        throw Error(ErrorCode::kUsage, "--quality", "must be 1..100, not " + std::to_string(r.quality));
+      break;
+    case CompressMode::kThreshold:
+      if (!(r.threshold >= 0) || !std::isfinite(r.threshold))
+        throw Error(ErrorCode::kUsage, "--threshold", "threshold mode needs --threshold E >= 0");
+      break;
+    case CompressMode::kKeep:
+      if (!(r.keep >= 0 && r.keep <= 1)) throw Error(ErrorCode::kUsage, "--keep", "keep mode needs --keep F in [0, 1]");
+      break;
+  }
+}
+
+double entropy_of_histogram(std::span<const std::int64_t> counts) {
+  double n = 0;
+  for (auto c : counts) n += static_cast<double>(c);
+  if (n <= 0) return 0;
+  double h = 0;
+  for (auto c : counts)
+    if (c > 0) {
+      const double p = static_cast<double>(c) / n;
+      h -= p * std::log2(p);
+    }
+  return h;
+}
+
+}  // namespace dct::core

@@ -1,0 +1,91 @@
+#pragma once
+// Image compression (DESIGN §2 `compress`, §4 compression modes): the exact mode definitions shared by every
+// implementation — quantization tables, color conversion, rounding, the keep count, the report's statistics
+// — and the Compressor interface that the CPU (cpu/compress_cpu.cpp) and the fused GPU path
+// (kernels/compress_fused.cu) implement.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/backend.hpp"
+#include "core/formats.hpp"
+#include "core/timing.hpp"
+
+namespace dct::core {
+
+enum class CompressMode { kJpeg, kThreshold, kKeep };
+std::string_view to_string(CompressMode m);
+CompressMode parse_compress_mode(std::string_view s);  // throws kUsage naming the value
+
+// ---- jpeg mode ------------------------------------------------------------------------------------
+// ITU-T T.81 Annex K tables K.1 (luminance) and K.2 (chrominance), in natural (row-major) order.
+extern const std::array<int, 64> kLumaQuantBase;
+extern const std::array<int, 64> kChromaQuantBase;
+// libjpeg's jpeg_quality_scaling: quality clamped to 1..100; 5000/q below 50, else 200 - 2q.
+int quality_scale(int quality);
+// libjpeg's jpeg_add_quant_table with force_baseline (as cjpeg): (base*s + 50)/100 in integers, 1..255.
+std::array<int, 64> quant_table(int quality, bool chroma);
+
+// JFIF full-range BT.601 (T.871), as libjpeg: each converted sample is rounded to the nearest integer and
+// clamped to 0..255 (libjpeg works on 8-bit samples in both directions). round(x) = floor(x + 0.5).
+inline constexpr double kYr = 0.299, kYg = 0.587, kYb = 0.114;
+inline constexpr double kCbR = -0.168735892, kCbG = -0.331264108, kCbB = 0.5;
+inline constexpr double kCrR = 0.5, kCrG = -0.418687589, kCrB = -0.081312411;
+inline constexpr double kRCr = 1.402, kGCb = -0.344136286, kGCr = -0.714136286, kBCb = 1.772;
+// Clamp(floor(v + 0.5), 0, 255).
+double round_to_u8(double v);
+// (r, g, b) -> (y, cb, cr) and back, 8-bit values in and out.
+std::array<double, 3> rgb_to_ycc(double r, double g, double b);
+std::array<double, 3> ycc_to_rgb(double y, double cb, double cr);
+
+// The coded planes of an image of `channels` channels: 1 (gray, gray+alpha) or 3 (RGB, RGBA as YCbCr);
+// an alpha channel is carried through unchanged.
+int coded_planes(std::int64_t channels);
+inline std::int64_t round_up8(std::int64_t n) { return (n + 7) / 8 * 8; }
+
+// ---- threshold / keep ------------------------------------------------------------------------------
+// keep F: ceil(F * (H*W)) coefficients of each channel (F in [0, 1]).
+std::int64_t keep_count(double fraction, Shape2 shape);
+
+// ---- the request, the result, the interface --------------------------------------------------------
+struct CompressRequest {
+  CompressMode mode = CompressMode::kJpeg;
+  int quality = 75;        // jpeg
+  double threshold = 0;    // threshold: E
+  double keep = 0;         // keep: F
+  Precision prec = Precision::kF32;
+  std::string backend = "auto";  // transform backend for the CPU compressor (--backend)
+};
+
+struct CompressResult {
+  HostTensor image;              // the reconstruction: input shape and channels, integer values in range
+  std::int64_t coefficients = 0; // all coefficients of all coded channels (jpeg: of the padded planes)
+  std::int64_t nonzero = 0;      // kept (jpeg: q != 0)
+  double entropy_bits = 0;       // zeroth-order entropy of the coefficient symbols, bits per symbol
+  std::string backend;           // what computed the transforms
+  StageTable times;              // per-stage milliseconds ("device" for GPU work)
+  double nonzero_fraction() const { return coefficients > 0 ? double(nonzero) / double(coefficients) : 0.0; }
+  // Estimated coded size: entropy_bits * coefficients / (H * W).
+  double entropy_bpp() const;
+};
+
+class Compressor {
+ public:
+  virtual ~Compressor() = default;
+  virtual std::string_view name() const = 0;
+  // Whether this implementation can run `r` on `in` here (hardware included); never throws.
+  virtual Support supports(const CompressRequest& r, const Dataset& in) const = 0;
+  // Throws dct::Error (kInput for inputs the mode cannot take, kUnsupported, kRuntime).
+  virtual CompressResult run(const CompressRequest& r, const Dataset& in) const = 0;
+};
+
+// Checks every implementation shares: an 8-bit image for jpeg (kInput otherwise), 8/16-bit image for the
+// others; parameters in range (kUsage). Throws.
+void validate_compress(const CompressRequest& r, const Dataset& in);
+
+// Statistics over coefficient symbols (entropy_bits over the integer symbols).
+double entropy_of_histogram(std::span<const std::int64_t> counts);
+
+}  // namespace dct::core

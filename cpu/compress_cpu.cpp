@@ -1,0 +1,226 @@
+/* The CPU compressor: DESIGN §4's compression modes, step by step, on host planes.
+
+   jpeg: the coded planes (gray, or JFIF YCbCr of RGB rounded to 8-bit samples as libjpeg does) padded to
+   multiples of 8 by repeating the last row/column, level-shifted by −128; the orthonormal 8x8 DCT-II
+   (dct2 --block 8 through the registry: cpu-8x8-flmad under auto); q = floor(F/Q + 0.5) with the
+   quality-scaled Annex K tables (luminance for Y/gray, chrominance for Cb/Cr); the inverse of q·Q; +128,
+   rounded and clamped to 0..255 (8-bit samples, then YCbCr -> RGB rounded and clamped); cropped.
+   threshold E / keep F: the whole-image orthonormal DCT-II per channel (no level shift), coefficients with
+   |c| < E zeroed / all but the ceil(F·H·W) largest |c| of each channel zeroed (ties: lower index kept,
+   found with std::nth_element), the inverse, rounded and clamped to the image range.
+   Coefficient symbols for the entropy estimate: jpeg the integers q; threshold/keep the kept coefficients
+   rounded to the nearest integer (dropped ones are 0). */
+#include "cpu/compress.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/metrics.hpp"
+#include "cpu/common.hpp"
+
+namespace dct::cpu {
+namespace {
+
+using core::CompressMode;
+using core::CompressRequest;
+using core::CompressResult;
+using core::Dataset;
+using core::HostTensor;
+using core::Shape2;
+
+std::int32_t symbol_of(double v) {
+  const double r = std::floor(v + 0.5);
+  return static_cast<std::int32_t>(std::clamp(r, double(std::numeric_limits<std::int32_t>::min()),
+                                              double(std::numeric_limits<std::int32_t>::max())));
+}
+
+class CpuCompressor final : public core::Compressor {
+ public:
+  explicit CpuCompressor(const core::Registry& r) : registry_(r) {}
+  std::string_view name() const override { return "cpu"; }
+  core::Support supports(const CompressRequest&, const Dataset&) const override { return core::Support::yes(); }
+
+  CompressResult run(const CompressRequest& r, const Dataset& in) const override {
+    core::validate_compress(r, in);
+    if (r.prec == core::Precision::kF32) return run_t<float>(r, in);
+    return run_t<double>(r, in);
+  }
+
+ private:
+  // Plans and runs one transform host to host.
+  void transform(const core::TransformDesc& d, const CompressRequest& r, const HostTensor& src, HostTensor& dst,
+                 CompressResult& res, const char* stage) const {
+    const core::Backend& b = registry_.select(d, r.backend);
+    if (res.backend.empty()) res.backend = std::string(b.name());
+    core::Stopwatch sw;
+    auto plan = b.make_plan(d);
+    const core::StageTimes st = plan->execute_host(src.view(), dst.view());
+    res.times.add(stage, plan->memory() == core::Memory::kDevice ? st.e2e_ms : sw.elapsed_ms());
+  }
+
+  template <class T>
+  CompressResult run_t(const CompressRequest& r, const Dataset& in) const {
+    return r.mode == CompressMode::kJpeg ? jpeg<T>(r, in) : whole<T>(r, in);
+  }
+
+  template <class T>
+  CompressResult jpeg(const CompressRequest& r, const Dataset& in) const {
+    CompressResult res;
+    core::Stopwatch sw;
+    const HostTensor img = in.tensor.to(r.prec);
+    const std::int64_t h = img.rows(), w = img.cols(), ch = img.channels();
+    const int np = core::coded_planes(ch);
+    const std::int64_t hp = core::round_up8(h), wp = core::round_up8(w);
+    const Shape2 ps{hp, wp};
+    HostTensor planes(ps, np, r.prec), coef(ps, np, r.prec);
+    const T* src = img.data<T>();
+    T* p = planes.data<T>();
+    const std::int64_t hw = h * w, phw = hp * wp;
+#pragma omp parallel for schedule(static) num_threads(detail::thread_count())
+    for (std::int64_t i = 0; i < hp; ++i)
+      for (std::int64_t j = 0; j < wp; ++j) {
+        const std::int64_t s = std::min(i, h - 1) * w + std::min(j, w - 1), o = i * wp + j;
+        if (np == 1) {
+          p[o] = src[s] - T(128);
+        } else {
+          const auto ycc = core::rgb_to_ycc(src[s], src[hw + s], src[2 * hw + s]);
+          for (int c = 0; c < 3; ++c) p[c * phw + o] = static_cast<T>(ycc[c] - 128.0);
+        }
+      }
+    res.times.add("prepare", sw.elapsed_ms());
+
+    core::TransformDesc d;
+    d.op = core::Op::kDct2;
+    d.norm = core::Norm::kOrtho;
+    d.block = 8;
+    d.shape = ps;
+    d.batch = np;
+    d.prec = r.prec;
+    transform(d, r, planes, coef, res, "dct2 8x8");
+
+    sw.reset();
+    std::vector<std::int32_t> symbols(static_cast<std::size_t>(phw * np));
+    T* c = coef.data<T>();
+    std::int64_t nonzero = 0;
+    for (int pl = 0; pl < np; ++pl) {
+      const auto table = core::quant_table(r.quality, pl > 0);
+      T qt[64];
+      for (int k = 0; k < 64; ++k) qt[k] = static_cast<T>(table[k]);
+#pragma omp parallel for schedule(static) reduction(+ : nonzero) num_threads(detail::thread_count())
+      for (std::int64_t i = 0; i < hp; ++i)
+        for (std::int64_t j = 0; j < wp; ++j) {
+          const std::int64_t o = pl * phw + i * wp + j;
+          const T qs = qt[(i & 7) * 8 + (j & 7)];
+          const T q = std::floor(c[o] / qs + T(0.5));
+          symbols[o] = static_cast<std::int32_t>(q);
+          c[o] = q * qs;
+          nonzero += q != T(0);
+        }
+    }
+    res.nonzero = nonzero;
+    res.coefficients = phw * np;
+    res.entropy_bits = core::entropy_bits(symbols);
+    res.times.add("quantize", sw.elapsed_ms());
+
+    d.op = core::Op::kIdct2;
+    transform(d, r, coef, planes, res, "idct2 8x8");
+
+    sw.reset();
+    HostTensor out(Shape2{h, w}, ch, r.prec);
+    T* o = out.data<T>();
+#pragma omp parallel for schedule(static) num_threads(detail::thread_count())
+    for (std::int64_t i = 0; i < h; ++i)
+      for (std::int64_t j = 0; j < w; ++j) {
+        const std::int64_t s = i * wp + j, t = i * w + j;
+        if (np == 1) {
+          o[t] = static_cast<T>(core::round_to_u8(double(p[s]) + 128.0));
+        } else {
+          const auto rgb = core::ycc_to_rgb(core::round_to_u8(double(p[s]) + 128.0),
+                                            core::round_to_u8(double(p[phw + s]) + 128.0),
+                                            core::round_to_u8(double(p[2 * phw + s]) + 128.0));
+          for (int k = 0; k < 3; ++k) o[k * hw + t] = static_cast<T>(rgb[k]);
+        }
+      }
+    for (std::int64_t k = np == 1 ? 1 : 3; k < ch; ++k) std::copy(src + k * hw, src + (k + 1) * hw, o + k * hw);
+    res.image = out.to(in.tensor.precision());
+    res.times.add("finish", sw.elapsed_ms());
+    return res;
+  }
+
+  template <class T>
+  CompressResult whole(const CompressRequest& r, const Dataset& in) const {
+    CompressResult res;
+    const HostTensor img = in.tensor.to(r.prec);
+    const std::int64_t h = img.rows(), w = img.cols(), ch = img.channels(), hw = h * w;
+    core::TransformDesc d;
+    d.op = core::Op::kDct2;
+    d.norm = core::Norm::kOrtho;
+    d.shape = img.shape();
+    d.batch = ch;
+    d.prec = r.prec;
+    HostTensor coef(img.shape(), ch, r.prec), rec(img.shape(), ch, r.prec);
+    transform(d, r, img, coef, res, "dct2");
+
+    core::Stopwatch sw;
+    T* c = coef.data<T>();
+    std::vector<std::int32_t> symbols(static_cast<std::size_t>(hw * ch), 0);
+    if (r.mode == CompressMode::kThreshold) {
+      const T e = static_cast<T>(r.threshold);
+      for (std::int64_t i = 0; i < hw * ch; ++i) {
+        if (std::abs(c[i]) < e) {
+          c[i] = T(0);
+        } else {
+          ++res.nonzero;
+          symbols[i] = symbol_of(c[i]);
+        }
+      }
+    } else {
+      const std::int64_t k = core::keep_count(r.keep, img.shape());
+      std::vector<std::int64_t> idx(static_cast<std::size_t>(hw));
+      for (std::int64_t p = 0; p < ch; ++p) {
+        T* cp = c + p * hw;
+        std::iota(idx.begin(), idx.end(), std::int64_t{0});
+        auto larger = [cp](std::int64_t a, std::int64_t b) {
+          const T x = std::abs(cp[a]), y = std::abs(cp[b]);
+          return x > y || (x == y && a < b);
+        };
+        if (k > 0 && k < hw) std::nth_element(idx.begin(), idx.begin() + k, idx.end(), larger);
+        std::vector<char> keep(static_cast<std::size_t>(hw), 0);
+        for (std::int64_t i = 0; i < k; ++i) keep[idx[i]] = 1;
+        for (std::int64_t i = 0; i < hw; ++i) {
+          if (keep[i]) symbols[p * hw + i] = symbol_of(cp[i]);
+          else cp[i] = T(0);
+        }
+        res.nonzero += k;
+      }
+    }
+    res.coefficients = hw * ch;
+    res.entropy_bits = core::entropy_bits(symbols);
+    res.times.add(r.mode == CompressMode::kThreshold ? "threshold" : "select", sw.elapsed_ms());
+
+    d.op = core::Op::kIdct2;
+    transform(d, r, coef, rec, res, "idct2");
+
+    sw.reset();
+    const double peak = in.kind == core::SourceKind::kImage16 ? 65535.0 : 255.0;
+    T* x = rec.data<T>();
+    for (std::int64_t i = 0; i < hw * ch; ++i) x[i] = static_cast<T>(std::clamp(std::floor(double(x[i]) + 0.5), 0.0, peak));
+    res.image = rec.to(in.tensor.precision());
+    res.times.add("finish", sw.elapsed_ms());
+    return res;
+  }
+
+  const core::Registry& registry_;
+};
+
+}  // namespace
+
+std::unique_ptr<core::Compressor> make_cpu_compressor(const core::Registry& registry) {
+  return std::make_unique<CpuCompressor>(registry);
+}
+
+}  // namespace dct::cpu

@@ -1,0 +1,120 @@
+// GPU 8x8 family (label gpu): cuda-8x8 and cuda-8x8-def against the CPU 8x8 backends and the f64 oracle
+// (DESIGN §7 tolerances), and CPU vs GPU compress reconstructions (PSNR > 50 dB, seed 001's criterion) in
+// every mode: jpeg through the fused kernel and through the CPU compressor on cuda-8x8, threshold/keep
+// through the CPU compressor on the GPU whole-image DCT.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "app/registry.hpp"
+#include "core/compress.hpp"
+#include "core/metrics.hpp"
+#include "support.hpp"
+
+namespace {
+
+using namespace dct;
+using core::Norm;
+using core::Op;
+using core::Precision;
+using core::Shape2;
+
+const core::Backend& backend(const std::string& name) {
+  const core::Backend* b = app::registry().find(name);
+  REQUIRE(b != nullptr);
+  const core::Support u = b->runtime().usable();
+  INFO(name << " not usable here: " << u.reason);
+  REQUIRE(u.ok);
+  return *b;
+}
+
+const core::Compressor* compressor(const std::string& name) {
+  for (const core::Compressor* c : app::compressors())
+    if (c->name() == name) return c;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("block8 gpu: cuda-8x8 and cuda-8x8-def agree with cpu-8x8-flmad and the oracle", "[block8][gpu]") {
+  const std::string name = GENERATE(values<std::string>({"cuda-8x8", "cuda-8x8-def"}));
+  const core::Backend& b = backend(name);
+  const core::Backend& cpu = backend("cpu-8x8-flmad");
+  std::uint64_t seed = 7;
+  for (Precision prec : {Precision::kF32, Precision::kF64})
+    for (Op op : {Op::kDct2, Op::kIdct2})
+      for (Norm norm : {Norm::kOrtho, Norm::kNone})
+        for (Shape2 shape : {Shape2{8, 8}, Shape2{16, 24}, Shape2{64, 64}, Shape2{24, 264}, Shape2{512, 512},
+                             Shape2{40, 1000}})
+          for (std::int64_t batch : {1, 3}) {
+            core::TransformDesc d;
+            d.op = op;
+            d.norm = norm;
+            d.block = 8;
+            d.shape = shape;
+            d.batch = batch;
+            d.prec = prec;
+            INFO(name << ": " << d.to_string());
+            REQUIRE(b.supports(d).ok);
+            const core::HostTensor in = test::random_tensor(shape, batch, prec, seed++);
+            const core::HostTensor got = test::run_backend(b, d, in).to(Precision::kF64);
+            const core::HostTensor ref = test::oracle(d, in);
+            const core::HostTensor host = test::run_backend(cpu, d, in).to(Precision::kF64);
+            const double tol = prec == Precision::kF32 ? 1e-5 : 1e-12;
+            const double e1 = core::relative_l2(got, ref), e2 = core::relative_l2(got, host);
+            INFO("rel L2 vs oracle " << e1 << ", vs cpu-8x8-flmad " << e2);
+            CHECK(e1 <= tol);
+            CHECK(e2 <= tol);
+          }
+}
+
+TEST_CASE("block8 gpu: CPU and GPU compress reconstructions agree to PSNR > 50 dB in every mode", "[compress][gpu]") {
+  const core::Compressor* fused = compressor("cuda-jpeg-fused");
+  const core::Compressor* cpu = compressor("cpu");
+  REQUIRE(fused != nullptr);
+  REQUIRE(cpu != nullptr);
+  for (const char* file : {"camera.png", "astronaut.png"}) {
+    const core::Dataset in = app::image_codec().read(test::source_dir() + "/data/" + file, Precision::kF32);
+    struct Case {
+      core::CompressMode mode;
+      double param;
+      std::string gpu_transform;  // "" = the fused kernel
+    };
+    const Case cases[] = {
+        {core::CompressMode::kJpeg, 10, ""},       {core::CompressMode::kJpeg, 50, ""},
+        {core::CompressMode::kJpeg, 90, ""},       {core::CompressMode::kJpeg, 50, "cuda-8x8"},
+        {core::CompressMode::kJpeg, 50, "cuda-8x8-def"}, {core::CompressMode::kThreshold, 20, "cuda-fft2d"},
+        {core::CompressMode::kKeep, 0.05, "cuda-fft2d"},  {core::CompressMode::kThreshold, 20, "cuda-rowcol"},
+    };
+    for (const Case& c : cases) {
+      core::CompressRequest r;
+      r.mode = c.mode;
+      if (c.mode == core::CompressMode::kJpeg) r.quality = static_cast<int>(c.param);
+      if (c.mode == core::CompressMode::kThreshold) r.threshold = c.param;
+      if (c.mode == core::CompressMode::kKeep) r.keep = c.param;
+      core::CompressRequest rc = r;
+      rc.backend = c.mode == core::CompressMode::kJpeg ? "cpu-8x8-flmad" : "cpu-fftw";
+      const core::CompressResult want = cpu->run(rc, in);
+      core::CompressResult got;
+      if (c.gpu_transform.empty()) {
+        REQUIRE(fused->supports(r, in).ok);
+        got = fused->run(r, in);
+      } else {
+        if (app::registry().find(c.gpu_transform) == nullptr) {
+          WARN("no backend " << c.gpu_transform << " registered: case skipped");
+          continue;
+        }
+        r.backend = c.gpu_transform;
+        got = cpu->run(r, in);
+      }
+      const double p = core::psnr_db(core::mse(want.image, got.image), 255.0);
+      INFO(file << " " << core::to_string(c.mode) << " " << c.param << " via "
+                << (c.gpu_transform.empty() ? "cuda-jpeg-fused" : c.gpu_transform) << ": PSNR(CPU, GPU) " << p
+                << " dB; nonzero " << want.nonzero << " / " << got.nonzero << ", entropy " << want.entropy_bits
+                << " / " << got.entropy_bits);
+      CHECK(p > 50.0);
+      CHECK(std::abs(want.nonzero_fraction() - got.nonzero_fraction()) < 1e-3);
+      CHECK(std::abs(want.entropy_bits - got.entropy_bits) < 1e-2);
+    }
+  }
+}
