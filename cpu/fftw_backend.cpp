@@ -1,0 +1,207 @@
+/* cpu-fftw: DCT-II/III/IV through FFTW's real-to-real transforms (DESIGN §4), normalization folded in.
+
+   FFTW's unnormalized kinds, 1-D of length N (FFTW manual §4.8.3):
+     REDFT10: Y_k = 2 Σ_n x_n cos(π k (2n+1) / 2N)              = dct2 `none`
+     REDFT01: Y_k = x_0 + 2 Σ_{n>=1} x_n cos(π n (2k+1) / 2N)   (its inverse up to 2N)
+     REDFT11: Y_k = 2 Σ_n x_n cos(π (2n+1)(2k+1) / 4N)          = dct4 `none` (its own inverse up to 2N)
+   Per transformed axis, with s_0 = 1/√(4N), s_k = 1/√(2N) (k >= 1):
+     dct2  none  REDFT10                    ortho  REDFT10, then X_k *= s_k      (c_0 = 1/√2 folded in)
+     idct2 none  REDFT01, then / 2N         ortho  X_k *= 1/(2N s_k), then REDFT01
+                                                   (= 1/√N for k = 0, 1/√(2N) otherwise; exact inverse of ortho dct2)
+     dct4  none  REDFT11                    ortho  REDFT11 / √(2N)  (self-inverse)
+     idct4 none  REDFT11 / 2N               ortho  REDFT11 / √(2N)
+   A 2-D transform's scale is the product of a factor per row index and one per column index; block mode
+   (B x B tiles) uses the factor of the index modulo B. So every case is: at most one FFTW execute plus at
+   most one pass out[b,i,j] = v[b,i,j] * r_i * c_j — after the execute (out of place, in -> out), or, for
+   ortho idct2 (whose factor must reach the input), fused into the copy in -> out before an in-place
+   execute. dct2/dct4 `none` are exactly one execute. FFTW's guru64 interface expresses every layout in
+   one plan: rows (length W, B*H lines), cols (length H, stride W, two loop dimensions), both (rank 2) and
+   block (rank 2 of B x B with three loop dimensions: matrices, tile rows, tile columns).
+
+   Plans are made on 64-byte aligned scratch arrays (FFTW_MEASURE writes them) and run with the new-array
+   execute on the caller's views. A view FFTW's SIMD codelets cannot take (fftw_alignment_of != 0) gets a
+   second plan made with FFTW_UNALIGNED on first use. Out-of-place r2r preserves its input. */
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/tensor.hpp"
+#include "cpu/backends.hpp"
+#include "cpu/common.hpp"
+#include "cpu/fftw_util.hpp"
+
+namespace dct::cpu {
+namespace {
+
+using core::Axis;
+using core::Norm;
+using core::Op;
+
+constexpr std::string_view kName = "cpu-fftw";
+// Scaling passes below this many values run on one thread.
+constexpr std::int64_t kParallelScaleMin = 1 << 16;
+
+// The FFTW problem of a descriptor: transform dimensions, loop dimensions, kinds (strides in elements).
+struct Layout {
+  std::vector<fftw_iodim64> dims, loops;
+  std::vector<fftw_r2r_kind> kinds;
+};
+
+fftw_r2r_kind kind_of(Op op) {
+  switch (op) {
+    case Op::kDct2: return FFTW_REDFT10;
+    case Op::kIdct2: return FFTW_REDFT01;
+    default: return FFTW_REDFT11;
+  }
+}
+
+Layout layout_of(const core::TransformDesc& d) {
+  const std::int64_t h = d.shape.rows, w = d.shape.cols, hw = h * w;
+  Layout l;
+  if (d.block > 0) {
+    const std::int64_t b = d.block;
+    l.dims = {{b, w, w}, {b, 1, 1}};
+    l.loops = {{d.batch, hw, hw}, {h / b, b * w, b * w}, {w / b, b, b}};
+  } else if (d.axis == Axis::kBoth) {
+    l.dims = {{h, w, w}, {w, 1, 1}};
+    l.loops = {{d.batch, hw, hw}};
+  } else if (d.axis == Axis::kRows) {
+    l.dims = {{w, 1, 1}};
+    l.loops = {{d.batch * h, w, w}};
+  } else {
+    l.dims = {{h, w, w}};
+    l.loops = {{d.batch, hw, hw}, {w, 1, 1}};
+  }
+  l.kinds.assign(l.dims.size(), kind_of(d.op));
+  return l;
+}
+
+// The factor of index k along an axis of length n (DESIGN §4 norms; see the table above).
+double axis_factor(Op op, Norm norm, std::int64_t n, std::int64_t k) {
+  const double nn = static_cast<double>(n);
+  switch (op) {
+    case Op::kDct2:
+      if (norm == Norm::kNone) return 1.0;
+      return k == 0 ? std::sqrt(1.0 / (4.0 * nn)) : std::sqrt(1.0 / (2.0 * nn));
+    case Op::kIdct2:
+      if (norm == Norm::kNone) return 1.0 / (2.0 * nn);
+      return k == 0 ? 1.0 / std::sqrt(nn) : 1.0 / std::sqrt(2.0 * nn);
+    case Op::kDct4:
+      return norm == Norm::kNone ? 1.0 : 1.0 / std::sqrt(2.0 * nn);
+    default:  // idct4
+      return norm == Norm::kNone ? 1.0 / (2.0 * nn) : 1.0 / std::sqrt(2.0 * nn);
+  }
+}
+
+// Factors for every index of an axis of `extent` values: transformed in pieces of `n` (n = extent, or B),
+// or not at all (all ones).
+template <class T>
+std::vector<T> factors(const core::TransformDesc& d, std::int64_t extent, bool transformed, std::int64_t n) {
+  std::vector<T> f(static_cast<std::size_t>(extent), T(1));
+  if (transformed)
+    for (std::int64_t i = 0; i < extent; ++i) f[i] = static_cast<T>(axis_factor(d.op, d.norm, n, i % n));
+  return f;
+}
+
+// out[b,i,j] = in[b,i,j] * r[i] * c[j]; in may equal out.
+template <class T>
+void scale_pass(const T* in, T* out, std::int64_t batch, std::int64_t h, std::int64_t w, const T* r, const T* c) {
+  const std::int64_t lines = batch * h;
+#pragma omp parallel for schedule(static) if (lines * w >= kParallelScaleMin) num_threads(detail::thread_count())
+  for (std::int64_t line = 0; line < lines; ++line) {
+    const T f = r[line % h];
+    const T* src = in + line * w;
+    T* dst = out + line * w;
+    for (std::int64_t j = 0; j < w; ++j) dst[j] = src[j] * (f * c[j]);
+  }
+}
+
+template <class T>
+class FftwDctPlan final : public core::Plan {
+ public:
+  explicit FftwDctPlan(const core::TransformDesc& d) : desc_(d), layout_(layout_of(d)) {
+    const std::int64_t h = d.shape.rows, w = d.shape.cols;
+    const bool rows_t = d.block > 0 || d.axis != Axis::kCols;  // the row axis (length W) is transformed
+    const bool cols_t = d.block > 0 || d.axis != Axis::kRows;
+    const std::int64_t nw = d.block > 0 ? d.block : w, nh = d.block > 0 ? d.block : h;
+    col_factor_ = factors<T>(d, w, rows_t, nw);  // indexed by column j
+    row_factor_ = factors<T>(d, h, cols_t, nh);  // indexed by row i
+    pre_scale_ = d.op == Op::kIdct2 && d.norm == Norm::kOrtho;
+    post_scale_ = !pre_scale_ && !((d.op == Op::kDct2 || d.op == Op::kDct4) && d.norm == Norm::kNone);
+    aligned_ = make(0);
+  }
+
+  const core::TransformDesc& desc() const override { return desc_; }
+  core::Memory memory() const override { return core::Memory::kHost; }
+
+  void execute(core::ConstView in, core::View out, core::Stream) const override {
+    detail::check_views(kName, desc_, in, out);
+    const T* src = static_cast<const T*>(in.data);
+    T* dst = static_cast<T*>(out.data);
+    const std::int64_t h = desc_.shape.rows, w = desc_.shape.cols;
+    if (pre_scale_) {
+      scale_pass(src, dst, desc_.batch, h, w, row_factor_.data(), col_factor_.data());
+      detail::Fftw<T>::execute_r2r(plan_for(dst, dst), dst, dst);
+    } else {
+      // Out-of-place r2r leaves its input untouched (FFTW_PRESERVE_INPUT is the default for r2r).
+      detail::Fftw<T>::execute_r2r(plan_for(src, dst), const_cast<T*>(src), dst);
+      if (post_scale_) scale_pass(dst, dst, desc_.batch, h, w, row_factor_.data(), col_factor_.data());
+    }
+  }
+
+ private:
+  typename detail::Fftw<T>::Plan plan_for(const T* a, const T* b) const {
+    if (detail::Fftw<T>::alignment_of(a) == 0 && detail::Fftw<T>::alignment_of(b) == 0) return aligned_.get();
+    if (!unaligned_) unaligned_ = make(FFTW_UNALIGNED);
+    return unaligned_.get();
+  }
+
+  // Plans on scratch arrays of the views' layout (in place for ortho idct2).
+  detail::FftwPlan<T> make(unsigned extra) const {
+    const std::size_t bytes = desc_.bytes();
+    core::AlignedBuffer a(bytes), b(pre_scale_ ? 0 : bytes);
+    T* pa = static_cast<T*>(a.data());
+    T* pb = pre_scale_ ? pa : static_cast<T*>(b.data());
+    const unsigned flags = detail::fftw_flags(desc_.effort) | extra;
+    return detail::make_fftw_plan<T>(desc_.elements(), std::string(kName), desc_.to_string(), [&] {
+      return detail::Fftw<T>::guru_r2r(static_cast<int>(layout_.dims.size()), layout_.dims.data(),
+                                       static_cast<int>(layout_.loops.size()), layout_.loops.data(), pa, pb,
+                                       layout_.kinds.data(), flags);
+    });
+  }
+
+  core::TransformDesc desc_;
+  Layout layout_;
+  std::vector<T> row_factor_, col_factor_;
+  bool pre_scale_ = false, post_scale_ = false;
+  detail::FftwPlan<T> aligned_;
+  mutable detail::FftwPlan<T> unaligned_;  // made on first use (plans are not shared between threads)
+};
+
+class FftwBackend final : public core::Backend {
+ public:
+  std::string_view name() const override { return kName; }
+  std::string_view description() const override {
+    return "FFTW3 real-to-real DCTs (REDFT10/01/11), multi-threaded; normalization fused into at most one pass";
+  }
+  std::vector<Op> ops() const override { return {Op::kDct2, Op::kIdct2, Op::kDct4, Op::kIdct4}; }
+  std::string_view sizes() const override { return "any (block mode: H, W multiples of B)"; }
+  const core::Runtime& runtime() const override { return host_runtime(); }
+  core::Support supports(const core::TransformDesc& d) const override {
+    return detail::check_dct_desc(d, /*block_any_op=*/false);
+  }
+  std::unique_ptr<core::Plan> make_plan(const core::TransformDesc& d) const override {
+    if (core::Support s = supports(d); !s)
+      throw Error(ErrorCode::kUnsupported, std::string(kName), "does not support " + d.to_string() + ": " + s.reason);
+    if (d.prec == core::Precision::kF32) return std::make_unique<FftwDctPlan<float>>(d);
+    return std::make_unique<FftwDctPlan<double>>(d);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<core::Backend> make_fftw_backend() { return std::make_unique<FftwBackend>(); }
+
+}  // namespace dct::cpu

@@ -1,0 +1,139 @@
+#pragma once
+// Internal to cpu/: FFTW precision traits (fftw_ for double, fftwf_ for float), the one planner mutex
+// (DESIGN §5: FFTW planning is not thread-safe, so every plan creation and destruction in the process
+// goes through it), and a move-only owner of an FFTW plan.
+#include <fftw3.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "core/error.hpp"
+#include "core/types.hpp"
+
+namespace dct::cpu::detail {
+
+std::mutex& planner_mutex();
+
+// Problems below this many real values are planned single-threaded (thread start-up costs more).
+inline constexpr std::int64_t kThreadedMinElements = 1 << 15;
+
+// FFTW planner flags for an effort.
+inline unsigned fftw_flags(core::Effort e) { return e == core::Effort::kMeasure ? FFTW_MEASURE : FFTW_ESTIMATE; }
+
+// FFTW's parallel-loop callback type (fftw_threads_set_callback, FFTW >= 3.3.9).
+using ParallelLoop = void (*)(void* (*work)(char*), char* jobdata, std::size_t elsize, int njobs, void* data);
+
+template <class T> struct Fftw;
+
+template <> struct Fftw<double> {
+  using Plan = fftw_plan;
+  using Complex = fftw_complex;
+  static int init_threads() { return fftw_init_threads(); }
+  static void set_parallel_loop(ParallelLoop loop) { fftw_threads_set_callback(loop, nullptr); }
+  static void plan_with_nthreads(int n) { fftw_plan_with_nthreads(n); }
+  static Plan guru_r2r(int rank, const fftw_iodim64* dims, int hrank, const fftw_iodim64* hdims, double* in,
+                       double* out, const fftw_r2r_kind* kind, unsigned flags) {
+    return fftw_plan_guru64_r2r(rank, dims, hrank, hdims, in, out, kind, flags);
+  }
+  static Plan many_r2r(int rank, const int* n, int howmany, double* in, int idist, double* out, int odist,
+                       const fftw_r2r_kind* kind, unsigned flags) {
+    return fftw_plan_many_r2r(rank, n, howmany, in, nullptr, 1, idist, out, nullptr, 1, odist, kind, flags);
+  }
+  static Plan many_r2c(int rank, const int* n, int howmany, double* in, int idist, Complex* out, int odist,
+                       unsigned flags) {
+    return fftw_plan_many_dft_r2c(rank, n, howmany, in, nullptr, 1, idist, out, nullptr, 1, odist, flags);
+  }
+  static Plan many_c2r(int rank, const int* n, int howmany, Complex* in, int idist, double* out, int odist,
+                       unsigned flags) {
+    return fftw_plan_many_dft_c2r(rank, n, howmany, in, nullptr, 1, idist, out, nullptr, 1, odist, flags);
+  }
+  static void execute_r2r(Plan p, double* in, double* out) { fftw_execute_r2r(p, in, out); }
+  static void execute_r2c(Plan p, double* in, Complex* out) { fftw_execute_dft_r2c(p, in, out); }
+  static void execute_c2r(Plan p, Complex* in, double* out) { fftw_execute_dft_c2r(p, in, out); }
+  static void destroy(Plan p) { fftw_destroy_plan(p); }
+  static int alignment_of(const double* p) { return fftw_alignment_of(const_cast<double*>(p)); }
+};
+
+template <> struct Fftw<float> {
+  using Plan = fftwf_plan;
+  using Complex = fftwf_complex;
+  static int init_threads() { return fftwf_init_threads(); }
+  static void set_parallel_loop(ParallelLoop loop) { fftwf_threads_set_callback(loop, nullptr); }
+  static void plan_with_nthreads(int n) { fftwf_plan_with_nthreads(n); }
+  static Plan guru_r2r(int rank, const fftw_iodim64* dims, int hrank, const fftw_iodim64* hdims, float* in,
+                       float* out, const fftw_r2r_kind* kind, unsigned flags) {
+    return fftwf_plan_guru64_r2r(rank, dims, hrank, hdims, in, out, kind, flags);
+  }
+  static Plan many_r2r(int rank, const int* n, int howmany, float* in, int idist, float* out, int odist,
+                       const fftw_r2r_kind* kind, unsigned flags) {
+    return fftwf_plan_many_r2r(rank, n, howmany, in, nullptr, 1, idist, out, nullptr, 1, odist, kind, flags);
+  }
+  static Plan many_r2c(int rank, const int* n, int howmany, float* in, int idist, Complex* out, int odist,
+                       unsigned flags) {
+    return fftwf_plan_many_dft_r2c(rank, n, howmany, in, nullptr, 1, idist, out, nullptr, 1, odist, flags);
+  }
+  static Plan many_c2r(int rank, const int* n, int howmany, Complex* in, int idist, float* out, int odist,
+                       unsigned flags) {
+    return fftwf_plan_many_dft_c2r(rank, n, howmany, in, nullptr, 1, idist, out, nullptr, 1, odist, flags);
+  }
+  static void execute_r2r(Plan p, float* in, float* out) { fftwf_execute_r2r(p, in, out); }
+  static void execute_r2c(Plan p, float* in, Complex* out) { fftwf_execute_dft_r2c(p, in, out); }
+  static void execute_c2r(Plan p, Complex* in, float* out) { fftwf_execute_dft_c2r(p, in, out); }
+  static void destroy(Plan p) { fftwf_destroy_plan(p); }
+  static int alignment_of(const float* p) { return fftwf_alignment_of(const_cast<float*>(p)); }
+};
+
+// Call with planner_mutex() held, right before creating a plan: initializes FFTW's threads (once per
+// precision; FFTW's parallel loops then run on the OpenMP thread pool, see fftw_util.cpp) and sets the
+// planner's thread count for a problem of `elements` real values.
+template <class T> void prepare_planner(std::int64_t elements);
+
+// Owns one FFTW plan; destroys it under the planner mutex. Move-only.
+template <class T>
+class FftwPlan {
+ public:
+  using Raw = typename Fftw<T>::Plan;
+  FftwPlan() = default;
+  explicit FftwPlan(Raw p) : p_(p) {}
+  FftwPlan(FftwPlan&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+  FftwPlan& operator=(FftwPlan&& o) noexcept {
+    if (this != &o) {
+      reset();
+      p_ = std::exchange(o.p_, nullptr);
+    }
+    return *this;
+  }
+  FftwPlan(const FftwPlan&) = delete;
+  FftwPlan& operator=(const FftwPlan&) = delete;
+  ~FftwPlan() { reset(); }
+  void reset() noexcept {
+    if (p_ == nullptr) return;
+    std::lock_guard<std::mutex> lock(planner_mutex());
+    Fftw<T>::destroy(p_);
+    p_ = nullptr;
+  }
+  Raw get() const { return p_; }
+  explicit operator bool() const { return p_ != nullptr; }
+
+ private:
+  Raw p_ = nullptr;
+};
+
+// Runs `create` (which calls an FFTW planner and returns the raw plan) under the planner mutex with the
+// thread count set; throws dct::Error(kRuntime, who, ...) when FFTW returns no plan.
+template <class T, class Create>
+FftwPlan<T> make_fftw_plan(std::int64_t elements, const std::string& who, const std::string& what, Create&& create) {
+  typename Fftw<T>::Plan p;
+  {
+    std::lock_guard<std::mutex> lock(planner_mutex());
+    prepare_planner<T>(elements);
+    p = create();
+  }
+  if (p == nullptr) throw Error(ErrorCode::kRuntime, who, "FFTW could not plan " + what);
+  return FftwPlan<T>(p);
+}
+
+}  // namespace dct::cpu::detail
