@@ -4,19 +4,24 @@
 #
 #   scripts/gpu-check.sh BUILD_DIR
 #
-# Phases (GPU_CHECK_PHASES, comma list, default "tests,bench2d,bench1d"):
+# Phases (GPU_CHECK_PHASES, comma list, default "tests,bench2d,bench1d,block8,dct4,jpeg,auto"):
 #   tests    the gpu-labelled Catch2 tests, run from the binary directly (ctest's discovered paths are
 #            absolute to the build machine); compact log with durations
 #   bench2d  Table V layout: dct2/idct2, cuda-rowcol vs cuda-fft2d (x_fft = / cuFFT R2C or C2R), f64 and f32
 #   bench1d  Table IV layout: 1 x N, N = 2^14..2^18, --axis rows, the four 1-D algorithms
-# Everything goes to $OUT (at most 8 files): gpu-check.log, tests.log, bench-2d.{csv,md,json},
-# bench-1d.{csv,md,json}... minus what a phase did not produce. A short table is printed last.
+#   block8   cuda-8x8 and cuda-8x8-def, --block 8, f32, 2048^2..8192^2
+#   dct4     seed 003 N = 17 (classical / 4-section / 8-section, single and 2^20 transforms) and
+#            cuda-dct4-fft batched at N = 256, 1024, 4096 (2^24 elements)
+#   jpeg     fused GPU jpeg round trip of 4096x4096 RGB images (device and transfer times from --report)
+#   auto     `dctool --timing dct2 big.npy -o out.npy` picks cuda-fft2d and shows device and e2e times
+# Everything goes to $OUT (at most 8 files): gpu-check.log, tests.log, bench-*.csv, extra.log.
+# A short table is printed last.
 # GPU_CHECK_REPS (default 20), GPU_CHECK_TEST_ARGS (extra Catch2 arguments, e.g. a test name).
 set -u -o pipefail
 
 BUILD=${1:-build-gpu}
 OUT=${OUT:-$PWD/gpu-check-out}
-PHASES=${GPU_CHECK_PHASES:-tests,bench2d,bench1d}
+PHASES=${GPU_CHECK_PHASES:-tests,bench2d,bench1d,block8,dct4,jpeg,auto}
 REPS=${GPU_CHECK_REPS:-20}
 mkdir -p "$OUT"
 LOG=$OUT/gpu-check.log
@@ -30,6 +35,9 @@ for f in $(find /usr/local /usr/lib /opt -maxdepth 6 -name 'libcufft.so.1*' 2>/d
   libdirs=$libdirs:$(dirname "$f")
 done
 export LD_LIBRARY_PATH=$libdirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+# Tests find data/ through the source path compiled in at build time (/work/main on the build machine).
+[[ -e /work/main/data ]] || { mkdir -p /work && ln -sfn "$PWD" /work/main; }
 
 DCTOOL=$BUILD/dctool
 TESTS=$BUILD/tests/test_kernels
@@ -67,21 +75,6 @@ bench() {  # name, extra args...
   local rc=$?
   say "bench $name exit code $rc ($(($(date +%s) - t0)) s)"
   [[ $rc -eq 0 ]] || status=1
-  # md and json from the csv (python3 with the standard library only)
-  python3 - "$OUT/bench-$name.csv" <<'PY' 2>>"$LOG" || say "bench $name: md/json conversion failed"
-import csv, json, sys
-path = sys.argv[1]
-rows = list(csv.DictReader(open(path)))
-if not rows:
-    sys.exit(0)
-base = path[:-4]
-json.dump(rows, open(base + ".json", "w"), indent=1)
-cols = list(rows[0].keys())
-with open(base + ".md", "w") as f:
-    f.write("| " + " | ".join(cols) + " |\n|" + "---|" * len(cols) + "\n")
-    for r in rows:
-        f.write("| " + " | ".join(r[c] for c in cols) + " |\n")
-PY
 }
 
 if has_phase bench2d; then
@@ -93,8 +86,36 @@ if has_phase bench1d; then
     --backends cuda-1d-4n,cuda-1d-2n-mirror,cuda-1d-2n-pad,cuda-1d-n --precision f64,f32 --axis rows --batch 1
 fi
 
+if has_phase block8; then
+  bench block8 --ops dct2,idct2 --block 8 --norm ortho --sizes 2048x2048,4096x4096,8192x8192 \
+    --backends cuda-8x8,cuda-8x8-def --precision f32
+fi
+if has_phase dct4; then
+  bench dct4-n17 --ops dct4 --axis rows --sizes 1x17,1048576x17 \
+    --backends cuda-dct4-direct,cuda-dct4-sec4,cuda-dct4-sec8,cuda-dct4-fft --precision f64,f32
+  bench dct4-fft --ops dct4 --axis rows --norm ortho --sizes 65536x256,16384x1024,4096x4096 \
+    --backends cuda-dct4-fft --precision f32
+fi
+EXTRA=$OUT/extra.log
+if has_phase jpeg && [[ -x $DCTOOL ]]; then
+  say "== fused jpeg: 4096x4096 RGB, quality 50 (first file includes module load)"
+  mkdir -p /tmp/fj /tmp/fjo
+  /usr/bin/env python3 scripts/compress-bench-images.py /tmp/fj/big_1.png 4096 4096 >>"$EXTRA" 2>&1
+  for i in 2 3 4; do cp /tmp/fj/big_1.png /tmp/fj/big_$i.png; done
+  "$DCTOOL" compress /tmp/fj/*.png -o /tmp/fjo --quality 50 --jobs 1 --report /tmp/fj/report.json >>"$EXTRA" 2>&1
+  cat /tmp/fj/report.json >>"$EXTRA"
+fi
+if has_phase auto && [[ -x $DCTOOL ]]; then
+  say "== auto: dctool --timing dct2 big.npy (4096x4096 f32)"
+  python3 -c "import numpy as np; np.save('/tmp/big.npy', np.random.default_rng(1).uniform(-1, 1, (4096, 4096)).astype(np.float32))"
+  { "$DCTOOL" --timing --json dct2 /tmp/big.npy -o /tmp/big.dct.npy; echo "exit $?"; } >>"$EXTRA" 2>&1
+  { "$DCTOOL" --timing --json idct2 /tmp/big.dct.npy -o /tmp/big.back.npy; echo "exit $?"; } >>"$EXTRA" 2>&1
+  python3 -c "import numpy as np; a=np.load('/tmp/big.npy'); b=np.load('/tmp/big.back.npy'); print('round trip rel L2', float(np.linalg.norm(a-b)/np.linalg.norm(a)))" >>"$EXTRA" 2>&1
+  tail -n 40 "$EXTRA"
+fi
+
 # The short table last: op, backend, precision, shape, median, x_fft, e2e, error.
-for f in "$OUT"/bench-2d.csv "$OUT"/bench-1d.csv; do
+for f in "$OUT"/bench-*.csv; do
   [[ -s $f ]] || continue
   echo "== $(basename "$f")"
   python3 - "$f" <<'PY' || column -s, -t <"$f"
