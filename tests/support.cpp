@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -24,14 +25,12 @@ core::HostTensor random_tensor(core::Shape2 shape, std::int64_t batch, core::Pre
 std::string source_dir() { return DCTOOL_SOURCE_DIR; }
 std::string python() { return DCTOOL_PYTHON; }
 
-namespace {
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream f(p, std::ios::binary);
+std::string io::slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
 }
-}  // namespace
 
 RunResult run_dctool(const std::string& args) {
   TempDir tmp;
@@ -40,8 +39,8 @@ RunResult run_dctool(const std::string& args) {
   int status = std::system(cmd.c_str());
   RunResult r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
+  r.out = io::slurp(out);
+  r.err = io::slurp(err);
   return r;
 }
 
@@ -77,6 +76,40 @@ std::vector<const core::Backend*> backends_listing(core::Op op) {
     if (std::find(ops.begin(), ops.end(), op) != ops.end()) out.push_back(b);
   }
   return out;
+}
+
+const core::Backend& backend(const std::string& name) {
+  const core::Backend* b = app::registry().find(name);
+  REQUIRE(b != nullptr);
+  return *b;
+}
+
+core::TransformDesc desc(core::Op op, core::Norm norm, core::Axis axis, core::Shape2 shape, std::int64_t batch,
+                         core::Precision prec, int block) {
+  core::TransformDesc d;
+  d.op = op;
+  d.norm = norm;
+  d.axis = axis;
+  d.block = block;
+  d.shape = shape;
+  d.batch = batch;
+  d.prec = prec;
+  return d;
+}
+
+double tol(core::Precision p) { return p == core::Precision::kF32 ? 1e-5 : 1e-12; }
+
+core::WriteOptions wopt(core::Precision p) {
+  core::WriteOptions o;
+  o.prec = p;
+  return o;
+}
+
+int run_python(const TempDir& dir, const std::string& program) {
+  const std::string script = dir.file("script.py");
+  std::ofstream(script) << program;
+  const std::string cmd = python() + " '" + script + "' '" + dir.path().string() + "' '" + source_dir() + "'";
+  return std::system(cmd.c_str());
 }
 
 }  // namespace dct::test

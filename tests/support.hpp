@@ -1,11 +1,17 @@
 #pragma once
-// Shared test helpers: random inputs, the CLI runner, temporary directories, the oracle.
+// Shared test helpers: random inputs, the CLI runner, temporary directories, the oracle, error capture,
+// descriptors and file helpers.
+#include <catch2/catch.hpp>
+
 #include <cstdint>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/backend.hpp"
+#include "core/error.hpp"
+#include "core/formats.hpp"
 #include "core/tensor.hpp"
 
 namespace dct::test {
@@ -42,5 +48,38 @@ core::HostTensor oracle(const core::TransformDesc& d, const core::HostTensor& in
 core::HostTensor run_backend(const core::Backend& b, const core::TransformDesc& d, const core::HostTensor& in);
 // Names of every registered backend that lists `op` (usable here or not).
 std::vector<const core::Backend*> backends_listing(core::Op op);
+// The registered backend called `name` (REQUIREs that there is one; usable here or not).
+const core::Backend& backend(const std::string& name);
+
+// A descriptor with these fields (block 0: the whole matrix); the others keep their defaults.
+core::TransformDesc desc(core::Op op, core::Norm norm, core::Axis axis, core::Shape2 shape, std::int64_t batch,
+                         core::Precision prec, int block = 0);
+// DESIGN §7's relative L2 tolerance: 1e-5 (f32), 1e-12 (f64).
+double tol(core::Precision p);
+// WriteOptions with precision `p`, the rest default.
+core::WriteOptions wopt(core::Precision p);
+
+// Runs `f` and returns the dct::Error it throws; FAILs the test case when it throws none.
+template <class F>
+dct::Error error_of(F&& f) {
+  try {
+    f();
+  } catch (const dct::Error& e) {
+    return e;
+  }
+  FAIL("no dct::Error thrown");
+  throw std::logic_error("unreachable");
+}
+
+// Runs a Python program (python(), with numpy/scipy/Pillow) with `dir` as sys.argv[1] and the repository
+// root as sys.argv[2]; the script is written to dir/script.py. Returns std::system's status.
+int run_python(const TempDir& dir, const std::string& program);
+
+// File helpers. In their own namespace because tests/app brings both dct::test and dct::test::cli (which
+// has a slurp of its own) in with using-directives.
+namespace io {
+// The whole file, bytes as they are ("" when it cannot be read).
+std::string slurp(const std::string& path);
+}  // namespace io
 
 }  // namespace dct::test

@@ -16,27 +16,11 @@
 using namespace dct::core;
 using dct::ErrorCode;
 using dct::test::TempDir;
+using dct::test::error_of;
+using dct::test::io::slurp;
 namespace fs = std::filesystem;
 
 namespace {
-
-template <class F>
-dct::Error error_of(F&& f) {
-  try {
-    f();
-  } catch (const dct::Error& e) {
-    return e;
-  }
-  FAIL("no dct::Error thrown");
-  throw std::logic_error("unreachable");
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 int entries(const fs::path& dir) {
   int n = 0;

@@ -18,35 +18,12 @@ using namespace dct::core;
 using dct::ErrorCode;
 using dct::app::StbCodec;
 using dct::test::TempDir;
+using dct::test::error_of;
+using dct::test::run_python;
+using dct::test::io::slurp;
 namespace fs = std::filesystem;
 
 namespace {
-
-template <class F>
-dct::Error error_of(F&& f) {
-  try {
-    f();
-  } catch (const dct::Error& e) {
-    return e;
-  }
-  FAIL("no dct::Error thrown");
-  throw std::logic_error("unreachable");
-}
-
-int run_python(const TempDir& dir, const std::string& program) {
-  const std::string script = dir.file("script.py");
-  std::ofstream(script) << program;
-  const std::string cmd = dct::test::python() + " '" + script + "' '" + dir.path().string() + "' '" +
-                          dct::test::source_dir() + "'";
-  return std::system(cmd.c_str());
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 int pattern(std::int64_t c, std::int64_t h, std::int64_t w) { return static_cast<int>((c * 50 + h * 7 + w * 3) % 256); }
 

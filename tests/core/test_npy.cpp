@@ -18,34 +18,13 @@
 using namespace dct::core;
 using dct::ErrorCode;
 using dct::test::TempDir;
+using dct::test::error_of;
+using dct::test::run_python;
+using dct::test::wopt;
+using dct::test::io::slurp;
 using namespace std::string_literals;
 
 namespace {
-
-WriteOptions wopt(Precision p) {
-  WriteOptions o;
-  o.prec = p;
-  return o;
-}
-
-template <class F>
-dct::Error error_of(F&& f) {
-  try {
-    f();
-  } catch (const dct::Error& e) {
-    return e;
-  }
-  FAIL("no dct::Error thrown");
-  throw std::logic_error("unreachable");
-}
-
-// Runs a Python program (with numpy) with `dir` as sys.argv[1]; returns its exit status.
-int run_python(const TempDir& dir, const std::string& program) {
-  const std::string script = dir.file("script.py");
-  std::ofstream(script) << program;
-  const std::string cmd = dct::test::python() + " '" + script + "' '" + dir.path().string() + "'";
-  return std::system(cmd.c_str());
-}
 
 std::vector<double> read_f64_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -53,13 +32,6 @@ std::vector<double> read_f64_file(const std::string& path) {
   std::vector<double> v(bytes.size() / 8);
   std::memcpy(v.data(), bytes.data(), v.size() * 8);
   return v;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
 }
 
 // A version 1.0 .npy with the given header dict and data bytes.

@@ -8,8 +8,10 @@
 #include "core/error.hpp"
 #include "core/plan_cache.hpp"
 #include "core/registry.hpp"
+#include "support.hpp"
 
 using namespace dct::core;
+using dct::test::error_of;
 
 namespace {
 
@@ -89,17 +91,6 @@ Registry make_registry() {
   r.add(std::make_unique<FakeBackend>("cpu-any", true, false, std::vector<Op>{Op::kDct2, Op::kDct4}));
   r.add(std::make_unique<FakeBackend>("oracle", true, false), /*auto_eligible=*/false);
   return r;
-}
-
-template <class F>
-dct::Error error_of(F&& f) {
-  try {
-    f();
-  } catch (const dct::Error& e) {
-    return e;
-  }
-  FAIL("no dct::Error thrown");
-  throw std::logic_error("unreachable");
 }
 
 }  // namespace

@@ -16,34 +16,13 @@
 using namespace dct::core;
 using dct::ErrorCode;
 using dct::test::TempDir;
+using dct::test::error_of;
+using dct::test::wopt;
+using dct::test::io::slurp;
 
 namespace {
 
-WriteOptions wopt(Precision p) {
-  WriteOptions o;
-  o.prec = p;
-  return o;
-}
-
-template <class F>
-dct::Error error_of(F&& f) {
-  try {
-    f();
-  } catch (const dct::Error& e) {
-    return e;
-  }
-  FAIL("no dct::Error thrown");
-  throw std::logic_error("unreachable");
-}
-
 void put(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 ReadOptions f64_opts() {
   ReadOptions o;

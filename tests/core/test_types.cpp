@@ -3,23 +3,10 @@
 
 #include "core/error.hpp"
 #include "core/types.hpp"
+#include "support.hpp"
 
 using namespace dct::core;
-
-namespace {
-
-template <class F>
-dct::Error error_of(F&& f) {
-  try {
-    f();
-  } catch (const dct::Error& e) {
-    return e;
-  }
-  FAIL("no dct::Error thrown");
-  throw std::logic_error("unreachable");
-}
-
-}  // namespace
+using dct::test::error_of;
 
 TEST_CASE("types: every enum name parses back to itself", "[core][types]") {
   for (Op op : {Op::kDct2, Op::kIdct2, Op::kDct4, Op::kIdct4, Op::kLot, Op::kIlot})

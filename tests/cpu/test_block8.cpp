@@ -19,10 +19,10 @@ using core::Op;
 using core::Precision;
 using core::Shape2;
 using core::TransformDesc;
+using test::backend;
+using test::tol;
 
 const char* const kBlockBackends[] = {"cpu-8x8-naive", "cpu-8x8-aan", "cpu-8x8-flmad"};
-
-double tol(Precision p) { return p == Precision::kF32 ? 1e-5 : 1e-12; }
 
 TransformDesc block_desc(Op op, Norm norm, Shape2 shape, std::int64_t batch, Precision prec) {
   TransformDesc d;
@@ -33,12 +33,6 @@ TransformDesc block_desc(Op op, Norm norm, Shape2 shape, std::int64_t batch, Pre
   d.batch = batch;
   d.prec = prec;
   return d;
-}
-
-const core::Backend& backend(const std::string& name) {
-  const core::Backend* b = app::registry().find(name);
-  REQUIRE(b != nullptr);
-  return *b;
 }
 
 }  // namespace

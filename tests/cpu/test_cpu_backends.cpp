@@ -25,6 +25,7 @@ using core::Op;
 using core::Precision;
 using core::Shape2;
 using core::TransformDesc;
+using test::desc;
 
 // DESIGN §7 allows 1e-5 (f32) and 1e-12 (f64) relative L2; these are tighter and pass.
 constexpr double kTolF32 = 1e-6;
@@ -35,18 +36,6 @@ constexpr Op kOps[] = {Op::kDct2, Op::kIdct2, Op::kDct4, Op::kIdct4};
 constexpr Norm kNorms[] = {Norm::kNone, Norm::kOrtho};
 constexpr Axis kAxes[] = {Axis::kBoth, Axis::kRows, Axis::kCols};
 constexpr Precision kPrecs[] = {Precision::kF32, Precision::kF64};
-
-TransformDesc desc(Op op, Norm norm, Axis axis, Shape2 shape, std::int64_t batch, Precision prec, int block = 0) {
-  TransformDesc d;
-  d.op = op;
-  d.norm = norm;
-  d.axis = axis;
-  d.block = block;
-  d.shape = shape;
-  d.batch = batch;
-  d.prec = prec;
-  return d;
-}
 
 // The host backends listing `op`; refusals are collected and reported once per test case.
 class HostBackends {

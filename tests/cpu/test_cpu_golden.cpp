@@ -26,16 +26,7 @@ using core::Op;
 using core::Precision;
 using core::Shape2;
 using core::TransformDesc;
-
-TransformDesc desc(Op op, Norm norm, Axis axis, Shape2 shape, Precision prec) {
-  TransformDesc d;
-  d.op = op;
-  d.norm = norm;
-  d.axis = axis;
-  d.shape = shape;
-  d.prec = prec;
-  return d;
-}
+using test::desc;
 
 // DESIGN §4, 1-D, straight from the text (double precision, no tables, no index reduction).
 std::vector<double> definition(Op op, Norm norm, const std::vector<double>& x) {
@@ -96,7 +87,7 @@ TEST_CASE("the oracle matches the written-out definitions and scipy on a 4-point
     // Rows (a 1x4 matrix) and columns (4x1) must give the same vector.
     for (Axis axis : {Axis::kRows, Axis::kCols, Axis::kBoth}) {
       const Shape2 shape = axis == Axis::kCols ? Shape2{4, 1} : Shape2{1, 4};
-      const TransformDesc d = desc(k.op, k.norm, axis, shape, Precision::kF64);
+      const TransformDesc d = desc(k.op, k.norm, axis, shape, 1, Precision::kF64);
       HostTensor in(shape, 1, Precision::kF64);
       for (int i = 0; i < 4; ++i) in.set(i, x[i]);
       const HostTensor out = test::run_backend(*naive, d, in);
@@ -160,7 +151,7 @@ TEST_CASE("cpu backends reproduce the scipy golden vectors", "[cpu][golden]") {
     const HostTensor expect = load(dir + "/" + c.output);
     REQUIRE(in.shape() == expect.shape());
     for (Precision prec : {Precision::kF32, Precision::kF64}) {
-      const TransformDesc d = desc(c.op, c.norm, c.axis, in.shape(), prec);
+      const TransformDesc d = desc(c.op, c.norm, c.axis, in.shape(), 1, prec);
       for (const Backend* b : test::backends_listing(c.op)) {
         if (b->runtime().memory() != core::Memory::kHost) continue;
         if (!b->supports(d)) {

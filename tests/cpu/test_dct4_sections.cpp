@@ -16,14 +16,11 @@
 
 using namespace dct;
 using core::Op;
+using test::tol;
 
 namespace {
 
-const core::Backend& sec_backend(int sections) {
-  const core::Backend* b = app::registry().find("cpu-dct4-sec" + std::to_string(sections));
-  REQUIRE(b != nullptr);
-  return *b;
-}
+const core::Backend& sec_backend(int sections) { return test::backend("cpu-dct4-sec" + std::to_string(sections)); }
 
 // Relative L2 of a against the f64 reference r (both read as double).
 double rel_l2(const core::HostTensor& a, const core::HostTensor& r) {
@@ -58,8 +55,6 @@ core::HostTensor run_poisoned(const core::Backend& b, const core::TransformDesc&
     if (!std::isfinite(out.get(i))) FAIL("element " << i << " not written (or not finite)");
   return out;
 }
-
-double tol(core::Precision p) { return p == core::Precision::kF64 ? 1e-12 : 1e-5; }
 
 }  // namespace
 

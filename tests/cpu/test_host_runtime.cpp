@@ -28,23 +28,9 @@ using core::Precision;
 using core::Shape2;
 using core::TransformDesc;
 using Baseline = core::Runtime::Baseline;
+using test::desc;
 
-TransformDesc desc(Op op, Norm norm, Axis axis, Shape2 shape, std::int64_t batch, Precision prec) {
-  TransformDesc d;
-  d.op = op;
-  d.norm = norm;
-  d.axis = axis;
-  d.shape = shape;
-  d.batch = batch;
-  d.prec = prec;
-  return d;
-}
-
-const core::Backend& fftw() {
-  const core::Backend* b = app::registry().find("cpu-fftw");
-  REQUIRE(b != nullptr);
-  return *b;
-}
+const core::Backend& fftw() { return test::backend("cpu-fftw"); }
 
 TEST_CASE("host runtime: identity and buffers and copies", "[cpu][runtime]") {
   const core::Runtime& rt = cpu::host_runtime();
