@@ -23,7 +23,7 @@ CLI::Validator number_at_least(double lo, const char* what) {
         if (end == v.c_str() || *end != '\0' || !(x >= lo)) return "'" + v + "' is not " + what;
         return {};
       },
-      what, what);
+      "", what);
 }
 const CLI::Validator kPositive = number_at_least(1e-300, "a positive number");
 const CLI::Validator kNonNegative = number_at_least(0, "a non-negative number");
