@@ -12,6 +12,7 @@
    Forward: Y = S ∘ (K X K^T), the scale table applied after the row pass; inverse: X = K^T (S' ∘ Y) K,
    scaled as it is read. One read and one write of the data: the kernel is memory-bound. */
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "core/error.hpp"
@@ -145,13 +146,24 @@ __device__ __forceinline__ typename Vec<T>::type tile_to_vec(const T* tile, int 
   }
 }
 
+// One 16-byte global store, plain (weak, write-back): a dereference of float4*/double2* was split into scalar
+// stores, and __stwb's st.global.wb becomes a STRONG.SM store on sm_90.
+__device__ __forceinline__ void store16(float4* p, const float4& v) {
+  asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+__device__ __forceinline__ void store16(double2* p, const double2& v) {
+  asm volatile("st.global.v2.f64 [%0], {%1, %2};" ::"l"(p), "d"(v.x), "d"(v.y) : "memory");
+}
+
 // Grid: tiles_per_strip * strips CTAs of 256 threads; one CTA = 8 rows x 256 columns (32 blocks).
 // Forward: `scale` (64 entries) after the row pass, indexed by the warp-uniform row and the unrolled k.
 // Inverse: the table is rank one (s_i s_j), so `axis` (8 entries) scales each row in the column pass and
 // each column in the row pass — always a warp-uniform index into the parameter bank (a lane-dependent one
 // would serialize).
+// Launch bounds: 8 CTAs (2048 threads) per SM for f32, 6 for f64 — what the register counts (32 / 40) give
+// today, stated so that a compiler change cannot silently lower the bytes in flight per SM.
 template <class T, bool kInverse>
-__global__ void __launch_bounds__(block8::kThreads) fast_kernel(const T* __restrict__ in, T* __restrict__ out,
+__global__ void __launch_bounds__(block8::kThreads, sizeof(T) == 4 ? 8 : 6) fast_kernel(const T* __restrict__ in, T* __restrict__ out,
                                                                 long long w, long long tiles_per_strip,
                                                                 Table64<T> scale, Table8<T> axis) {
   using V = typename Vec<T>::type;
@@ -164,11 +176,22 @@ __global__ void __launch_bounds__(block8::kThreads) fast_kernel(const T* __restr
   T* dst = out + strip * 8 * w + c0;
   const int t = threadIdx.x;
   constexpr int kVecPerRow = block8::kTileCols / kVn;
+  // Vectors per thread: 2 (f32) or 4 (f64). Vector j of thread t is vector t + j·kThreads of the tile, so a
+  // warp covers 512 contiguous bytes of one row.
+  constexpr int kPer = 8 * kVecPerRow / block8::kThreads;
+  static_assert(kPer * block8::kThreads == 8 * kVecPerRow, "the tile is a whole number of vectors per thread");
+  constexpr int kRowStep = block8::kThreads / kVecPerRow;  // rows between a thread's vectors
+  const int r0 = t / kVecPerRow, c = (t % kVecPerRow) * kVn;
 
-  // global -> shared, 16-byte vectors, consecutive threads on consecutive vectors
-  for (int i = t; i < 8 * kVecPerRow; i += block8::kThreads) {
-    const int r = i / kVecPerRow, c = (i % kVecPerRow) * kVn;
-    if (c < cols) vec_to_tile<T>(tile, r, c, *reinterpret_cast<const V*>(src + r * w + c));
+  // global -> shared: every load of the thread is issued before the first is used (__ldg of the vector
+  // type is one 16-byte load; a plain dereference was split into scalars and each load waited for its
+  // shared store), then scattered into the padded tile.
+  V buf[kPer];
+  if (c < cols) {
+#pragma unroll
+    for (int j = 0; j < kPer; ++j) buf[j] = __ldg(reinterpret_cast<const V*>(src + (r0 + j * kRowStep) * w + c));
+#pragma unroll
+    for (int j = 0; j < kPer; ++j) vec_to_tile<T>(tile, r0 + j * kRowStep, c, buf[j]);
   }
   __syncthreads();
 
@@ -208,9 +231,11 @@ __global__ void __launch_bounds__(block8::kThreads) fast_kernel(const T* __restr
   }
   __syncthreads();
 
-  for (int i = t; i < 8 * kVecPerRow; i += block8::kThreads) {
-    const int r = i / kVecPerRow, c = (i % kVecPerRow) * kVn;
-    if (c < cols) *reinterpret_cast<V*>(dst + r * w + c) = tile_to_vec<T>(tile, r, c);
+  if (c < cols) {
+#pragma unroll
+    for (int j = 0; j < kPer; ++j) buf[j] = tile_to_vec<T>(tile, r0 + j * kRowStep, c);
+#pragma unroll
+    for (int j = 0; j < kPer; ++j) store16(reinterpret_cast<V*>(dst + (r0 + j * kRowStep) * w + c), buf[j]);
   }
 }
 
@@ -242,6 +267,8 @@ class Block8GpuPlan final : public GpuPlan {
     const T* src = static_cast<const T*>(in);
     T* dst = static_cast<T*>(out);
     if (fast_) {
+      if (((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) & 15) != 0)
+        throw Error(ErrorCode::kRuntime, "internal: cuda-8x8 needs 16-byte aligned device buffers");
       const long long tiles = (w + block8::kTileCols - 1) / block8::kTileCols;
       const dim3 grid(static_cast<unsigned>(tiles * strips));
       if (d.op == core::Op::kDct2)

@@ -4,7 +4,7 @@
 #
 #   scripts/gpu-check.sh BUILD_DIR
 #
-# Phases (GPU_CHECK_PHASES, comma list, default "tests,bench2d,bench1d,block8,dct4,jpeg,auto"):
+# Phases (GPU_CHECK_PHASES, comma list, default "tests,bench2d,bench1d,block8,dct4,jpeg,batch,auto"):
 #   tests    the gpu-labelled Catch2 tests, run from the binary directly (ctest's discovered paths are
 #            absolute to the build machine); compact log with durations
 #   bench2d  Table V layout: dct2/idct2, cuda-rowcol vs cuda-fft2d (x_fft = / cuFFT R2C or C2R), f64 and f32
@@ -13,6 +13,8 @@
 #   dct4     seed 003 N = 17 (classical / 4-section / 8-section, single and 2^20 transforms) and
 #            cuda-dct4-fft batched at N = 256, 1024, 4096 (2^24 elements)
 #   jpeg     fused GPU jpeg round trip of 4096x4096 RGB images (device and transfer times from --report)
+#   batch    200 copies of one 1920x1080 RGB PNG: `compress --quality 50` (auto: cuda-jpeg-fused) and the same
+#            with `--mode none` (decode + encode only); both summary lines (images/s) to extra.log
 #   auto     `dctool --timing dct2 big.npy -o out.npy` picks cuda-fft2d and shows device and e2e times
 # Everything goes to $OUT (at most 8 files): gpu-check.log, tests.log, bench-*.csv, extra.log.
 # A short table is printed last.
@@ -21,7 +23,7 @@ set -u -o pipefail
 
 BUILD=${1:-build-gpu}
 OUT=${OUT:-$PWD/gpu-check-out}
-PHASES=${GPU_CHECK_PHASES:-tests,bench2d,bench1d,block8,dct4,jpeg,auto}
+PHASES=${GPU_CHECK_PHASES:-tests,bench2d,bench1d,block8,dct4,jpeg,batch,auto}
 REPS=${GPU_CHECK_REPS:-20}
 mkdir -p "$OUT"
 LOG=$OUT/gpu-check.log
@@ -104,6 +106,18 @@ if has_phase jpeg && [[ -x $DCTOOL ]]; then
   for i in 2 3 4; do cp /tmp/fj/big_1.png /tmp/fj/big_$i.png; done
   "$DCTOOL" compress /tmp/fj/*.png -o /tmp/fjo --quality 50 --jobs 1 --report /tmp/fj/report.json >>"$EXTRA" 2>&1
   cat /tmp/fj/report.json >>"$EXTRA"
+fi
+if has_phase batch && [[ -x $DCTOOL ]]; then
+  say "== batch: 200 x 1920x1080 RGB PNG, quality 50, default --jobs, then --mode none (decode + encode only)"
+  rm -rf /tmp/hd /tmp/hdo /tmp/hdn && mkdir -p /tmp/hd /tmp/hdo /tmp/hdn
+  /usr/bin/env python3 scripts/compress-bench-images.py /tmp/hd/hd_000.png 1080 1920 >>"$EXTRA" 2>&1
+  for i in $(seq -w 1 199); do cp /tmp/hd/hd_000.png "/tmp/hd/hd_$i.png"; done
+  for m in jpeg none; do
+    dir=/tmp/hdo; [[ $m == none ]] && dir=/tmp/hdn
+    echo "batch --mode $m:" >>"$EXTRA"
+    { timeout 120 "$DCTOOL" compress /tmp/hd/*.png -o "$dir" --mode "$m" --quality 50; echo "exit $?"; } 2>&1 |
+      tail -n 3 | tee -a "$EXTRA" | tee -a "$LOG"
+  done
 fi
 if has_phase auto && [[ -x $DCTOOL ]]; then
   say "== auto: dctool --timing dct2 big.npy (4096x4096 f32)"
