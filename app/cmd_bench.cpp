@@ -81,7 +81,10 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   else if (o.effort != "measure")
     throw Error(ErrorCode::kUsage, "--effort", "invalid value '" + o.effort + "' (expected measure|estimate)");
   req.backends = pick_backends(g.backend != "auto" && o.backends == "auto" ? g.backend : o.backends, req);
-  req.oracle = registry().find("cpu-fftw");
+  // f64 references, in order: FFTW, then the LOT's (tested against the matrix definition), then the
+  // direct definitions.
+  for (const char* name : {"cpu-fftw", "cpu-lot", "cpu-naive"})
+    if (const core::Backend* b = registry().find(name)) req.oracles.push_back(b);
   if (!o.output.empty()) core::check_output_path(o.output, {});
 
   auto rows = core::run_bench(

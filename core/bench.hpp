@@ -25,7 +25,7 @@ struct BenchRequest {
   int warmup = 3;
   bool verify = false;
   Effort effort = Effort::kMeasure;
-  const Backend* oracle = nullptr;           // f64 reference for --verify (cpu-fftw)
+  std::vector<const Backend*> oracles;       // f64 references for --verify: the first that supports the op
   bool baseline_rows = true;                  // also emit the runtime's plain-DCT baseline rows
 };
 

@@ -23,7 +23,7 @@ set -u -o pipefail
 
 BUILD=${1:-build-gpu}
 OUT=${OUT:-$PWD/gpu-check-out}
-PHASES=${GPU_CHECK_PHASES:-tests,bench2d,bench1d,block8,dct4,jpeg,batch,auto}
+PHASES=${GPU_CHECK_PHASES:-tests,bench2d,bench1d,block8,dct4,lot,jpeg,batch,auto}
 REPS=${GPU_CHECK_REPS:-20}
 mkdir -p "$OUT"
 LOG=$OUT/gpu-check.log
@@ -99,6 +99,14 @@ if has_phase dct4; then
     --backends cuda-dct4-fft --precision f32
 fi
 EXTRA=$OUT/extra.log
+if has_phase lot && [[ -x $DCTOOL ]]; then
+  # cuda-lot forward and inverse beside cpu-lot on the host's cores; csv rows go to extra.log (8-file limit).
+  say "== bench lot"
+  { timeout 240 "$DCTOOL" bench --ops lot,ilot --sizes 2048x2048,4096x4096,8192x8192 --backends cuda-lot,cpu-lot \
+      --precision f32 --reps "$REPS" --warmup 3 --effort estimate --verify --format csv; echo "exit $?"; } >>"$EXTRA" 2>&1
+  { timeout 120 "$DCTOOL" --threads 1 bench --ops lot,ilot --sizes 2048x2048,4096x4096 --backends cpu-lot \
+      --precision f32 --reps 5 --warmup 1 --format csv; echo "exit $?"; } >>"$EXTRA" 2>&1
+fi
 if has_phase jpeg && [[ -x $DCTOOL ]]; then
   say "== fused jpeg: 4096x4096 RGB, quality 50 (first file includes module load)"
   mkdir -p /tmp/fj /tmp/fjo
