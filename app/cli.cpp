@@ -29,7 +29,7 @@ const CLI::Validator kPositive = number_at_least(1e-300, "a positive number");
 const CLI::Validator kNonNegative = number_at_least(0, "a non-negative number");
 
 // The subcommands, for naming an unknown one in the error message.
-constexpr const char* kCommands[] = {"dct2", "idct2", "dct4", "psnr", "backends", "bench", "compress"};
+constexpr const char* kCommands[] = {"dct2", "idct2", "dct4", "lot", "psnr", "backends", "bench", "compress"};
 // Global options that take a value (their value is not a command name).
 constexpr const char* kValueOptions[] = {"-b", "--backend", "-p", "--precision", "--device", "--threads"};
 
@@ -98,6 +98,14 @@ int run_cli(int argc, char** argv) {
   add_transform(app, "idct2", "inverse of dct2 with the same options (a DCT-III)", idct2, action, g, rc);
   add_transform(app, "dct4", "DCT-IV (default along rows)", dct4, action, g, rc);
 
+  LotOptions lot;
+  CLI::App* lt = app.add_subcommand("lot", "8x8 lapped orthogonal transform (Malvar): HxW -> (H+8)x(W+8)");
+  lt->add_option("input", lot.input, "input file (.npy .txt .csv .raw .f32 .f64 or an image)")->required();
+  lt->add_option("-o,--output", lot.output, "output file")->required();
+  lt->add_flag("--inverse", lot.inverse, "the exact inverse: (H+8)x(W+8) coefficients -> HxW");
+  add_input_options(lt, lot.in);
+  lt->callback([&] { action = [&] { rc = run_lot(g, lot); }; });
+
   PsnrOptions psnr;
   CLI::App* p = app.add_subcommand("psnr", "PSNR, MSE and max abs error of TEST against REF");
   p->add_option("reference", psnr.reference, "reference file")->required();
@@ -108,10 +116,10 @@ int run_cli(int argc, char** argv) {
   p->callback([&] { action = [&] { rc = run_psnr(g, psnr); }; });
 
   CompressOptions co;
-  CLI::App* cp = app.add_subcommand("compress", "lossy image compression: jpeg (8x8 DCT + quantization), threshold, keep");
+  CLI::App* cp = app.add_subcommand("compress", "lossy image compression: jpeg (8x8 DCT + quantization), lot, threshold, keep");
   cp->add_option("inputs", co.inputs, "input images (several: batch mode, -o names a directory)")->required();
   cp->add_option("-o,--output", co.output, "output image, or directory in batch mode")->required();
-  cp->add_option("--mode", co.mode, "jpeg|threshold|keep (default jpeg)");
+  cp->add_option("--mode", co.mode, "jpeg|threshold|keep|lot (default jpeg; lot: jpeg with the 8x8 LOT); none: no transform (decode + encode only, a batch baseline)");
   cp->add_option("--quality", co.quality, "jpeg quality 1..100 (default 75, as cjpeg)");
   cp->add_option("--threshold", co.threshold, "threshold mode: zero DCT coefficients with |c| < E");
   cp->add_option("--keep", co.keep, "keep mode: keep the ceil(F*H*W) largest coefficients per channel");

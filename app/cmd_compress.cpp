@@ -29,13 +29,18 @@ struct Item {
   std::string input, output;
   std::optional<std::string> error;
   double psnr = 0, mse = 0, nonzero_fraction = 0, entropy_bpp = 0;
+  double blockiness = 0, blockiness_input = 0;  // core::blockiness of the output and of the input
   std::string backend;
   core::StageTable times;
 };
 
+// --mode none: read and write only (the output is the input re-encoded), no transform: the baseline for a
+// batch's images/s (decode + encode cost). Handled here, not a core::CompressMode.
+bool skip_transform(const CompressOptions& o) { return o.mode == "none"; }
+
 core::CompressRequest request_of(const GlobalOptions& g, const CompressOptions& o) {
   core::CompressRequest r;
-  r.mode = core::parse_compress_mode(o.mode);
+  if (!skip_transform(o)) r.mode = core::parse_compress_mode(o.mode);
   r.quality = o.quality;
   r.prec = precision_of(g);
   r.backend = g.backend;
@@ -67,7 +72,7 @@ const core::Compressor& choose(const core::CompressRequest& r, const core::Datas
   return *list.back();
 }
 
-Item compress_one(const GlobalOptions& g, const core::CompressRequest& r, const std::string& input,
+Item compress_one(const GlobalOptions& g, const core::CompressRequest& r, bool skip, const std::string& input,
                   const std::string& output, const std::vector<std::string>& all_inputs) {
   Item it;
   it.input = input;
@@ -78,7 +83,12 @@ Item compress_one(const GlobalOptions& g, const core::CompressRequest& r, const 
   it.times.add("read", sw.elapsed_ms());
   core::CompressResult res;
   try {
-    res = choose(r, in).run(r, in);
+    if (skip) {
+      res.image = in.tensor.clone();
+      res.backend = "none";
+    } else {
+      res = choose(r, in).run(r, in);
+    }
   } catch (const Error& e) {
     rethrow_with_subject(e, input);
   }
@@ -97,6 +107,8 @@ Item compress_one(const GlobalOptions& g, const core::CompressRequest& r, const 
   it.psnr = core::psnr_db(it.mse, peak);
   it.nonzero_fraction = res.nonzero_fraction();
   it.entropy_bpp = res.entropy_bpp();
+  it.blockiness = core::blockiness(res.image);
+  it.blockiness_input = core::blockiness(in.tensor);
   it.backend = res.backend;
   it.times.add("total", total.elapsed_ms());
   return it;
@@ -104,18 +116,21 @@ Item compress_one(const GlobalOptions& g, const core::CompressRequest& r, const 
 
 std::string param_json(const core::CompressRequest& r) {
   switch (r.mode) {
-    case core::CompressMode::kJpeg: return "\"quality\": " + std::to_string(r.quality);
+    case core::CompressMode::kJpeg:
+    case core::CompressMode::kLot: return "\"quality\": " + std::to_string(r.quality);
     case core::CompressMode::kThreshold: return "\"threshold\": " + json_number(r.threshold);
     default: return "\"keep\": " + json_number(r.keep);
   }
 }
 
-std::string item_json(const core::CompressRequest& r, const Item& it) {
+std::string item_json(const core::CompressRequest& r, bool skip, const Item& it) {
   std::string j = "{\"input\": " + json_escape(it.input) + ", \"output\": " + json_escape(it.output) +
-                  ", \"mode\": " + json_escape(std::string(core::to_string(r.mode))) + ", " + param_json(r);
+                  ", \"mode\": " + (skip ? std::string("\"none\"") : json_escape(std::string(core::to_string(r.mode))) +
+                                              ", " + param_json(r));
   if (it.error) return j + ", \"error\": " + json_escape(*it.error) + "}";
   j += ", \"psnr_db\": " + json_number(it.psnr) + ", \"mse\": " + json_number(it.mse) +
        ", \"nonzero_fraction\": " + json_number(it.nonzero_fraction) + ", \"entropy_bpp\": " + json_number(it.entropy_bpp) +
+       ", \"blockiness\": " + json_number(it.blockiness) + ", \"blockiness_input\": " + json_number(it.blockiness_input) +
        ", \"backend\": " + json_escape(it.backend) + ", \"timing_ms\": {";
   bool first = true;
   for (const auto& row : it.times.rows()) {
@@ -142,6 +157,7 @@ void write_text_file(const std::string& path, const std::string& text) {
 int run_compress(const GlobalOptions& g, const CompressOptions& o) {
   configure_runtimes(g.device, g.threads);
   const core::CompressRequest r = request_of(g, o);
+  const bool skip = skip_transform(o);
   std::error_code ec;
   const bool out_is_dir = fs::is_directory(o.output, ec);
   const bool batch = o.inputs.size() > 1;
@@ -154,10 +170,10 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
     outputs.push_back(out_is_dir ? (fs::path(o.output) / fs::path(in).stem()).string() + ".png" : o.output);
 
   if (!batch) {
-    const Item it = compress_one(g, r, o.inputs[0], outputs[0], o.inputs);
-    if (!o.report.empty()) write_text_file(o.report, item_json(r, it) + "\n");
+    const Item it = compress_one(g, r, skip, o.inputs[0], outputs[0], o.inputs);
+    if (!o.report.empty()) write_text_file(o.report, item_json(r, skip, it) + "\n");
     if (g.json)
-      std::printf("%s\n", item_json(r, it).c_str());
+      std::printf("%s\n", item_json(r, skip, it).c_str());
     else if (!g.quiet)
       std::printf("%s\n", item_text(it).c_str());
     print_timing(g, it.times);
@@ -182,7 +198,7 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
       Item& it = items[i];
       try {
         if (!dup[i].empty()) throw Error(ErrorCode::kInput, o.inputs[i], dup[i]);
-        it = compress_one(g, r, o.inputs[i], outputs[i], o.inputs);
+        it = compress_one(g, r, skip, o.inputs[i], outputs[i], o.inputs);
       } catch (const Error& e) {
         it.input = o.inputs[i];
         it.output = outputs[i];
@@ -206,7 +222,7 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
   const double secs = clock.elapsed_ms() / 1000.0;
 
   std::string arr = "[";
-  for (std::int64_t i = 0; i < n; ++i) arr += (i ? ",\n " : "") + item_json(r, items[i]);
+  for (std::int64_t i = 0; i < n; ++i) arr += (i ? ",\n " : "") + item_json(r, skip, items[i]);
   arr += "]\n";
   if (!o.report.empty()) write_text_file(o.report, arr);
   if (g.json) std::fputs(arr.c_str(), stdout);

@@ -33,6 +33,12 @@ struct TransformOptions {
   InputOptions in;
 };
 
+struct LotOptions {
+  std::string input, output;
+  bool inverse = false;  // ilot: (H+8)x(W+8) coefficients -> HxW
+  InputOptions in;
+};
+
 struct PsnrOptions {
   std::string reference, test;
   double peak = 0;  // 0 = from the input kind
@@ -68,6 +74,7 @@ struct CompressOptions {
 };
 
 int run_transform(const GlobalOptions& g, const TransformOptions& o);
+int run_lot(const GlobalOptions& g, const LotOptions& o);
 int run_compress(const GlobalOptions& g, const CompressOptions& o);
 int run_psnr(const GlobalOptions& g, const PsnrOptions& o);
 int run_backends(const GlobalOptions& g);

@@ -13,6 +13,7 @@ std::string_view to_string(CompressMode m) {
   switch (m) {
     case CompressMode::kJpeg: return "jpeg";
     case CompressMode::kThreshold: return "threshold";
+    case CompressMode::kLot: return "lot";
     default: return "keep";
   }
 }
@@ -21,7 +22,8 @@ CompressMode parse_compress_mode(std::string_view s) {
   if (s == "jpeg") return CompressMode::kJpeg;
   if (s == "threshold") return CompressMode::kThreshold;
   if (s == "keep") return CompressMode::kKeep;
-  throw Error(ErrorCode::kUsage, "--mode", "unknown mode '" + std::string(s) + "' (jpeg|threshold|keep)");
+  if (s == "lot") return CompressMode::kLot;
+  throw Error(ErrorCode::kUsage, "--mode", "unknown mode '" + std::string(s) + "' (jpeg|threshold|keep|lot)");
 }
 
 // T.81 Annex K, Table K.1 and Table K.2.
@@ -81,7 +83,9 @@ void validate_compress(const CompressRequest& r, const Dataset& in) {
     throw Error(ErrorCode::kInput, "images of 1 to 4 channels only");
   switch (r.mode) {
     case CompressMode::kJpeg:
-      if (in.kind != SourceKind::kImage8) throw Error(ErrorCode::kInput, "jpeg mode needs an 8-bit image");
+    case CompressMode::kLot:
+      if (in.kind != SourceKind::kImage8)
+        throw Error(ErrorCode::kInput, std::string(to_string(r.mode)) + " mode needs an 8-bit image");
       if (r.quality < 1 || r.quality > 100)
         throw Error(ErrorCode::kUsage, "--quality", "must be 1..100, not " + std::to_string(r.quality));
       break;
@@ -93,6 +97,33 @@ void validate_compress(const CompressRequest& r, const Dataset& in) {
       if (!(r.keep >= 0 && r.keep <= 1)) throw Error(ErrorCode::kUsage, "--keep", "keep mode needs --keep F in [0, 1]");
       break;
   }
+}
+
+double blockiness(const HostTensor& img) {
+  const std::int64_t h = img.rows(), w = img.cols();
+  if (img.channels() < 1 || (h < 9 && w < 9)) return 0;
+  double total = 0;
+  for (std::int64_t c = 0; c < img.channels(); ++c) {
+    const std::int64_t base = c * h * w;
+    double edge = 0, inner = 0;
+    std::int64_t ne = 0, ni = 0;
+    auto add = [&](std::int64_t a, std::int64_t b, bool at_edge) {
+      const double d = std::abs(img.get(base + a) - img.get(base + b));
+      if (at_edge) {
+        edge += d;
+        ++ne;
+      } else {
+        inner += d;
+        ++ni;
+      }
+    };
+    for (std::int64_t i = 0; i < h; ++i)
+      for (std::int64_t j = 1; j < w; ++j) add(i * w + j, i * w + j - 1, j % 8 == 0);
+    for (std::int64_t i = 1; i < h; ++i)
+      for (std::int64_t j = 0; j < w; ++j) add(i * w + j, (i - 1) * w + j, i % 8 == 0);
+    total += (ne > 0 ? edge / double(ne) : 0.0) - (ni > 0 ? inner / double(ni) : 0.0);
+  }
+  return total / double(img.channels());
 }
 
 double entropy_of_histogram(std::span<const std::int64_t> counts) {

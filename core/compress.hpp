@@ -15,7 +15,7 @@
 
 namespace dct::core {
 
-enum class CompressMode { kJpeg, kThreshold, kKeep };
+enum class CompressMode { kJpeg, kThreshold, kKeep, kLot };
 std::string_view to_string(CompressMode m);
 CompressMode parse_compress_mode(std::string_view s);  // throws kUsage naming the value
 
@@ -84,6 +84,12 @@ class Compressor {
 // Checks every implementation shares: an 8-bit image for jpeg (kInput otherwise), 8/16-bit image for the
 // others; parameters in range (kUsage). Throws.
 void validate_compress(const CompressRequest& r, const Dataset& in);
+
+// Blocking artefacts of an image (notes/lot.md): per channel, the mean |difference| of horizontally and
+// vertically adjacent pixels across 8-pixel block boundaries (between columns/rows 8k-1 and 8k) minus the
+// mean |difference| of the adjacent pairs inside blocks; averaged over the channels (an alpha channel too).
+// About 0 for natural images, positive when block edges stand out; 0 for images under 9 pixels both ways.
+double blockiness(const HostTensor& img);
 
 // Statistics over coefficient symbols (entropy_bits over the integer symbols).
 double entropy_of_histogram(std::span<const std::int64_t> counts);

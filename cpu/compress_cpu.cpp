@@ -8,7 +8,11 @@
    threshold E / keep F: the whole-image orthonormal DCT-II per channel (no level shift), coefficients with
    |c| < E zeroed / all but the ceil(F·H·W) largest |c| of each channel zeroed (ties: lower index kept,
    found with std::nth_element), the inverse, rounded and clamped to the image range.
-   Coefficient symbols for the entropy estimate: jpeg the integers q; threshold/keep the kept coefficients
+   lot: as jpeg with cpu-lot's 8x8 LOT (DESIGN §4, cpu/lot.cpp) in place of the block DCT: the padded
+   hp x wp planes give (hp+8) x (wp+8) coefficients, quantized block by block with the same tables;
+   coefficient m of a LOT block has frequency lot::kFrequency[m] (P0's columns are the even basis
+   functions 0, 2, 4, 6 then the odd ones 1, 3, 5, 7), so (r, c) takes table entry (freq(r), freq(c)).
+   Coefficient symbols for the entropy estimate: jpeg and lot the integers q; threshold/keep the kept coefficients
    rounded to the nearest integer (dropped ones are 0). */
 #include "cpu/compress.hpp"
 
@@ -21,6 +25,7 @@
 #include "core/error.hpp"
 #include "core/metrics.hpp"
 #include "cpu/common.hpp"
+#include "cpu/lot.hpp"
 
 namespace dct::cpu {
 namespace {
@@ -64,7 +69,8 @@ class CpuCompressor final : public core::Compressor {
 
   template <class T>
   CompressResult run_t(const CompressRequest& r, const Dataset& in) const {
-    return r.mode == CompressMode::kJpeg ? jpeg<T>(r, in) : whole<T>(r, in);
+    if (r.mode == CompressMode::kJpeg || r.mode == CompressMode::kLot) return jpeg<T>(r, in);
+    return whole<T>(r, in);
   }
 
   template <class T>
@@ -76,7 +82,9 @@ class CpuCompressor final : public core::Compressor {
     const int np = core::coded_planes(ch);
     const std::int64_t hp = core::round_up8(h), wp = core::round_up8(w);
     const Shape2 ps{hp, wp};
-    HostTensor planes(ps, np, r.prec), coef(ps, np, r.prec);
+    const bool lot = r.mode == CompressMode::kLot;
+    const Shape2 cs = lot ? Shape2{hp + 8, wp + 8} : ps;  // coefficient planes
+    HostTensor planes(ps, np, r.prec), coef(cs, np, r.prec);
     const T* src = img.data<T>();
     T* p = planes.data<T>();
     const std::int64_t hw = h * w, phw = hp * wp;
@@ -94,26 +102,28 @@ class CpuCompressor final : public core::Compressor {
     res.times.add("prepare", sw.elapsed_ms());
 
     core::TransformDesc d;
-    d.op = core::Op::kDct2;
+    d.op = lot ? core::Op::kLot : core::Op::kDct2;
     d.norm = core::Norm::kOrtho;
-    d.block = 8;
+    d.block = lot ? 0 : 8;
     d.shape = ps;
     d.batch = np;
     d.prec = r.prec;
-    transform(d, r, planes, coef, res, "dct2 8x8");
+    transform(d, r, planes, coef, res, lot ? "lot" : "dct2 8x8");
 
     sw.reset();
-    std::vector<std::int32_t> symbols(static_cast<std::size_t>(phw * np));
+    const std::int64_t chp = cs.rows, cwp = cs.cols, chw = cs.count();
+    std::vector<std::int32_t> symbols(static_cast<std::size_t>(chw * np));
     T* c = coef.data<T>();
     std::int64_t nonzero = 0;
     for (int pl = 0; pl < np; ++pl) {
       const auto table = core::quant_table(r.quality, pl > 0);
       T qt[64];
-      for (int k = 0; k < 64; ++k) qt[k] = static_cast<T>(table[k]);
+      for (int k = 0; k < 64; ++k)
+        qt[k] = static_cast<T>(lot ? table[lot::kFrequency[k / 8] * 8 + lot::kFrequency[k % 8]] : table[k]);
 #pragma omp parallel for schedule(static) reduction(+ : nonzero) num_threads(detail::thread_count())
-      for (std::int64_t i = 0; i < hp; ++i)
-        for (std::int64_t j = 0; j < wp; ++j) {
-          const std::int64_t o = pl * phw + i * wp + j;
+      for (std::int64_t i = 0; i < chp; ++i)
+        for (std::int64_t j = 0; j < cwp; ++j) {
+          const std::int64_t o = pl * chw + i * cwp + j;
           const T qs = qt[(i & 7) * 8 + (j & 7)];
           const T q = std::floor(c[o] / qs + T(0.5));
           symbols[o] = static_cast<std::int32_t>(q);
@@ -122,12 +132,13 @@ class CpuCompressor final : public core::Compressor {
         }
     }
     res.nonzero = nonzero;
-    res.coefficients = phw * np;
+    res.coefficients = chw * np;
     res.entropy_bits = core::entropy_bits(symbols);
     res.times.add("quantize", sw.elapsed_ms());
 
-    d.op = core::Op::kIdct2;
-    transform(d, r, coef, planes, res, "idct2 8x8");
+    d.op = lot ? core::Op::kIlot : core::Op::kIdct2;
+    d.shape = cs;
+    transform(d, r, coef, planes, res, lot ? "ilot" : "idct2 8x8");
 
     sw.reset();
     HostTensor out(Shape2{h, w}, ch, r.prec);

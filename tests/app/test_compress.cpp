@@ -183,6 +183,33 @@ TEST_CASE("compress batch: good files written, the corrupt one named on one line
   CHECK(j.has("2.psnr_db"));
 }
 
+TEST_CASE("compress --mode none: no transform, outputs equal the inputs, report and summary line", "[compress]") {
+  TempDir dir;
+  const std::string out = dir.file("out");
+  fs::create_directories(out);
+  fs::copy_file(source_dir() + "/data/camera.png", dir.file("a.png"));
+  fs::copy_file(source_dir() + "/data/astronaut.png", dir.file("b.png"));
+  const std::string rep = dir.file("report.json");
+  const RunResult r = run_dctool("compress " + q(dir.file("a.png")) + " " + q(dir.file("b.png")) + " -o " + q(out) +
+                                 " --mode none --quality 50 --jobs 2 --report " + q(rep));
+  INFO("stderr: " << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(contains(r.err, "compressed 2 of 2"));
+  CHECK(contains(r.err, "images/s"));
+  for (const char* f : {"a.png", "b.png"}) {
+    const RunResult p = run_dctool("--json psnr " + q(dir.file(f)) + " " + q(out + "/" + f));
+    INFO("psnr: " << p.out << p.err);
+    CHECK(p.code == 0);
+    CHECK(contains(p.out, "\"max_abs_err\": 0,"));
+  }
+  const FlatJson j = parse_json_text(dir, slurp(rep));
+  CHECK(j.type == "list");
+  CHECK(j.size == 2);
+  CHECK(j.at("0.mode") == "\"none\"");
+  CHECK(j.at("1.backend") == "\"none\"");
+  CHECK_FALSE(j.has("0.quality"));
+}
+
 TEST_CASE("compress batch: a progress bar on a terminal, none when stderr is not one", "[compress]") {
   if (run_cmd("command -v script").code != 0) {
     WARN("util-linux `script` not found: the terminal half of this test is skipped");

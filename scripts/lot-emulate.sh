@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Host emulation of the cuda-lot kernels (kernels/lot.cu) for machines without a GPU: the kernel bodies are
+# compiled as plain C++, each CTA run as 256 std::threads with a std::barrier for __syncthreads (shared
+# arrays become statics; CTAs one after another over the whole grid), and compared with cpu-lot. Poisoned
+# outputs (NaN) catch unwritten elements. Needs a CPU build (libdct_cpu.a, libdct_core.a) in BUILD_DIR.
+# Usage: scripts/lot-emulate.sh [BUILD_DIR]    (run from the repository root)
+set -eu
+B=$(cd "${1:-build}" && pwd); R=$(pwd); T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+F=kernels/lot.cu
+a=$(grep -n "^struct LotConsts" $F | cut -d: -f1); b=$(grep -n "^class LotGpuPlan" $F | cut -d: -f1)
+sed -n "$((a-1)),$((b-2))p" $F > "$T/body.inc"
+cat > "$T/emu.cpp" <<'CPP'
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+#include "core/backend.hpp"
+#include "core/metrics.hpp"
+#include "cpu/block8.hpp"
+#include "cpu/block8_graphs.hpp"
+#include "cpu/lot.hpp"
+#define __global__
+#define __launch_bounds__(x)
+#define __device__
+#define __forceinline__ inline
+#define __shared__ static
+#define __restrict__
+#include <barrier>
+#include <thread>
+struct Dim { unsigned x = 0, y = 0, z = 0; };
+thread_local Dim threadIdx;
+Dim blockIdx, blockDim{256, 1, 1};
+std::barrier<>* g_barrier = nullptr;
+inline void __syncthreads() { g_barrier->arrive_and_wait(); }
+namespace dct::cuda::block8 {
+template <class T> inline void fl_forward(T (&v)[8]) {
+  using namespace dct::cpu::block8; dct::cpu::block8::fl_forward<T>(v, Consts4<T>{T(kFlT1), T(kFlT2), T(kFlT3), T(kFlR)}); }
+template <class T> inline void fl_inverse(T (&v)[8]) {
+  using namespace dct::cpu::block8; dct::cpu::block8::fl_inverse<T>(v, Consts4<T>{T(kFlT1), T(kFlT2), T(kFlT3), T(kFlR)}); }
+}
+namespace dct::cuda {
+#include "body.inc"
+}
+using namespace dct;
+template <class T>
+double run(bool fwd, int h, int w, int batch) {  // h, w: data shape
+  using G = cuda::Tile<T>;
+  const int ih = fwd ? h : h + 8, iw = fwd ? w : w + 8, oh = fwd ? h + 8 : h, ow = fwd ? w + 8 : w;
+  core::HostTensor in(core::Shape2{ih, iw}, batch, sizeof(T) == 4 ? core::Precision::kF32 : core::Precision::kF64);
+  std::mt19937 g(h * 7 + w);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int64_t i = 0; i < in.elements(); ++i) in.set(i, u(g));
+  core::HostTensor out(core::Shape2{oh, ow}, batch, in.precision());
+  std::memset(out.raw(), 0xFF, out.bytes());
+  auto k = cuda::lot_consts<T>();
+  const int ny = h / 8 + (fwd ? 1 : 0), nx = w / 8 + (fwd ? 1 : 0);
+  for (unsigned z = 0; z < (unsigned)batch; ++z)
+    for (unsigned y = 0; y < (unsigned)((ny + G::kTy - 1) / G::kTy); ++y)
+      for (unsigned x = 0; x < (unsigned)((nx + G::kTx - 1) / G::kTx); ++x) {
+        blockIdx = {x, y, z};
+        std::barrier<> bar(G::kThreads);
+        g_barrier = &bar;
+        std::vector<std::thread> cta;
+        for (unsigned t = 0; t < (unsigned)G::kThreads; ++t)
+          cta.emplace_back([&, t] {
+            threadIdx = {t, 0, 0};
+            if (fwd) cuda::lot_forward_kernel<T>(in.data<T>(), out.data<T>(), h, w, k);
+            else cuda::lot_inverse_kernel<T>(in.data<T>(), out.data<T>(), h, w, k);
+          });
+        for (auto& th : cta) th.join();
+      }
+  core::TransformDesc d; d.op = fwd ? core::Op::kLot : core::Op::kIlot; d.shape = {ih, iw}; d.batch = batch; d.prec = in.precision();
+  auto b = cpu::make_lot_backend();
+  core::HostTensor ref(core::Shape2{oh, ow}, batch, in.precision());
+  b->make_plan(d)->execute(in.view(), ref.view());
+  for (int64_t i = 0; i < out.elements(); ++i) if (!std::isfinite(out.get(i))) return INFINITY;
+  return core::relative_l2(out.to(core::Precision::kF64), ref.to(core::Precision::kF64));
+}
+int main() {
+  int shapes[][2] = {{8, 8}, {16, 24}, {64, 64}, {40, 8}, {136, 264}, {8, 200}};
+  int bad = 0;
+  for (auto& s : shapes)
+    for (int fwd = 0; fwd < 2; ++fwd) {
+      if (!fwd && (s[0] < 8 || s[1] < 8)) continue;
+      double e32 = run<float>(fwd, s[0], s[1], 2), e64 = run<double>(fwd, s[0], s[1], 2);
+      std::printf("%s %dx%d: f32 %.3g f64 %.3g\n", fwd ? "lot " : "ilot", s[0], s[1], e32, e64);
+      bad += !(e32 < 1e-5 && e64 < 1e-12);
+    }
+  std::printf(bad ? "FAIL\n" : "OK\n");
+  return bad;
+}
+CPP
+g++ -std=c++20 -O1 -fopenmp -pthread -Wno-unknown-pragmas -I"$R" -I"$T" "$T/emu.cpp" "$B/libdct_cpu.a" "$B/libdct_core.a" \
+  -lfftw3 -lfftw3f -lfftw3_omp -lfftw3f_omp -lfftw3_threads -lfftw3f_threads -o "$T/emu"
+"$T/emu"
