@@ -60,11 +60,15 @@ void add_transform(CLI::App& app, const char* name, const char* help, TransformO
   o.op = name;
   c->add_option("input", o.input, "input file (.npy .txt .csv .raw .f32 .f64 or an image)")->required();
   c->add_option("-o,--output", o.output, "output file")->required();
-  c->add_option("--norm", o.norm, "ortho|none (default none; ortho with --block)");
-  if (std::string(name) == "dct4") {
+  const std::string n = name;
+  if (n == "lot") {
+    c->add_flag("--inverse", o.inverse, "the exact inverse: (H+8)x(W+8) coefficients -> HxW");
+  } else if (n == "dct4") {
+    c->add_option("--norm", o.norm, "ortho|none (default none)");
     c->add_option("--axis", o.axis, "rows|cols|both (default rows)");
     c->add_flag("--inverse", o.inverse, "the exact inverse in the same norm");
   } else {
+    c->add_option("--norm", o.norm, "ortho|none (default none; ortho with --block)");
     c->add_option("--axis", o.axis, "both|rows|cols (default both)");
     c->add_option("--block", o.block, "transform independent BxB tiles")->check(kPositive);
   }
@@ -93,18 +97,12 @@ int run_cli(int argc, char** argv) {
 
   int rc = 0;
   std::function<void()> action;
-  TransformOptions dct2, idct2, dct4;
+  TransformOptions dct2, idct2, dct4, lot;
   add_transform(app, "dct2", "2-D (or 1-D along --axis) DCT-II", dct2, action, g, rc);
   add_transform(app, "idct2", "inverse of dct2 with the same options (a DCT-III)", idct2, action, g, rc);
   add_transform(app, "dct4", "DCT-IV (default along rows)", dct4, action, g, rc);
 
-  LotOptions lot;
-  CLI::App* lt = app.add_subcommand("lot", "8x8 lapped orthogonal transform (Malvar): HxW -> (H+8)x(W+8)");
-  lt->add_option("input", lot.input, "input file (.npy .txt .csv .raw .f32 .f64 or an image)")->required();
-  lt->add_option("-o,--output", lot.output, "output file")->required();
-  lt->add_flag("--inverse", lot.inverse, "the exact inverse: (H+8)x(W+8) coefficients -> HxW");
-  add_input_options(lt, lot.in);
-  lt->callback([&] { action = [&] { rc = run_lot(g, lot); }; });
+  add_transform(app, "lot", "8x8 lapped orthogonal transform (Malvar): HxW -> (H+8)x(W+8)", lot, action, g, rc);
 
   PsnrOptions psnr;
   CLI::App* p = app.add_subcommand("psnr", "PSNR, MSE and max abs error of TEST against REF");

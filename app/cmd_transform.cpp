@@ -14,10 +14,22 @@ namespace {
 core::Op op_of(const TransformOptions& o) {
   if (o.op == "dct2") return core::Op::kDct2;
   if (o.op == "idct2") return core::Op::kIdct2;
+  if (o.op == "lot") return o.inverse ? core::Op::kIlot : core::Op::kLot;
   return o.inverse ? core::Op::kIdct4 : core::Op::kDct4;
 }
 
-bool is_forward(core::Op op) { return op == core::Op::kDct2 || op == core::Op::kDct4; }
+bool is_forward(core::Op op) { return op == core::Op::kDct2 || op == core::Op::kDct4 || op == core::Op::kLot; }
+
+// The LOT (DESIGN §4) needs H, W multiples of 8; its inverse takes the (H+8)x(W+8) coefficients.
+void require_lot_shape(const core::TransformDesc& d, const std::string& input) {
+  if (d.op != core::Op::kLot && d.op != core::Op::kIlot) return;
+  const bool inverse = d.op == core::Op::kIlot;
+  const std::int64_t min = inverse ? 16 : 8;
+  if (d.shape.rows % 8 != 0 || d.shape.cols % 8 != 0 || d.shape.rows < min || d.shape.cols < min)
+    throw Error(ErrorCode::kInput, input,
+                "shape " + core::to_string(d.shape) + ": the LOT needs H and W multiples of 8" +
+                    (inverse ? " and >= 16 (coefficients of an (H-8)x(W-8) input)" : ""));
+}
 
 }  // namespace
 
@@ -52,6 +64,8 @@ int run_transform(const GlobalOptions& g, const TransformOptions& o) {
   if (d.block > 0 && (d.shape.rows % d.block != 0 || d.shape.cols % d.block != 0))
     throw Error(ErrorCode::kInput, o.input,
                 "shape " + core::to_string(d.shape) + " is not a multiple of --block " + std::to_string(d.block));
+
+  require_lot_shape(d, o.input);
 
   const core::Backend& backend = registry().select(d, g.backend);
   sw.reset();
@@ -95,6 +109,7 @@ int run_transform(const GlobalOptions& g, const TransformOptions& o) {
                     ", \"device\": " + json_escape(backend.runtime().device_name()) +
                     ", \"precision\": " + json_escape(std::string(core::to_string(prec))) +
                     ", \"shape\": [" + std::to_string(d.shape.rows) + ", " + std::to_string(d.shape.cols) + "]" +
+                    ", \"out_shape\": [" + std::to_string(d.out_shape().rows) + ", " + std::to_string(d.out_shape().cols) + "]" +
                     ", \"channels\": " + std::to_string(d.batch) + ", \"timing_ms\": {";
     bool first = true;
     for (const auto& r : times.rows()) {

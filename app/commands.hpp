@@ -23,7 +23,7 @@ struct InputOptions {
 };
 
 struct TransformOptions {
-  std::string op;  // dct2 | idct2 | dct4
+  std::string op;  // dct2 | idct2 | dct4 | lot
   std::string input, output;
   std::string norm;  // "" = default (none; ortho in block mode)
   std::string axis;  // "" = default (both; rows for dct4)
@@ -33,11 +33,6 @@ struct TransformOptions {
   InputOptions in;
 };
 
-struct LotOptions {
-  std::string input, output;
-  bool inverse = false;  // ilot: (H+8)x(W+8) coefficients -> HxW
-  InputOptions in;
-};
 
 struct PsnrOptions {
   std::string reference, test;
@@ -74,7 +69,6 @@ struct CompressOptions {
 };
 
 int run_transform(const GlobalOptions& g, const TransformOptions& o);
-int run_lot(const GlobalOptions& g, const LotOptions& o);
 int run_compress(const GlobalOptions& g, const CompressOptions& o);
 int run_psnr(const GlobalOptions& g, const PsnrOptions& o);
 int run_backends(const GlobalOptions& g);
