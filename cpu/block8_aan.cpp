@@ -20,29 +20,15 @@ namespace dct::cpu::block8 {
 namespace {
 
 const double kPi = std::acos(-1.0);
-// The lane loops: one 8-point transform per lane l, the graph of cpu/block8_graphs.hpp.
+// The lane loops (cpu/block8_graphs.hpp) over this algorithm's graph.
 template <class T>
 void forward(const T* __restrict x, std::ptrdiff_t xs, T* __restrict y, std::ptrdiff_t ys, std::ptrdiff_t n) {
-  const Consts4<T> c{T(kAanA1), T(kAanA2), T(kAanA4), T(kAanA5)};
-#pragma omp simd
-  for (std::ptrdiff_t l = 0; l < n; ++l) {
-    T v[8];
-    for (int i = 0; i < 8; ++i) v[i] = x[i * xs + l];
-    aan_forward<T>(v, c);
-    for (int k = 0; k < 8; ++k) y[k * ys + l] = v[k];
-  }
+  lanes<T, aan_forward<T>>(x, xs, y, ys, n, Consts4<T>{T(kAanA1), T(kAanA2), T(kAanA4), T(kAanA5)});
 }
 
 template <class T>
 void inverse(const T* __restrict y, std::ptrdiff_t ys, T* __restrict x, std::ptrdiff_t xs, std::ptrdiff_t n) {
-  const Consts4<T> c{T(kAanI1), T(kAanI2), T(kAanI3), T(kAanI4)};
-#pragma omp simd
-  for (std::ptrdiff_t l = 0; l < n; ++l) {
-    T v[8];
-    for (int k = 0; k < 8; ++k) v[k] = y[k * ys + l];
-    aan_inverse<T>(v, c);
-    for (int i = 0; i < 8; ++i) x[i * xs + l] = v[i];
-  }
+  lanes<T, aan_inverse<T>>(y, ys, x, xs, n, Consts4<T>{T(kAanI1), T(kAanI2), T(kAanI3), T(kAanI4)});
 }
 
 Algorithm make() {

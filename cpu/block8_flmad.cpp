@@ -29,29 +29,15 @@ namespace {
 
 const double kPi = std::acos(-1.0);
 
-// The lane loops: one 8-point transform per lane l, the graph of cpu/block8_graphs.hpp.
+// The lane loops (cpu/block8_graphs.hpp) over this algorithm's graph.
 template <class T>
 void forward(const T* __restrict x, std::ptrdiff_t xs, T* __restrict y, std::ptrdiff_t ys, std::ptrdiff_t n) {
-  const Consts4<T> c{T(kFlT1), T(kFlT2), T(kFlT3), T(kFlR)};
-#pragma omp simd
-  for (std::ptrdiff_t l = 0; l < n; ++l) {
-    T v[8];
-    for (int i = 0; i < 8; ++i) v[i] = x[i * xs + l];
-    fl_forward<T>(v, c);
-    for (int k = 0; k < 8; ++k) y[k * ys + l] = v[k];
-  }
+  lanes<T, fl_forward<T>>(x, xs, y, ys, n, Consts4<T>{T(kFlT1), T(kFlT2), T(kFlT3), T(kFlR)});
 }
 
 template <class T>
 void inverse(const T* __restrict y, std::ptrdiff_t ys, T* __restrict x, std::ptrdiff_t xs, std::ptrdiff_t n) {
-  const Consts4<T> c{T(kFlT1), T(kFlT2), T(kFlT3), T(kFlR)};
-#pragma omp simd
-  for (std::ptrdiff_t l = 0; l < n; ++l) {
-    T v[8];
-    for (int k = 0; k < 8; ++k) v[k] = y[k * ys + l];
-    fl_inverse<T>(v, c);
-    for (int i = 0; i < 8; ++i) x[i * xs + l] = v[i];
-  }
+  lanes<T, fl_inverse<T>>(y, ys, x, xs, n, Consts4<T>{T(kFlT1), T(kFlT2), T(kFlT3), T(kFlR)});
 }
 
 Algorithm make() {

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 // The 8-point flowgraphs of cpu-8x8-flmad (cpu/block8_flmad.cpp derives them: Feig-Linzer, seed 004
 // eqs. 3.15-3.18) and cpu-8x8-aan (cpu/block8_aan.cpp: Arai-Agui-Nakajima, Fig. 3.7), written once over a
 // value type V: a scalar (the lane loops, vectorized by the compiler) or a SIMD register (the AVX2 block
@@ -97,6 +98,21 @@ inline void aan_inverse(V (&y)[8], const Consts4<V>& c) {
   y[5] = e2 - o5;
   y[6] = e1 - o6;
   y[7] = e0 - o7;
+}
+
+
+// The lane loop of the CPU 8x8 backends: one 8-point transform per lane l (gather v[i] = in[i*is + l],
+// apply `Graph`, scatter out[k*os + l]); lanes are contiguous so the loop vectorizes across them.
+template <class T, void (*Graph)(T (&)[8], const Consts4<T>&)>
+inline void lanes(const T* __restrict in, std::ptrdiff_t is, T* __restrict out, std::ptrdiff_t os,
+                  std::ptrdiff_t n, const Consts4<T>& c) {
+#pragma omp simd
+  for (std::ptrdiff_t l = 0; l < n; ++l) {
+    T v[8];
+    for (int i = 0; i < 8; ++i) v[i] = in[i * is + l];
+    Graph(v, c);
+    for (int k = 0; k < 8; ++k) out[k * os + l] = v[k];
+  }
 }
 
 }  // namespace dct::cpu::block8
