@@ -1,6 +1,6 @@
 /* cuda-lot: Malvar's type-I fast LOT, block 8 (seed 004 §3.3.3 and §4.2.2; DESIGN §4), forward and
-   inverse, rows and columns in ONE kernel per direction (seed 004 needed several render passes; we load
-   halos instead).
+   inverse, rows and columns in ONE kernel per direction (seed 004 needed several render passes; we
+   recompute a one-block halo instead).
 
    The flowgraph (derived in cpu/lot.cpp): per 8-sample block the Feig-Linzer DCT (kernels/block8.cuh) with
    the output scaling D/2, the first butterflies p = e − o, q = e + o (e, o: even / odd coefficients); per
@@ -8,19 +8,26 @@
    Inverse, backwards: Z̃ on bot, A = top + bot, B = top − bot; block m: e = B_m + A_{m+1},
    o = B_m − A_{m+1}, scaled by D/2, Feig-Linzer IDCT. Zero extension: blocks outside the data are zero.
 
-   Forward mapping. Coefficient window (J, I) depends on data blocks {J−1, J} x {I−1, I}. A CTA owns
-   kTy x kTx windows and loads the (kTy+1) x (kTx+1) blocks under them (a one-block halo on the top and
-   left, zero outside the image) into shared memory S, then:
-     A. per (row, block) of S: DCT, p and q, written back in place;          sync
-     B. per (row, window): the row windows into shared W (8(kTy+1) x 8kTx);  sync
-     C. per (column, block) of W: DCT, p and q in place;                     sync
-     D. per (column, window): the column windows, straight to global memory (coalesced along columns).
-   Inverse mapping. Data block (m, n) depends on windows {m, m+1} x {n, n+1}: a CTA owns kTy x kTx data
-   blocks and loads (kTy+1) x (kTx+1) windows (halo bottom and right); the same four phases with the
-   inverse steps. One read of the input (halo re-reads hit L2), one write of the output. Threads with
-   consecutive indices take consecutive rows in A/B (row stride odd: no bank conflicts) and consecutive
-   columns in C/D. scripts/lot-emulate.sh runs these kernel bodies on the host (256 threads per CTA, a
-   barrier for __syncthreads) against cpu-lot, for machines without a GPU. */
+   Mapping: one thread per 8x8 block, the 64 values in registers. A CTA is 32 x 8 threads (linear id
+   t = 32·ty + tx, so a warp is one row of blocks); CTA (bx, by) places thread (tx, ty) on block row
+   7·by − 1 + ty, block column 31·bx − 1 + tx (forward: data blocks, zero outside the image, not loaded;
+   inverse: 7·by + ty, 31·bx + tx, coefficient windows, zero outside). The thread loads its block with
+   16-byte loads (float4 / double2; W and W+8 are multiples of 8, so every block row is 32-byte aligned),
+   all of them issued before the first use.
+   Forward: per row DCT → (p, q); the p of every row go to shared memory; a thread takes p of its left
+     neighbour (tx − 1) and forms window(p_left, q_own) per row: the row-windowed block of window column
+     31·bx − 1 + tx. Then per column DCT → (p, q), p through shared memory from the thread above (ty − 1),
+     window(p_above, q_own) per column: the final coefficients of window (7·by − 1 + ty, 31·bx − 1 + tx),
+     stored by threads tx, ty ≥ 1 (31 x 7 windows per CTA; row 0 and column 0 of threads are the halo).
+   Inverse: per column to_ab → (A, B), A of the thread below (ty + 1), block_of(B_own, A_below) per column;
+     then per row to_ab, A of the right neighbour (tx + 1), block_of(B_own, A_right) per row: data block
+     (7·by + ty, 31·bx + tx), stored by threads tx ≤ 30, ty ≤ 6.
+   (The 2-D LOT is separable, so either axis order is exact.) Shared memory holds only the published
+   halves, element-major (slot s of thread t at sh[s][t], 16-byte slots): the writes and the neighbour
+   reads are bank-conflict free; 32 KiB per CTA (f64 publishes 4 rows / columns per round, two rounds).
+   Halo cost: 256 threads for 217 outputs (the halo re-reads hit L2). scripts/lot-emulate.sh runs these
+   kernel bodies on the host (256 threads per CTA, a barrier for __syncthreads) against cpu-lot, for
+   machines without a GPU. */
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -55,16 +62,67 @@ LotConsts<T> lot_consts() {
   return k;
 }
 
-// Tile sizes (windows or blocks per CTA) per precision: shared memory stays under 48 KiB.
+// CTA shape: 32 x 8 threads, one 8x8 block each; 31 x 7 of them produce output (the rest are the halo).
+constexpr int kCtaX = 32, kCtaY = 8, kThreads = kCtaX * kCtaY;
+constexpr int kStepX = kCtaX - 1, kStepY = kCtaY - 1;
+
+// 16-byte vectors: global loads / stores of block rows and the shared-memory slots.
 template <class T>
-struct Tile {
-  static constexpr int kTx = sizeof(T) == 4 ? 16 : 8;
-  static constexpr int kTy = 4;
-  static constexpr int kRows = 8 * (kTy + 1);
-  static constexpr int kSCols = 8 * (kTx + 1), kSStride = kSCols + 1;  // odd strides: conflict-free rows
-  static constexpr int kWCols = 8 * kTx, kWStride = kWCols + 1;
-  static constexpr int kThreads = 256;
+struct Vec16;
+template <>
+struct Vec16<float> {
+  using type = float4;
 };
+template <>
+struct Vec16<double> {
+  using type = double2;
+};
+
+// Published halves go through shared memory in rounds of kLines rows (or columns) x 4 values: 32 KiB.
+template <class T>
+struct Pub {
+  using V = typename Vec16<T>::type;
+  static constexpr int kLines = sizeof(T) == 4 ? 8 : 4;
+  static constexpr int kSlots = kLines * 4 * static_cast<int>(sizeof(T)) / 16;  // 16-byte slots per thread
+};
+
+// One 8-value block row from / to global memory (16-byte aligned).
+__device__ __forceinline__ void load8(const float* p, float (&v)[8]) {
+  const float4 a = reinterpret_cast<const float4*>(p)[0], b = reinterpret_cast<const float4*>(p)[1];
+  v[0] = a.x, v[1] = a.y, v[2] = a.z, v[3] = a.w, v[4] = b.x, v[5] = b.y, v[6] = b.z, v[7] = b.w;
+}
+__device__ __forceinline__ void load8(const double* p, double (&v)[8]) {
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const double2 a = reinterpret_cast<const double2*>(p)[i];
+    v[2 * i] = a.x, v[2 * i + 1] = a.y;
+  }
+}
+__device__ __forceinline__ void store8(float* p, const float (&v)[8]) {
+  reinterpret_cast<float4*>(p)[0] = make_float4(v[0], v[1], v[2], v[3]);
+  reinterpret_cast<float4*>(p)[1] = make_float4(v[4], v[5], v[6], v[7]);
+}
+__device__ __forceinline__ void store8(double* p, const double (&v)[8]) {
+#pragma unroll
+  for (int i = 0; i < 4; ++i) reinterpret_cast<double2*>(p)[i] = make_double2(v[2 * i], v[2 * i + 1]);
+}
+
+// Four values to / from publication slot group g (4 values = 1 float4 or 2 double2 slots) of thread t.
+__device__ __forceinline__ void put4(float4 (*sh)[kThreads], int g, int t, float a, float b, float c, float d) {
+  sh[g][t] = make_float4(a, b, c, d);
+}
+__device__ __forceinline__ void put4(double2 (*sh)[kThreads], int g, int t, double a, double b, double c, double d) {
+  sh[2 * g][t] = make_double2(a, b);
+  sh[2 * g + 1][t] = make_double2(c, d);
+}
+__device__ __forceinline__ void get4(const float4 (*sh)[kThreads], int g, int t, float (&v)[4]) {
+  const float4 a = sh[g][t];
+  v[0] = a.x, v[1] = a.y, v[2] = a.z, v[3] = a.w;
+}
+__device__ __forceinline__ void get4(const double2 (*sh)[kThreads], int g, int t, double (&v)[4]) {
+  const double2 a = sh[2 * g][t], b = sh[2 * g + 1][t];
+  v[0] = a.x, v[1] = a.y, v[2] = b.x, v[3] = b.y;
+}
 
 // 8 samples -> (p0..p3, q0..q3).
 template <class T>
@@ -127,170 +185,167 @@ __device__ __forceinline__ void block_of(const T (&b)[4], const T (&a)[4], T (&x
   block8::fl_inverse<T>(x);
 }
 
-// Stages the kRows x kSCols region into shared memory through registers: every global load of a thread is
-// issued before its first shared store (memory-level parallelism). load(r, c) reads element (r, c) or 0.
-template <class T, class Load>
-__device__ __forceinline__ void stage(T* s, const Load& load) {
-  using G = Tile<T>;
-  constexpr int kN = G::kRows * G::kSCols, kIters = (kN + G::kThreads - 1) / G::kThreads;
-  T v[kIters];
-#pragma unroll
-  for (int it = 0; it < kIters; ++it) {
-    const int idx = static_cast<int>(threadIdx.x) + it * G::kThreads;
-    v[it] = idx < kN ? load(idx / G::kSCols, idx % G::kSCols) : T(0);
-  }
-#pragma unroll
-  for (int it = 0; it < kIters; ++it) {
-    const int idx = static_cast<int>(threadIdx.x) + it * G::kThreads;
-    if (idx < kN) s[(idx / G::kSCols) * G::kSStride + idx % G::kSCols] = v[it];
-  }
-}
-
-// Forward: in h x w (data), out (h+8) x (w+8); blockIdx.z = matrix.
+// Forward: in h x w (data), out (h+8) x (w+8); blockIdx.z = matrix. Thread layout: see the header.
 template <class T>
-__global__ void __launch_bounds__(256) lot_forward_kernel(const T* __restrict__ in, T* __restrict__ out, int h, int w,
-                                                          LotConsts<T> k) {
-  using G = Tile<T>;
-  __shared__ T s[G::kRows * G::kSStride];
-  __shared__ T wsh[G::kRows * G::kWStride];
-  const int tid = threadIdx.x;
-  const int j0 = blockIdx.y * G::kTy, i0 = blockIdx.x * G::kTx;  // first window row / column
-  const int ow = w + 8, oh = h + 8;
+__global__ void __launch_bounds__(kThreads, sizeof(T) == 4 ? 2 : 1)
+    lot_forward_kernel(const T* __restrict__ in, T* __restrict__ out, int h, int w, LotConsts<T> k) {
+  using P = Pub<T>;
+  __shared__ typename P::V sh[P::kSlots][kThreads];
+  const int t = static_cast<int>(threadIdx.x), tx = t % kCtaX, ty = t / kCtaX;
+  // This thread's data block and (the same indices) its coefficient window.
+  const int bj = kStepY * static_cast<int>(blockIdx.y) - 1 + ty, bi = kStepX * static_cast<int>(blockIdx.x) - 1 + tx;
+  const int ow = w + 8;
   in += static_cast<std::int64_t>(blockIdx.z) * h * w;
-  out += static_cast<std::int64_t>(blockIdx.z) * oh * ow;
-  const int r0 = 8 * j0 - 8, c0 = 8 * i0 - 8;  // data origin of the loaded region (one block of halo)
-  stage(s, [&](int r, int c) {
-    const int gr = r0 + r, gc = c0 + c;
-    return (gr >= 0 && gr < h && gc >= 0 && gc < w) ? in[static_cast<std::int64_t>(gr) * w + gc] : T(0);
-  });
-  __syncthreads();
-  // A: rows, per block.
-  for (int u = tid; u < G::kRows * (G::kTx + 1); u += G::kThreads) {
-    const int r = u % G::kRows, b = u / G::kRows;
-    T* p = s + r * G::kSStride + 8 * b;
-    T v[8];
+  out += static_cast<std::int64_t>(blockIdx.z) * (h + 8) * ow;
+  T v[8][8];
+  if (bj >= 0 && 8 * bj < h && bi >= 0 && 8 * bi < w) {
+    const T* src = in + static_cast<std::int64_t>(8 * bj) * w + 8 * bi;
 #pragma unroll
-    for (int i = 0; i < 8; ++i) v[i] = p[i];
-    to_pq(v, k);
+    for (int r = 0; r < 8; ++r) load8(src + static_cast<std::int64_t>(r) * w, v[r]);
+  } else {
 #pragma unroll
-    for (int i = 0; i < 8; ++i) p[i] = v[i];
+    for (int r = 0; r < 8; ++r)
+#pragma unroll
+      for (int c = 0; c < 8; ++c) v[r][c] = T(0);
   }
-  __syncthreads();
-  // B: rows, per window (p of local block x, q of block x+1).
-  for (int u = tid; u < G::kRows * G::kTx; u += G::kThreads) {
-    const int r = u % G::kRows, x = u / G::kRows;
-    const T* p = s + r * G::kSStride + 8 * x;
-    T pp[4], qq[4], y[8];
+  // Rows: (p, q) per row; window(p of the left block, q of this one).
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      pp[i] = p[i];
-      qq[i] = p[12 + i];
+  for (int r = 0; r < 8; ++r) to_pq(v[r], k);
+#pragma unroll
+  for (int r0 = 0; r0 < 8; r0 += P::kLines) {
+#pragma unroll
+    for (int r = 0; r < P::kLines; ++r) put4(sh, r, t, v[r0 + r][0], v[r0 + r][1], v[r0 + r][2], v[r0 + r][3]);
+    __syncthreads();
+    if (tx > 0) {
+#pragma unroll
+      for (int r = 0; r < P::kLines; ++r) {
+        T p[4], q[4];
+        get4(sh, r, t - 1, p);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) q[i] = v[r0 + r][4 + i];
+        window(p, q, v[r0 + r], k);
+      }
     }
-    window(pp, qq, y, k);
-    T* o = wsh + r * G::kWStride + 8 * x;
-#pragma unroll
-    for (int i = 0; i < 8; ++i) o[i] = y[i];
+    __syncthreads();
   }
-  __syncthreads();
-  // C: columns, per block.
-  for (int u = tid; u < G::kWCols * (G::kTy + 1); u += G::kThreads) {
-    const int c = u % G::kWCols, b = u / G::kWCols;
-    T v[8];
+  // Columns: (p, q) per column; window(p of the block above, q of this one).
 #pragma unroll
-    for (int i = 0; i < 8; ++i) v[i] = wsh[(8 * b + i) * G::kWStride + c];
-    to_pq(v, k);
+  for (int c = 0; c < 8; ++c) {
+    T col[8];
 #pragma unroll
-    for (int i = 0; i < 8; ++i) wsh[(8 * b + i) * G::kWStride + c] = v[i];
+    for (int i = 0; i < 8; ++i) col[i] = v[i][c];
+    to_pq(col, k);
+#pragma unroll
+    for (int i = 0; i < 8; ++i) v[i][c] = col[i];
   }
-  __syncthreads();
-  // D: columns, per window, to global.
-  for (int u = tid; u < G::kWCols * G::kTy; u += G::kThreads) {
-    const int c = u % G::kWCols, y0 = u / G::kWCols;
-    const int gj = j0 + y0, gc = 8 * i0 + c;
-    if (8 * gj >= oh || gc >= ow) continue;
-    T pp[4], qq[4], y[8];
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      pp[i] = wsh[(8 * y0 + i) * G::kWStride + c];
-      qq[i] = wsh[(8 * y0 + 12 + i) * G::kWStride + c];
+  for (int c0 = 0; c0 < 8; c0 += P::kLines) {
+    if (c0 > 0) __syncthreads();
+#pragma unroll
+    for (int c = 0; c < P::kLines; ++c) put4(sh, c, t, v[0][c0 + c], v[1][c0 + c], v[2][c0 + c], v[3][c0 + c]);
+    __syncthreads();
+    if (tx > 0 && ty > 0) {
+#pragma unroll
+      for (int c = 0; c < P::kLines; ++c) {
+        T p[4], q[4], y[8];
+        get4(sh, c, t - kCtaX, p);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) q[i] = v[4 + i][c0 + c];
+        window(p, q, y, k);
+#pragma unroll
+        for (int i = 0; i < 8; ++i) v[i][c0 + c] = y[i];
+      }
     }
-    window(pp, qq, y, k);
+  }
+  if (tx > 0 && ty > 0 && bj <= h / 8 && bi <= w / 8) {
+    T* dst = out + static_cast<std::int64_t>(8 * bj) * ow + 8 * bi;
 #pragma unroll
-    for (int i = 0; i < 8; ++i) out[static_cast<std::int64_t>(8 * gj + i) * ow + gc] = y[i];
+    for (int r = 0; r < 8; ++r) store8(dst + static_cast<std::int64_t>(r) * ow, v[r]);
   }
 }
 
-// Inverse: in (h+8) x (w+8) coefficients, out h x w; blockIdx.z = matrix.
+// Inverse: in (h+8) x (w+8) coefficients, out h x w; blockIdx.z = matrix. Thread layout: see the header.
 template <class T>
-__global__ void __launch_bounds__(256) lot_inverse_kernel(const T* __restrict__ in, T* __restrict__ out, int h, int w,
-                                                          LotConsts<T> k) {
-  using G = Tile<T>;
-  __shared__ T s[G::kRows * G::kSStride];
-  __shared__ T wsh[G::kRows * G::kWStride];
-  const int tid = threadIdx.x;
-  const int m0 = blockIdx.y * G::kTy, n0 = blockIdx.x * G::kTx;  // first data block row / column
-  const int iw = w + 8, ih = h + 8;
-  in += static_cast<std::int64_t>(blockIdx.z) * ih * iw;
+__global__ void __launch_bounds__(kThreads, sizeof(T) == 4 ? 2 : 1)
+    lot_inverse_kernel(const T* __restrict__ in, T* __restrict__ out, int h, int w, LotConsts<T> k) {
+  using P = Pub<T>;
+  __shared__ typename P::V sh[P::kSlots][kThreads];
+  const int t = static_cast<int>(threadIdx.x), tx = t % kCtaX, ty = t / kCtaX;
+  // This thread's coefficient window and (the same indices) its data block.
+  const int m = kStepY * static_cast<int>(blockIdx.y) + ty, n = kStepX * static_cast<int>(blockIdx.x) + tx;
+  const int iw = w + 8;
+  in += static_cast<std::int64_t>(blockIdx.z) * (h + 8) * iw;
   out += static_cast<std::int64_t>(blockIdx.z) * h * w;
-  const int r0 = 8 * m0, c0 = 8 * n0;  // windows m0.. and n0.. (one window of halo below and right)
-  stage(s, [&](int r, int c) {
-    const int gr = r0 + r, gc = c0 + c;
-    return (gr < ih && gc < iw) ? in[static_cast<std::int64_t>(gr) * iw + gc] : T(0);
-  });
-  __syncthreads();
-  // A: rows, per window -> (A, B) in place.
-  for (int u = tid; u < G::kRows * (G::kTx + 1); u += G::kThreads) {
-    const int r = u % G::kRows, b = u / G::kRows;
-    T* p = s + r * G::kSStride + 8 * b;
-    T v[8];
+  T v[8][8];
+  if (m <= h / 8 && n <= w / 8) {
+    const T* src = in + static_cast<std::int64_t>(8 * m) * iw + 8 * n;
 #pragma unroll
-    for (int i = 0; i < 8; ++i) v[i] = p[i];
-    to_ab(v, k);
+    for (int r = 0; r < 8; ++r) load8(src + static_cast<std::int64_t>(r) * iw, v[r]);
+  } else {
 #pragma unroll
-    for (int i = 0; i < 8; ++i) p[i] = v[i];
+    for (int r = 0; r < 8; ++r)
+#pragma unroll
+      for (int c = 0; c < 8; ++c) v[r][c] = T(0);
   }
-  __syncthreads();
-  // B: rows, per data block x: B of window x, A of window x+1.
-  for (int u = tid; u < G::kRows * G::kTx; u += G::kThreads) {
-    const int r = u % G::kRows, x = u / G::kRows;
-    const T* p = s + r * G::kSStride + 8 * x;
-    T bb[4], aa[4], v[8];
+  // Columns: (A, B) per column; block_of(B of this window, A of the window below).
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      bb[i] = p[4 + i];
-      aa[i] = p[8 + i];
+  for (int c = 0; c < 8; ++c) {
+    T col[8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i) col[i] = v[i][c];
+    to_ab(col, k);
+#pragma unroll
+    for (int i = 0; i < 8; ++i) v[i][c] = col[i];
+  }
+#pragma unroll
+  for (int c0 = 0; c0 < 8; c0 += P::kLines) {
+#pragma unroll
+    for (int c = 0; c < P::kLines; ++c) put4(sh, c, t, v[0][c0 + c], v[1][c0 + c], v[2][c0 + c], v[3][c0 + c]);
+    __syncthreads();
+    if (ty < kCtaY - 1) {
+#pragma unroll
+      for (int c = 0; c < P::kLines; ++c) {
+        T a[4], b[4], x[8];
+        get4(sh, c, t + kCtaX, a);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) b[i] = v[4 + i][c0 + c];
+        block_of(b, a, x, k);
+#pragma unroll
+        for (int i = 0; i < 8; ++i) v[i][c0 + c] = x[i];
+      }
     }
-    block_of(bb, aa, v, k);
-    T* o = wsh + r * G::kWStride + 8 * x;
-#pragma unroll
-    for (int i = 0; i < 8; ++i) o[i] = v[i];
+    __syncthreads();
   }
-  __syncthreads();
-  // C: columns, per window.
-  for (int u = tid; u < G::kWCols * (G::kTy + 1); u += G::kThreads) {
-    const int c = u % G::kWCols, b = u / G::kWCols;
-    T v[8];
+  // Rows: (A, B) per row; block_of(B of this window, A of the right one). The last warp (ty = 7) is halo
+  // only: nobody reads what it would publish here, so it skips the work (warp-uniform).
+  const bool live = ty < kCtaY - 1;
+  if (live) {
 #pragma unroll
-    for (int i = 0; i < 8; ++i) v[i] = wsh[(8 * b + i) * G::kWStride + c];
-    to_ab(v, k);
-#pragma unroll
-    for (int i = 0; i < 8; ++i) wsh[(8 * b + i) * G::kWStride + c] = v[i];
+    for (int r = 0; r < 8; ++r) to_ab(v[r], k);
   }
-  __syncthreads();
-  // D: columns, per data block, to global.
-  for (int u = tid; u < G::kWCols * G::kTy; u += G::kThreads) {
-    const int c = u % G::kWCols, y0 = u / G::kWCols;
-    const int gm = m0 + y0, gc = 8 * n0 + c;
-    if (8 * gm >= h || gc >= w) continue;
-    T bb[4], aa[4], v[8];
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      bb[i] = wsh[(8 * y0 + 4 + i) * G::kWStride + c];
-      aa[i] = wsh[(8 * y0 + 8 + i) * G::kWStride + c];
+  for (int r0 = 0; r0 < 8; r0 += P::kLines) {
+    if (r0 > 0) __syncthreads();
+    if (live) {
+#pragma unroll
+      for (int r = 0; r < P::kLines; ++r) put4(sh, r, t, v[r0 + r][0], v[r0 + r][1], v[r0 + r][2], v[r0 + r][3]);
     }
-    block_of(bb, aa, v, k);
+    __syncthreads();
+    if (live && tx < kCtaX - 1) {
 #pragma unroll
-    for (int i = 0; i < 8; ++i) out[static_cast<std::int64_t>(8 * gm + i) * w + gc] = v[i];
+      for (int r = 0; r < P::kLines; ++r) {
+        T a[4], b[4];
+        get4(sh, r, t + 1, a);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) b[i] = v[r0 + r][4 + i];
+        block_of(b, a, v[r0 + r], k);
+      }
+    }
+  }
+  if (live && tx < kCtaX - 1 && 8 * m < h && 8 * n < w) {
+    T* dst = out + static_cast<std::int64_t>(8 * m) * w + 8 * n;
+#pragma unroll
+    for (int r = 0; r < 8; ++r) store8(dst + static_cast<std::int64_t>(r) * w, v[r]);
   }
 }
 
@@ -303,21 +358,22 @@ class LotGpuPlan final : public GpuPlan {
 
  protected:
   void run(const void* in, void* out, cudaStream_t s) const override {
-    using G = Tile<T>;
     const auto& d = desc();
     const bool fwd = d.op == core::Op::kLot;
     const core::Shape2 data = fwd ? d.shape : d.out_shape();
     const int h = static_cast<int>(data.rows), w = static_cast<int>(data.cols);
-    // Forward: (h/8+1) x (w/8+1) windows; inverse: (h/8) x (w/8) data blocks.
+    if (((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) & 15) != 0)
+      throw Error(ErrorCode::kRuntime, "internal: cuda-lot needs 16-byte aligned device buffers");
+    // Forward: (h/8+1) x (w/8+1) windows; inverse: (h/8) x (w/8) data blocks; 31 x 7 per CTA.
     const int ny = h / 8 + (fwd ? 1 : 0), nx = w / 8 + (fwd ? 1 : 0);
-    const dim3 grid(static_cast<unsigned>((nx + G::kTx - 1) / G::kTx), static_cast<unsigned>((ny + G::kTy - 1) / G::kTy),
-                    static_cast<unsigned>(d.batch));
+    const dim3 grid(static_cast<unsigned>((nx + kStepX - 1) / kStepX),
+                    static_cast<unsigned>((ny + kStepY - 1) / kStepY), static_cast<unsigned>(d.batch));
     const T* src = static_cast<const T*>(in);
     T* dst = static_cast<T*>(out);
     if (fwd)
-      DCT_LAUNCH((lot_forward_kernel<T>), grid, dim3(G::kThreads), s, src, dst, h, w, k_);
+      DCT_LAUNCH((lot_forward_kernel<T>), grid, dim3(kThreads), s, src, dst, h, w, k_);
     else
-      DCT_LAUNCH((lot_inverse_kernel<T>), grid, dim3(G::kThreads), s, src, dst, h, w, k_);
+      DCT_LAUNCH((lot_inverse_kernel<T>), grid, dim3(kThreads), s, src, dst, h, w, k_);
   }
 
  private:
@@ -328,7 +384,8 @@ class LotGpuBackend final : public core::Backend {
  public:
   std::string_view name() const override { return "cuda-lot"; }
   std::string_view description() const override {
-    return "8x8 LOT (Malvar type-I fast): one kernel per direction, rows and columns in shared memory with halos";
+    return "8x8 LOT (Malvar type-I fast): one kernel per direction, one thread per 8x8 block in registers, "
+           "neighbours' halves through shared memory";
   }
   std::vector<core::Op> ops() const override { return {core::Op::kLot, core::Op::kIlot}; }
   std::string_view sizes() const override { return "H, W multiples of 8 (ilot: and >= 16), < 2^31 per matrix"; }
@@ -342,8 +399,8 @@ class LotGpuBackend final : public core::Backend {
                          " needs H and W multiples of 8" + (min == 16 ? " and >= 16" : ""));
     if (d.batch < 1 || d.batch > 65535) return Support::no("batch must be 1..65535");
     if ((d.shape.rows + 8) * (d.shape.cols + 8) >= (std::int64_t{1} << 31)) return Support::no("matrix too large");
-    if ((d.shape.rows / 8 + 1 + Tile<float>::kTy - 1) / Tile<float>::kTy > 65535)
-      return Support::no("more than " + std::to_string(8 * Tile<float>::kTy * 65535 - 8) + " rows");
+    if ((d.shape.rows / 8 + 1 + kStepY - 1) / kStepY > 65535)
+      return Support::no("more than " + std::to_string(8 * (kStepY * 65535 - 1)) + " rows");
     return Support::yes();
   }
   std::unique_ptr<core::Plan> make_plan(const core::TransformDesc& d) const override {

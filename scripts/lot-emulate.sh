@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Host emulation of the cuda-lot kernels (kernels/lot.cu) for machines without a GPU: the kernel bodies are
 # compiled as plain C++, each CTA run as 256 std::threads with a std::barrier for __syncthreads (shared
-# arrays become statics; CTAs one after another over the whole grid), and compared with cpu-lot. Poisoned
-# outputs (NaN) catch unwritten elements. Needs a CPU build (libdct_cpu.a, libdct_core.a) in BUILD_DIR.
+# arrays become statics; CTAs one after another over the whole grid; float4 / double2 are plain structs),
+# and compared with cpu-lot. Poisoned outputs (NaN) catch unwritten elements. Needs a CPU build (libdct_cpu.a, libdct_core.a) in BUILD_DIR.
 # Usage: scripts/lot-emulate.sh [BUILD_DIR]    (run from the repository root)
 set -eu
 B=$(cd "${1:-build}" && pwd); R=$(pwd); T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -22,7 +22,7 @@ cat > "$T/emu.cpp" <<'CPP'
 #include "cpu/block8_graphs.hpp"
 #include "cpu/lot.hpp"
 #define __global__
-#define __launch_bounds__(x)
+#define __launch_bounds__(...)
 #define __device__
 #define __forceinline__ inline
 #define __shared__ static
@@ -34,6 +34,10 @@ thread_local Dim threadIdx;
 Dim blockIdx, blockDim{256, 1, 1};
 std::barrier<>* g_barrier = nullptr;
 inline void __syncthreads() { g_barrier->arrive_and_wait(); }
+struct float4 { float x, y, z, w; };
+struct double2 { double x, y; };
+inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+inline double2 make_double2(double x, double y) { return {x, y}; }
 namespace dct::cuda::block8 {
 template <class T> inline void fl_forward(T (&v)[8]) {
   using namespace dct::cpu::block8; dct::cpu::block8::fl_forward<T>(v, Consts4<T>{T(kFlT1), T(kFlT2), T(kFlT3), T(kFlR)}); }
@@ -46,7 +50,6 @@ namespace dct::cuda {
 using namespace dct;
 template <class T>
 double run(bool fwd, int h, int w, int batch) {  // h, w: data shape
-  using G = cuda::Tile<T>;
   const int ih = fwd ? h : h + 8, iw = fwd ? w : w + 8, oh = fwd ? h + 8 : h, ow = fwd ? w + 8 : w;
   core::HostTensor in(core::Shape2{ih, iw}, batch, sizeof(T) == 4 ? core::Precision::kF32 : core::Precision::kF64);
   std::mt19937 g(h * 7 + w);
@@ -57,13 +60,13 @@ double run(bool fwd, int h, int w, int batch) {  // h, w: data shape
   auto k = cuda::lot_consts<T>();
   const int ny = h / 8 + (fwd ? 1 : 0), nx = w / 8 + (fwd ? 1 : 0);
   for (unsigned z = 0; z < (unsigned)batch; ++z)
-    for (unsigned y = 0; y < (unsigned)((ny + G::kTy - 1) / G::kTy); ++y)
-      for (unsigned x = 0; x < (unsigned)((nx + G::kTx - 1) / G::kTx); ++x) {
+    for (unsigned y = 0; y < (unsigned)((ny + cuda::kStepY - 1) / cuda::kStepY); ++y)
+      for (unsigned x = 0; x < (unsigned)((nx + cuda::kStepX - 1) / cuda::kStepX); ++x) {
         blockIdx = {x, y, z};
-        std::barrier<> bar(G::kThreads);
+        std::barrier<> bar(cuda::kThreads);
         g_barrier = &bar;
         std::vector<std::thread> cta;
-        for (unsigned t = 0; t < (unsigned)G::kThreads; ++t)
+        for (unsigned t = 0; t < (unsigned)cuda::kThreads; ++t)
           cta.emplace_back([&, t] {
             threadIdx = {t, 0, 0};
             if (fwd) cuda::lot_forward_kernel<T>(in.data<T>(), out.data<T>(), h, w, k);
@@ -79,19 +82,23 @@ double run(bool fwd, int h, int w, int batch) {  // h, w: data shape
   return core::relative_l2(out.to(core::Precision::kF64), ref.to(core::Precision::kF64));
 }
 int main() {
-  int shapes[][2] = {{8, 8}, {16, 24}, {64, 64}, {40, 8}, {136, 264}, {8, 200}};
+  // {h, w, batch}: single blocks, one CTA, several CTAs with partial ones on either axis (31·8 = 248 columns,
+  // 7·8 = 56 rows per CTA), and CTA edges exactly at the image edge.
+  int shapes[][3] = {{8, 8, 2},     {8, 16, 2},    {16, 8, 2},    {16, 24, 1},   {64, 64, 2},   {40, 8, 2},
+                     {136, 264, 2}, {8, 200, 2},   {64, 272, 2},  {264, 256, 2}, {512, 520, 2}, {48, 240, 1},
+                     {56, 248, 1},  {104, 488, 1}, {112, 496, 1}};
   int bad = 0;
   for (auto& s : shapes)
     for (int fwd = 0; fwd < 2; ++fwd) {
       if (!fwd && (s[0] < 8 || s[1] < 8)) continue;
-      double e32 = run<float>(fwd, s[0], s[1], 2), e64 = run<double>(fwd, s[0], s[1], 2);
-      std::printf("%s %dx%d: f32 %.3g f64 %.3g\n", fwd ? "lot " : "ilot", s[0], s[1], e32, e64);
+      double e32 = run<float>(fwd, s[0], s[1], s[2]), e64 = run<double>(fwd, s[0], s[1], s[2]);
+      std::printf("%s %dx%d x%d: f32 %.3g f64 %.3g\n", fwd ? "lot " : "ilot", s[0], s[1], s[2], e32, e64);
       bad += !(e32 < 1e-5 && e64 < 1e-12);
     }
   std::printf(bad ? "FAIL\n" : "OK\n");
   return bad;
 }
 CPP
-g++ -std=c++20 -O1 -fopenmp -pthread -Wno-unknown-pragmas -I"$R" -I"$T" "$T/emu.cpp" "$B/libdct_cpu.a" "$B/libdct_core.a" \
+g++ -std=c++20 -O1 -fno-strict-aliasing -fopenmp -pthread -Wno-unknown-pragmas -I"$R" -I"$T" "$T/emu.cpp" "$B/libdct_cpu.a" "$B/libdct_core.a" \
   -lfftw3 -lfftw3f -lfftw3_omp -lfftw3f_omp -lfftw3_threads -lfftw3f_threads -o "$T/emu"
 "$T/emu"
