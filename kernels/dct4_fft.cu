@@ -24,16 +24,13 @@
      Y_k = σ/√2 [ε_c(u) ε_c(b) Re Q(f) + ε_s(u) ε_s(b) Im Q(f)],  f = v·b mod N (Q(f) = conj Q(N-f) above N/2)
    (post-pass: a gather with two coefficients per output). N = 1 skips the FFT.
 
-   Fused single pass (opt-in: environment DCTOOL_DCT4_FUSED=1; rows, N = 2M, M a power of two, N <= 8192),
-   correct on the device but measured slower than the three passes (H200, 2026-11-21, f32 2^24 elements:
-   x_copy 3.85 / 4.71 / 5.09 at N = 256 / 1024 / 4096 against 3.44 / 3.60 / 3.54; notes/dct4.md): the
-   three steps of the even case in
-   one kernel, one read and one write of the data: a block holds whole lines in shared memory (coalesced
-   load), forms z_n into bit-reversed slots, runs an in-place radix-2^2 decimation-in-time FFT (two radix-2
-   stages h, 2h per pass over shared memory: w1 = W_2h^j, w2 = W_4h^j, w2' = -i w2; a final radix-2 stage
-   when log2 M is odd), applies the post-twiddle into the line buffer and stores it coalesced.
-   Its loads are one 4-byte element per thread per iteration with a barrier-bound radix-2^2 loop:
-   latency-bound; vector loads and more work per thread are the next step.
+   Single pass (default for rows with N = 2M, M = 2^p, 8 <= M <= 2048; kernels/dct4_rows.cuh): the three
+   steps of the even case in one kernel, one read and one write of the data: 16-byte coalesced loads of a
+   CTA's lines into shared memory, z_n formed on the fly by the first pass of a Stockham radix-8 FFT with 8
+   complex values per thread in registers (one barrier per pass), the post-twiddle in registers, 16-byte
+   stores. Environment DCTOOL_DCT4_THREE_PASS=1 forces the three-pass route (to compare them).
+   (An earlier single-pass kernel with a shared-memory radix-2^2 loop and 4-byte loads measured slower than
+   the three passes: H200, 2026-11-21, notes/dct4.md.)
 
    Layouts: rows use line-major workspaces and contiguous cuFFT batches; columns use slot-major workspaces
    (slot e of line l at e·L + l) and cuFFT batches of stride L, distance 1, so every pass is coalesced along
@@ -49,6 +46,7 @@
 
 #include "core/error.hpp"
 #include "kernels/dct4_plans.cuh"
+#include "kernels/dct4_rows.cuh"
 
 namespace dct::cuda::dct4 {
 namespace {
@@ -106,77 +104,6 @@ __global__ void odd_post_kernel(const cx_t<T>* __restrict__ Q, const T* __restri
 }
 
 
-// Fused even-N rows kernel (see above). Block: lpb lines x tpl threads; shared: per line n reals + M complex.
-template <class T>
-__global__ void __launch_bounds__(256) fused_pow2_kernel(const T* __restrict__ x, T* __restrict__ y,
-                                                         const cx_t<T>* __restrict__ pre,
-                                                         const cx_t<T>* __restrict__ post,
-                                                         const cx_t<T>* __restrict__ tw, int n, int lg, int tpl,
-                                                         long long lines) {
-  extern __shared__ double2 fused_smem[];
-  const int M = n / 2, lpb = blockDim.x / tpl, sub = threadIdx.x / tpl, tid = threadIdx.x % tpl;
-  T* xs_all = reinterpret_cast<T*>(fused_smem);
-  cx_t<T>* zs_all = reinterpret_cast<cx_t<T>*>(xs_all + lpb * n);
-  T* xs = xs_all + sub * n;
-  cx_t<T>* zs = zs_all + sub * M;
-  for (long long first = static_cast<long long>(blockIdx.x) * lpb; first < lines;
-       first += static_cast<long long>(gridDim.x) * lpb) {
-    const int nl = static_cast<int>(min(static_cast<long long>(lpb), lines - first));
-    const T* src = x + first * n;
-    for (int i = threadIdx.x; i < lpb * n; i += blockDim.x) xs_all[i] = i < nl * n ? src[i] : T(0);
-    __syncthreads();
-    for (int m = tid; m < M; m += tpl) {
-      const T a = xs[2 * m], b = xs[n - 1 - 2 * m];
-      const cx_t<T> w = pre[m];
-      zs[lg > 0 ? (__brev(static_cast<unsigned>(m)) >> (32 - lg)) : 0] = cx_t<T>{a * w.x - b * w.y, a * w.y + b * w.x};
-    }
-    __syncthreads();
-    int h = 1, lgh = 0;
-    for (; 4 * h <= M; h *= 4, lgh += 2) {
-      for (int j = tid; j < M / 4; j += tpl) {
-        const int jh = j & (h - 1), i0 = ((j - jh) << 2) + jh;
-        const cx_t<T> w1 = tw[jh << (lg - lgh - 1)], w2 = tw[jh << (lg - lgh - 2)];
-        const cx_t<T> w3{w2.y, -w2.x};
-        cx_t<T> a0 = zs[i0], a1 = zs[i0 + h], a2 = zs[i0 + 2 * h], a3 = zs[i0 + 3 * h];
-        cx_t<T> b{a1.x * w1.x - a1.y * w1.y, a1.x * w1.y + a1.y * w1.x};
-        a1 = cx_t<T>{a0.x - b.x, a0.y - b.y};
-        a0 = cx_t<T>{a0.x + b.x, a0.y + b.y};
-        b = cx_t<T>{a3.x * w1.x - a3.y * w1.y, a3.x * w1.y + a3.y * w1.x};
-        a3 = cx_t<T>{a2.x - b.x, a2.y - b.y};
-        a2 = cx_t<T>{a2.x + b.x, a2.y + b.y};
-        b = cx_t<T>{a2.x * w2.x - a2.y * w2.y, a2.x * w2.y + a2.y * w2.x};
-        zs[i0] = cx_t<T>{a0.x + b.x, a0.y + b.y};
-        zs[i0 + 2 * h] = cx_t<T>{a0.x - b.x, a0.y - b.y};
-        b = cx_t<T>{a3.x * w3.x - a3.y * w3.y, a3.x * w3.y + a3.y * w3.x};
-        zs[i0 + h] = cx_t<T>{a1.x + b.x, a1.y + b.y};
-        zs[i0 + 3 * h] = cx_t<T>{a1.x - b.x, a1.y - b.y};
-      }
-      __syncthreads();
-    }
-    if (h < M) {
-      for (int j = tid; j < M / 2; j += tpl) {
-        const int jh = j & (h - 1), i0 = ((j - jh) << 1) + jh;
-        const cx_t<T> w = tw[jh << (lg - lgh - 1)], a = zs[i0], c = zs[i0 + h];
-        const cx_t<T> b{c.x * w.x - c.y * w.y, c.x * w.y + c.y * w.x};
-        zs[i0] = cx_t<T>{a.x + b.x, a.y + b.y};
-        zs[i0 + h] = cx_t<T>{a.x - b.x, a.y - b.y};
-      }
-      __syncthreads();
-    }
-    for (int k = tid; k < M; k += tpl) {
-      const cx_t<T> v = zs[k], w = post[k];
-      xs[2 * k] = v.x * w.x - v.y * w.y;
-      xs[n - 1 - 2 * k] = -(v.x * w.y + v.y * w.x);
-    }
-    __syncthreads();
-    T* dst = y + first * n;
-    for (int i = threadIdx.x; i < nl * n; i += blockDim.x) dst[i] = xs_all[i];
-    __syncthreads();
-  }
-}
-
-constexpr i64 kFusedMax = 8192;
-
 template <class T> cufftType c2c_type() { return std::is_same_v<T, float> ? CUFFT_C2C : CUFFT_Z2Z; }
 template <class T> cufftType r2c_type() { return std::is_same_v<T, float> ? CUFFT_R2C : CUFFT_D2Z; }
 
@@ -210,21 +137,19 @@ class Pass {
       }
       upload(tab_a_, pre);
       upload(tab_b_, post);
-      if (!cols && n <= kFusedMax && (m & (m - 1)) == 0 && std::getenv("DCTOOL_DCT4_FUSED") != nullptr) {
-        fused_ = true;
-        lg_ = 0;
-        while ((i64(1) << lg_) < m) ++lg_;
-        std::vector<cx_t<T>> tw(std::max<i64>(m / 2, 1));
-        for (i64 t = 0; t < m / 2; ++t) {
+      if (!cols && m >= kRowsMinM && m <= kRowsMaxM && (m & (m - 1)) == 0 &&
+          std::getenv("DCTOOL_DCT4_THREE_PASS") == nullptr) {
+        single_ = true;
+        while ((i64(1) << lgm_) < m) ++lgm_;
+        std::vector<cx_t<T>> tw(m);
+        for (i64 t = 0; t < m; ++t) {
           const long double a = -2 * pi * t / static_cast<long double>(m);
           tw[t] = cx_t<T>{static_cast<T>(std::cos(a)), static_cast<T>(std::sin(a))};
         }
         upload(tab_i_, tw);
-        tpl_ = static_cast<int>(std::min<i64>(256, std::max<i64>(1, m / 4)));
-        smem_ = static_cast<std::size_t>(256 / tpl_) * 2 * n * sizeof(T);
-        if (smem_ > 48 * 1024)
-          DCT_CUDA_CHECK(cudaFuncSetAttribute(fused_pow2_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              static_cast<int>(smem_)));
+        constexpr int kSmem = rows_smem_bytes<T>();
+        if (kSmem > 48 * 1024)
+          DCT_CUDA_CHECK(cudaFuncSetAttribute(dct4_rows_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
         return;
       }
       ws_real_ = 0;
@@ -277,12 +202,12 @@ class Pass {
   i64 ws_cplx() const { return ws_cplx_; }
 
   void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
-    if (fused_) {
-      const i64 lpb = 256 / tpl_;
-      const i64 blocks = std::min<i64>((lines_ + lpb - 1) / lpb, i64(1) << 20);
-      fused_pow2_kernel<T><<<static_cast<unsigned>(blocks), 256, smem_, s>>>(
+    if (single_) {
+      const i64 lpb = kRowsThreads / (n_ / 16);
+      const i64 blocks = (lines_ + lpb - 1) / lpb;
+      dct4_rows_kernel<T><<<static_cast<unsigned>(blocks), kRowsThreads, rows_smem_bytes<T>(), s>>>(
           in, out, tab_a_.as<const cx_t<T>>(), tab_b_.as<const cx_t<T>>(), tab_i_.as<const cx_t<T>>(),
-          static_cast<int>(n_), lg_, tpl_, static_cast<long long>(lines_));
+          static_cast<int>(n_), lgm_, static_cast<long long>(lines_));
       DCT_CUDA_CHECK(cudaGetLastError());
       return;
     }
@@ -334,9 +259,8 @@ class Pass {
   i64 n_, lines_, width_;
   bool cols_;
   i64 ws_real_ = 0, ws_cplx_ = 0;
-  bool fused_ = false;  // the single-pass kernel (opt-in; rows, N = 2^k <= kFusedMax)
-  int lg_ = 0, tpl_ = 1;
-  std::size_t smem_ = 0;
+  bool single_ = false;  // the single-pass kernel (kernels/dct4_rows.cuh): rows, N = 2M, M = 2^p in [8, 2048]
+  int lgm_ = 0;
   DeviceBuffer tab_a_, tab_b_, tab_i_, tab_j_;
   std::unique_ptr<CufftPlan> plan_;  // null: length-1 FFT (identity)
 };
