@@ -4,14 +4,16 @@
 #
 #   scripts/gpu-check.sh BUILD_DIR
 #
-# Phases (GPU_CHECK_PHASES, comma list, default "tests,bench2d,bench1d,block8,dct4,jpeg,batch,auto"):
+# Phases (GPU_CHECK_PHASES, comma list, default "tests,bench2d,bench1d,block8,dct4,lot,jpeg,batch,auto"):
 #   tests    the gpu-labelled Catch2 tests, run from the binary directly (ctest's discovered paths are
 #            absolute to the build machine); compact log with durations
-#   bench2d  Table V layout: dct2/idct2, cuda-rowcol vs cuda-fft2d (x_fft = / cuFFT R2C or C2R), f64 and f32
+#   bench2d  Table V layout: dct2/idct2, cuda-rowcol vs cuda-fft2d (x_fft = / cuFFT R2C or C2R), f64 and f32;
+#            then cuda-fft2d with DCTOOL_FFT2D=nocb (no cuFFT callbacks) at 2048^2..8192^2 into extra.log
 #   bench1d  Table IV layout: 1 x N, N = 2^14..2^18, --axis rows, the four 1-D algorithms
 #   block8   cuda-8x8 and cuda-8x8-def, --block 8, f32, 2048^2..8192^2
 #   dct4     seed 003 N = 17 (classical / 4-section / 8-section, single and 2^20 transforms) and
-#            cuda-dct4-fft batched at N = 256, 1024, 4096 (2^24 elements)
+#            cuda-dct4-fft batched at N = 256, 1024, 4096 (2^24 elements; f32, f64; and N = 1023), then
+#            the same through the three-pass route (DCTOOL_DCT4_THREE_PASS=1, csv in extra.log)
 #   jpeg     fused GPU jpeg round trip of 4096x4096 RGB images (device and transfer times from --report)
 #   batch    200 copies of one 1920x1080 RGB PNG: `compress --quality 50` (auto: cuda-jpeg-fused) and the same
 #            with `--mode none` (decode + encode only); both summary lines (images/s) to extra.log
@@ -82,6 +84,11 @@ bench() {  # name, extra args...
 if has_phase bench2d; then
   bench 2d --ops dct2,idct2 --sizes 512x512,1024x1024,2048x2048,4096x4096,8192x8192,100x10000,10000x100 \
     --backends cuda-rowcol,cuda-fft2d --precision f64,f32 --axis both --batch 1
+  # cuda-fft2d without the cuFFT LTO callbacks (separate reorder / pre kernels), in the same run.
+  say "== bench 2d, DCTOOL_FFT2D=nocb (csv in extra.log)"
+  { DCTOOL_FFT2D=nocb timeout 120 "$DCTOOL" bench --ops dct2,idct2 --sizes 2048x2048,4096x4096,8192x8192 \
+      --backends cuda-fft2d --precision f64,f32 --reps "$REPS" --warmup 3 --effort estimate --format csv
+    echo "exit $?"; } >>"$OUT/extra.log" 2>&1
 fi
 if has_phase bench1d; then
   bench 1d --ops dct2,idct2 --sizes 1x16384,1x32768,1x65536,1x131072,1x262144 \
@@ -95,8 +102,18 @@ fi
 if has_phase dct4; then
   bench dct4-n17 --ops dct4 --axis rows --sizes 1x17,1048576x17 \
     --backends cuda-dct4-direct,cuda-dct4-sec4,cuda-dct4-sec8,cuda-dct4-fft --precision f64,f32
-  bench dct4-fft --ops dct4 --axis rows --norm ortho --sizes 65536x256,16384x1024,4096x4096 \
-    --backends cuda-dct4-fft --precision f32
+  bench dct4-fft --ops dct4,idct4 --axis rows --norm ortho --sizes 65536x256,16384x1024,4096x4096,16384x1023 \
+    --backends cuda-dct4-fft --precision f32,f64
+  # The same lengths through the three-pass route (pre kernel, cuFFT C2C, post kernel), in the same run.
+  say "== bench dct4-fft, DCTOOL_DCT4_THREE_PASS=1 (csv in extra.log)"
+  { DCTOOL_DCT4_THREE_PASS=1 timeout 120 "$DCTOOL" bench --ops dct4 --axis rows --norm ortho \
+      --sizes 65536x256,16384x1024,4096x4096 --backends cuda-dct4-fft --precision f32 --reps "$REPS" --warmup 3 \
+      --effort estimate --verify --format csv; echo "exit $?"; } >>"$OUT/extra.log" 2>&1
+  # ... and through the single-pass kernel without persistent CTAs (one CTA per line group, no prefetch).
+  say "== bench dct4-fft, DCTOOL_DCT4_GRID=full (csv in extra.log)"
+  { DCTOOL_DCT4_GRID=full timeout 120 "$DCTOOL" bench --ops dct4 --axis rows --norm ortho \
+      --sizes 65536x256,16384x1024,4096x4096 --backends cuda-dct4-fft --precision f32 --reps "$REPS" --warmup 3 \
+      --effort estimate --verify --format csv; echo "exit $?"; } >>"$OUT/extra.log" 2>&1
 fi
 EXTRA=$OUT/extra.log
 if has_phase lot && [[ -x $DCTOOL ]]; then
@@ -104,7 +121,7 @@ if has_phase lot && [[ -x $DCTOOL ]]; then
   say "== bench lot"
   { timeout 240 "$DCTOOL" bench --ops lot,ilot --sizes 2048x2048,4096x4096,8192x8192 --backends cuda-lot,cpu-lot \
       --precision f32 --reps "$REPS" --warmup 3 --effort estimate --verify --format csv; echo "exit $?"; } >>"$EXTRA" 2>&1
-  { timeout 120 "$DCTOOL" --threads 1 bench --ops lot,ilot --sizes 2048x2048,4096x4096 --backends cpu-lot \
+  { timeout 200 "$DCTOOL" --threads 1 bench --ops lot,ilot --sizes 2048x2048,4096x4096,8192x8192 --backends cpu-lot \
       --precision f32 --reps 5 --warmup 1 --format csv; echo "exit $?"; } >>"$EXTRA" 2>&1
 fi
 if has_phase jpeg && [[ -x $DCTOOL ]]; then
