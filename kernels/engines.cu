@@ -7,6 +7,8 @@
  *                 per matrix), and the post kernel walks rows of the spectrum, so no transpose is needed.
  *   ThreeStage2d  forward: reorder both axes in one pass (eq. 13) -> 2-D R2C -> post (eqs. 14, 17, 18)
  *                 inverse: pre (eq. 15) -> 2-D C2R -> reorder^-1 (eq. 16)
+ *                 By default the reorder and pre run inside cuFFT as LTO callbacks (fft2d_cb.cu):
+ *                 forward = R2C(load cb) -> post; inverse = C2R(load cb, store cb).
  *                 Per-axis scale tables: axis 1 carries the constant 2 of Y = 2 Re(s).
  *   FamilyLines   forward: expand to L*N (eqs. 3, 5, 7) -> R2C of L*N -> post (eqs. 4, 6, 8)
  *                 inverse: spectrum (Hermitian half, or the full 2N for the padded variant) -> C2R
@@ -81,8 +83,10 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
       n2_(canonical(shape).cols),
       batch_(batch),
       t1_(canonical(shape).rows, norm, 2.0),
-      t2_(canonical(shape).cols, norm, 1.0),
-      fft_(first_stage<T>(forward_, canonical(shape), batch)) {
+      t2_(canonical(shape).cols, norm, 1.0) {
+  if (fft2d_callbacks_wanted(n1_ * n2_ * batch_)) cb_ = CallbackFft2d<T>::make(forward_, n1_, n2_, batch_, t1_.view(), t2_.view());
+  if (cb_) return;
+  fft_ = std::make_unique<FftStage<T>>(first_stage<T>(forward_, canonical(shape), batch));
   if (split_fft2d() && n1_ > 1)
     fft_cols_ = std::make_unique<FftStage<T>>(FftStage<T>::complex_columns(
         forward_ ? FftType::kC2CForward : FftType::kC2CInverse, n1_, n2_ / 2 + 1, batch_));
@@ -90,15 +94,20 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
 
 template <class T>
 void ThreeStage2d<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
-  if (forward_) {
+  if (cb_ && forward_) {
+    cb_->forward(in, wc, s);
+    post_2d<T>(wc, out, t1_.view(), t2_.view(), n1_, n2_, batch_, s);
+  } else if (cb_) {
+    cb_->inverse(in, wc, out, s);
+  } else if (forward_) {
     reorder<T>(in, wr, n1_, n2_, batch_, true, true, false, s);
-    fft_.run(wr, wc, s);
+    fft_->run(wr, wc, s);
     if (fft_cols_) fft_cols_->run(wc, wc, s);
     post_2d<T>(wc, out, t1_.view(), t2_.view(), n1_, n2_, batch_, s);
   } else {
     pre_2d<T>(in, wc, t1_.view(), t2_.view(), n1_, n2_, batch_, s);
     if (fft_cols_) fft_cols_->run(wc, wc, s);
-    fft_.run(wc, wr, s);
+    fft_->run(wc, wr, s);
     reorder<T>(wr, out, n1_, n2_, batch_, true, true, true, s);
   }
 }

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/fft2d_cb_info.h"
 #include "kernels/gpu_plan.cuh"
 
 namespace dct::cuda {
@@ -29,14 +30,39 @@ class NPointLines {
   FftStage<T> fft_;
 };
 
-// FFT stage of ThreeStage2d: cuFFT's own 2-D R2C plan (default), or "split": a batched 1-D R2C along
-// the rows and an in-place strided C2C down the n2/2+1 complex columns (environment variable
-// DCTOOL_FFT2D=split; for measuring which is faster).
+// The 2-D FFT of ThreeStage2d with the reorder / inverse preprocess in cuFFT LTO callbacks
+// (kernels/fft2d_cb.cu). make() returns null (after one warning on stderr) when cuFFT cannot JIT-link them.
+template <class T>
+class CallbackFft2d {
+ public:
+  static std::unique_ptr<CallbackFft2d> make(bool forward, i64 n1, i64 n2, i64 batch, AxisTables<T> t1,
+                                             AxisTables<T> t2);
+  void forward(const T* x, cx_t<T>* spectrum, cudaStream_t s) const;               // reorder + R2C
+  void inverse(const T* y, cx_t<T>* scratch, T* out, cudaStream_t s) const;       // pre + C2R + reorder^-1
+
+ private:
+  CallbackFft2d() = default;
+  bool forward_ = true;
+  CufftPlan plan_;
+  DeviceBuffer info_;
+  std::unique_ptr<Fft2dCbInfo<T, cx_t<T>>> host_info_;
+};
+// Whether ThreeStage2d tries the callback route for `elements` = n1·n2·batch: from
+// kFft2dCallbackMinElements up by default; DCTOOL_FFT2D=cb always, =nocb or =split never; never again in
+// this process after cuFFT refused the callbacks once.
+constexpr i64 kFft2dCallbackMinElements = i64(1) << 20;
+bool fft2d_callbacks_wanted(i64 elements);
+
+// FFT stage of ThreeStage2d: cuFFT's 2-D R2C / C2R plan with the reorder (and the inverse preprocess)
+// in LTO callbacks (default where cuFFT can link them), cuFFT's plain 2-D plan with separate kernels
+// (DCTOOL_FFT2D=nocb, or where callbacks are unavailable, or a 1-row matrix), or "split": a batched 1-D
+// R2C along the rows and an in-place strided C2C down the n2/2+1 complex columns (DCTOOL_FFT2D=split;
+// for measuring which is faster).
 template <class T>
 class ThreeStage2d {
  public:
   ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, i64 batch);
-  i64 real_elems() const { return n1_ * n2_ * batch_; }
+  i64 real_elems() const { return cb_ ? 0 : n1_ * n2_ * batch_; }  // the callback route needs no real workspace
   i64 cplx_elems() const { return n1_ * (n2_ / 2 + 1) * batch_; }
   void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const;
 
@@ -44,7 +70,8 @@ class ThreeStage2d {
   bool forward_;
   i64 n1_, n2_, batch_;  // N x 1 is computed as 1 x N (the same memory; the 2-D DCT commutes with transposition)
   AxisTableBuffers<T> t1_, t2_;
-  FftStage<T> fft_;                       // 2-D plan, or the row stage when split
+  std::unique_ptr<CallbackFft2d<T>> cb_;   // the callback route, or null
+  std::unique_ptr<FftStage<T>> fft_;       // otherwise: 2-D plan, or the row stage when split
   std::unique_ptr<FftStage<T>> fft_cols_;  // the column stage when split
 };
 

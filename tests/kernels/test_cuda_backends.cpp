@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -106,6 +107,10 @@ void check_plan(const core::Backend& b, const core::Plan& plan, const core::Tran
     INFO("execute (" << (pass == 0 ? "plan stream" : "other stream") << "): rel L2 " << err << " (tolerance " << tol << ")");
     CHECK(err <= tol);
   }
+  // 3. the input is left as it was (cuFFT callbacks read the caller's buffer directly)
+  core::HostTensor after(d.shape, d.batch, d.prec);
+  rt.download(after.raw(), *din, bytes);
+  CHECK(std::memcmp(after.raw(), in.raw(), bytes) == 0);
 }
 
 struct Skips {
@@ -280,6 +285,33 @@ TEST_CASE("cuda-fft2d and cuda-rowcol round trip: idct2(dct2(x)) = x", "[gpu][dc
       CHECK(rel_l2(z, x) <= tolerance(prec));
     }
   }
+}
+
+TEST_CASE("cuda-fft2d: the LTO-callback route and the separate-kernel route both match the oracle", "[gpu][dct2gpu]") {
+  require_device();
+  const core::Backend* b = app::registry().find("cuda-fft2d");
+  REQUIRE(b != nullptr);
+  std::uint64_t seed = 4000;
+  for (const char* route : {"cb", "nocb"}) {
+    ::setenv("DCTOOL_FFT2D", route, 1);
+    for (const Shape2 shape : {Shape2{2, 2}, Shape2{17, 31}, Shape2{64, 48}, Shape2{1001, 999}, Shape2{256, 1}})
+      for (const Op op : {Op::kDct2, Op::kIdct2})
+        for (const Precision prec : {Precision::kF32, Precision::kF64}) {
+          core::TransformDesc d;
+          d.op = op;
+          d.norm = op == Op::kDct2 ? Norm::kNone : Norm::kOrtho;
+          d.shape = shape;
+          d.batch = 2;
+          d.prec = Precision::kF64;
+          const core::HostTensor in = test::random_tensor(shape, d.batch, Precision::kF32, ++seed).to(Precision::kF64);
+          const core::HostTensor ref = reference(d, in);
+          d.prec = prec;
+          const core::HostTensor got = test::run_backend(*b, d, in.to(prec));
+          INFO("route '" << route << "' " << d.to_string());
+          CHECK(rel_l2(got, ref) <= tolerance(prec));
+        }
+  }
+  ::unsetenv("DCTOOL_FFT2D");
 }
 
 TEST_CASE("cuda backends match the f64 oracle: small and odd shapes", "[gpu][dct2gpu]") {
