@@ -28,9 +28,7 @@
    steps of the even case in one kernel, one read and one write of the data: 16-byte coalesced loads of a
    CTA's lines into shared memory, z_n formed on the fly by the first pass of a Stockham radix-8 FFT with 8
    complex values per thread in registers (one barrier per pass), the post-twiddle in registers, 16-byte
-   stores; persistent CTAs prefetch their next line group during the passes. Environment
-   DCTOOL_DCT4_THREE_PASS=1 forces the three-pass route, DCTOOL_DCT4_GRID=full one CTA per line group
-   (to compare them).
+   stores. Environment DCTOOL_DCT4_THREE_PASS=1 forces the three-pass route (to compare them).
    (An earlier single-pass kernel with a shared-memory radix-2^2 loop and 4-byte loads measured slower than
    the three passes: H200, 2026-11-21, notes/dct4.md.)
 
@@ -42,9 +40,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <numeric>
-#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -154,15 +150,6 @@ class Pass {
         constexpr int kSmem = rows_smem_bytes<T>();
         if (kSmem > 48 * 1024)
           DCT_CUDA_CHECK(cudaFuncSetAttribute(dct4_rows_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
-        // Persistent CTAs: as many as fit on the device at once.
-        int dev = 0, sms = 0, per_sm = 0;
-        DCT_CUDA_CHECK(cudaGetDevice(&dev));
-        DCT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        DCT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, dct4_rows_kernel<T>, kRowsThreads, kSmem));
-        resident_ = std::max<i64>(1, static_cast<i64>(sms) * std::max(per_sm, 1));
-        // DCTOOL_DCT4_GRID=full: one CTA per line group instead (no prefetch; for measuring).
-        if (const char* g = std::getenv("DCTOOL_DCT4_GRID"); g != nullptr && std::string_view(g) == "full")
-          resident_ = std::numeric_limits<int>::max();
         return;
       }
       ws_real_ = 0;
@@ -217,7 +204,7 @@ class Pass {
   void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
     if (single_) {
       const i64 lpb = kRowsThreads / (n_ / 16);
-      const i64 blocks = std::min<i64>((lines_ + lpb - 1) / lpb, resident_);
+      const i64 blocks = (lines_ + lpb - 1) / lpb;
       dct4_rows_kernel<T><<<static_cast<unsigned>(blocks), kRowsThreads, rows_smem_bytes<T>(), s>>>(
           in, out, tab_a_.as<const cx_t<T>>(), tab_b_.as<const cx_t<T>>(), tab_i_.as<const cx_t<T>>(),
           static_cast<int>(n_), lgm_, static_cast<long long>(lines_));
@@ -274,7 +261,6 @@ class Pass {
   i64 ws_real_ = 0, ws_cplx_ = 0;
   bool single_ = false;  // the single-pass kernel (kernels/dct4_rows.cuh): rows, N = 2M, M = 2^p in [8, 2048]
   int lgm_ = 0;
-  i64 resident_ = 1;  // CTAs of the single-pass kernel resident at once (its grid)
   DeviceBuffer tab_a_, tab_b_, tab_i_, tab_j_;
   std::unique_ptr<CufftPlan> plan_;  // null: length-1 FFT (identity)
 };

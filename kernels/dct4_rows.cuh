@@ -18,10 +18,8 @@
    radix-8 pass (span M/8 = threads per line) thread j holds Z_{j + q·M/8}, q = 0..7, in natural order, so
    the post-twiddle is applied in registers and the two outputs per Z_k are scattered into a line buffer.
 
-   Memory: a CTA of 256 threads works on groups of L = 2048/M lines (M/8 threads each), contiguous in
-   memory, loaded and stored with 16-byte vectors over the group's whole span (coalesced). CTAs are
-   persistent (grid = resident CTAs): the next group's loads are issued before the current group's FFT
-   passes, so memory traffic overlaps the arithmetic. Per line two shared
+   Memory: a CTA of 256 threads owns L = 2048/M lines (M/8 threads each), contiguous in memory; they are
+   loaded and stored with 16-byte vectors over the CTA's whole span (coalesced). Per line two shared
    buffers of M + M/8 complex, rounded up to even (ping-pong between passes, so one barrier per pass; complex
    index i lives at i + i/8, which makes the radix-8 scatters bank-conflict free); the input staging and
    the output line buffer alias them. At most 40 KiB per CTA in f32, 80 KiB in f64.
@@ -36,13 +34,6 @@
 // The host emulator (scripts/dct4-emulate.sh) defines this to check the 16-byte vector accesses.
 #ifndef DCT_ASSERT_ALIGNED16
 #define DCT_ASSERT_ALIGNED16(p)
-#endif
-// Makes a pointer opaque to the optimizer for one loop iteration (an empty asm that "changes" it), so
-// that table loads are not hoisted out of the group loop: hoisted, the 8 pre-, 8 post- and the pass
-// twiddles of a thread stay live in registers for the whole loop (179 registers in f32 instead of ~60).
-#ifndef DCT_OPAQUE
-#define DCT_OPAQUE(p) asm volatile("" : "+l"(p))
-#define DCT_OPAQUE_INT(i) asm volatile("" : "+r"(i))
 #endif
 
 namespace dct::cuda::dct4 {
@@ -203,7 +194,7 @@ __device__ __forceinline__ void radix8_pass(const C* src, C* dst, C (&v)[8], con
 // x, y: `lines` rows of n = 2m elements (may alias). lgm = log2 m. Block: kRowsThreads threads; dynamic
 // shared memory rows_smem_bytes<T>().
 template <class T>
-__global__ void __launch_bounds__(kRowsThreads, sizeof(T) == 4 ? 4 : 2) dct4_rows_kernel(const T* x, T* y,
+__global__ void __launch_bounds__(kRowsThreads) dct4_rows_kernel(const T* x, T* y,
                                                                  const typename RowsTypes<T>::cx* __restrict__ pre,
                                                                  const typename RowsTypes<T>::cx* __restrict__ post,
                                                                  const typename RowsTypes<T>::cx* __restrict__ tw,
@@ -220,31 +211,22 @@ __global__ void __launch_bounds__(kRowsThreads, sizeof(T) == 4 ? 4 : 2) dct4_row
   C* bufa = base + sub_line * 2 * buf;
   C* bufb = bufa + buf;
 
-  const long long groups = (lines + lpb - 1) / lpb;  // line groups (one CTA's worth each)
-  const int vpl = n / kEv;                              // vectors per line
-  constexpr int kIt = 16 / kEv;  // vectors per thread: lpb·n/kEv = 16·256/kEv per CTA
-  const int r0 = lgm % 3 == 0 ? 3 : lgm % 3;  // bits of the first radix
-  const int passes = 1 + (lgm - r0) / 3;
-  const int out_off = passes % 2 == 1 ? buf : 0;  // the buffer free after the last pass (see below)
-
-  // Persistent CTAs: group g's loads are issued while group g − gridDim.x is being transformed, so the
-  // memory system stays busy through the FFT passes (the loads land in registers, 16/kEv vectors).
-  V r[kIt];
-  auto load = [&](long long g) {
-    const long long left = lines - g * lpb;
-    const int nvec = (left < lpb ? static_cast<int>(left) : lpb) * vpl;
-    const V* src = reinterpret_cast<const V*>(x + g * lpb * n);
+  const long long first = static_cast<long long>(blockIdx.x) * lpb;
+  const long long left = lines - first;
+  const int nl = left < lpb ? static_cast<int>(left) : lpb;
+  const int vpl = n / kEv;          // vectors per line
+  const int nvec = nl * vpl;        // vectors in this CTA's span
+  // Load: every vector of the span (lpb·n/kEv = 16·256/kEv vectors at most: 16/kEv per thread), all loads
+  // issued before the shared stores.
+  {
+    constexpr int kIt = 16 / kEv;
+    const V* src = reinterpret_cast<const V*>(x + first * n);
+    V r[kIt];
 #pragma unroll
     for (int it = 0; it < kIt; ++it) {
       const int i = tid + it * kRowsThreads;
       if (i < nvec) r[it] = src[i];
     }
-  };
-  if (static_cast<long long>(blockIdx.x) < groups) load(blockIdx.x);
-  for (long long g = blockIdx.x; g < groups; g += gridDim.x) {
-    const long long left = lines - g * lpb;
-    const int nvec = (left < lpb ? static_cast<int>(left) : lpb) * vpl;
-    __syncthreads();  // the previous group's output reads of shared memory are done
 #pragma unroll
     for (int it = 0; it < kIt; ++it) {
       const int i = tid + it * kRowsThreads;
@@ -254,51 +236,44 @@ __global__ void __launch_bounds__(kRowsThreads, sizeof(T) == 4 ? 4 : 2) dct4_row
         reinterpret_cast<V*>(base + l * 2 * buf)[e] = r[it];
       }
     }
-    __syncthreads();
-    if (g + gridDim.x < groups) load(g + gridDim.x);
+  }
+  __syncthreads();
 
-    const C* pre_g = pre;
-    const C* post_g = post;
-    const C* tw_g = tw;
-    C* bufa_g = bufa;
-    int j_g = j;
-    DCT_OPAQUE(pre_g);
-    DCT_OPAQUE(post_g);
-    DCT_OPAQUE(tw_g);
-    DCT_OPAQUE(bufa_g);
-    DCT_OPAQUE_INT(j_g);
-    C* bufb_g = bufa_g + buf;
-    C v[8];
-    const T* xs = reinterpret_cast<const T*>(bufa_g);
-    if (r0 == 3)
-      first_pass<8>(xs, bufb_g, v, pre_g, n, j_g, tpl, passes == 1);
-    else if (r0 == 2)
-      first_pass<4>(xs, bufb_g, v, pre_g, n, j_g, tpl, passes == 1);
-    else
-      first_pass<2>(xs, bufb_g, v, pre_g, n, j_g, tpl, passes == 1);
-    int ns = 1 << r0;
-    C* src = bufb_g;
-    C* dst = bufa_g;
-    for (int p = 1; p < passes; ++p) {
-      __syncthreads();
-      radix8_pass(src, dst, v, tw_g, m, j_g, ns, p == passes - 1);
-      ns *= 8;
-      C* t = src;
-      src = dst;
-      dst = t;
-    }
-    // v[q] = Z_{j + q·tpl}. The last pass read `src` (or the staged input), so `dst` is free: the line
-    // buffer (bufb_g after an odd number of passes, bufa_g after an even one).
-    T* ys = reinterpret_cast<T*>(passes % 2 == 1 ? bufb_g : bufa_g);
-#pragma unroll
-    for (int q = 0; q < 8; ++q) {
-      const int k = j_g + q * tpl;
-      const C u = mul(v[q], post_g[k]);
-      ys[2 * k] = u.x;
-      ys[n - 1 - 2 * k] = -u.y;
-    }
+  C v[8];
+  const T* xs = reinterpret_cast<const T*>(bufa);
+  const int r0 = lgm % 3 == 0 ? 3 : lgm % 3;  // bits of the first radix
+  const int passes = 1 + (lgm - r0) / 3;
+  if (r0 == 3)
+    first_pass<8>(xs, bufb, v, pre, n, j, tpl, passes == 1);
+  else if (r0 == 2)
+    first_pass<4>(xs, bufb, v, pre, n, j, tpl, passes == 1);
+  else
+    first_pass<2>(xs, bufb, v, pre, n, j, tpl, passes == 1);
+  int ns = 1 << r0;
+  C* src = bufb;
+  C* dst = bufa;
+  for (int p = 1; p < passes; ++p) {
     __syncthreads();
-    V* out = reinterpret_cast<V*>(y + g * lpb * n);
+    radix8_pass(src, dst, v, tw, m, j, ns, p == passes - 1);
+    ns *= 8;
+    C* t = src;
+    src = dst;
+    dst = t;
+  }
+  // v[q] = Z_{j + q·tpl}. The last pass read `src` (or the staged input), so `dst` is free: the line buffer.
+  const int out_off = passes % 2 == 1 ? buf : 0;  // offset of the free buffer inside a line's pair
+  T* ys = reinterpret_cast<T*>((passes % 2 == 1 ? bufb : bufa));
+#pragma unroll
+  for (int q = 0; q < 8; ++q) {
+    const int k = j + q * tpl;
+    const C u = mul(v[q], post[k]);
+    ys[2 * k] = u.x;
+    ys[n - 1 - 2 * k] = -u.y;
+  }
+  __syncthreads();
+  {
+    constexpr int kIt = 16 / kEv;
+    V* out = reinterpret_cast<V*>(y + first * n);
 #pragma unroll
     for (int it = 0; it < kIt; ++it) {
       const int i = tid + it * kRowsThreads;

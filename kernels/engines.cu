@@ -7,8 +7,8 @@
  *                 per matrix), and the post kernel walks rows of the spectrum, so no transpose is needed.
  *   ThreeStage2d  forward: reorder both axes in one pass (eq. 13) -> 2-D R2C -> post (eqs. 14, 17, 18)
  *                 inverse: pre (eq. 15) -> 2-D C2R -> reorder^-1 (eq. 16)
- *                 By default the reorder and pre run inside cuFFT as LTO callbacks (fft2d_cb.cu):
- *                 forward = R2C(load cb) -> post; inverse = C2R(load cb, store cb).
+ *                 DCTOOL_FFT2D=cb moves the reorder and pre into cuFFT as LTO callbacks (fft2d_cb.cu):
+ *                 forward = R2C(load cb) -> post; inverse = C2R(load cb, store cb); measured slower.
  *                 Per-axis scale tables: axis 1 carries the constant 2 of Y = 2 Re(s).
  *   FamilyLines   forward: expand to L*N (eqs. 3, 5, 7) -> R2C of L*N -> post (eqs. 4, 6, 8)
  *                 inverse: spectrum (Hermitian half, or the full 2N for the padded variant) -> C2R
@@ -84,7 +84,7 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
       batch_(batch),
       t1_(canonical(shape).rows, norm, 2.0),
       t2_(canonical(shape).cols, norm, 1.0) {
-  if (fft2d_callbacks_wanted(n1_ * n2_ * batch_)) cb_ = CallbackFft2d<T>::make(forward_, n1_, n2_, batch_, t1_.view(), t2_.view());
+  if (fft2d_callbacks_wanted()) cb_ = CallbackFft2d<T>::make(forward_, n1_, n2_, batch_, t1_.view(), t2_.view());
   if (cb_) return;
   fft_ = std::make_unique<FftStage<T>>(first_stage<T>(forward_, canonical(shape), batch));
   if (split_fft2d() && n1_ > 1)

@@ -47,17 +47,14 @@ class CallbackFft2d {
   DeviceBuffer info_;
   std::unique_ptr<Fft2dCbInfo<T, cx_t<T>>> host_info_;
 };
-// Whether ThreeStage2d tries the callback route for `elements` = n1·n2·batch: from
-// kFft2dCallbackMinElements up by default; DCTOOL_FFT2D=cb always, =nocb or =split never; never again in
-// this process after cuFFT refused the callbacks once.
-constexpr i64 kFft2dCallbackMinElements = i64(1) << 20;
-bool fft2d_callbacks_wanted(i64 elements);
+// Whether ThreeStage2d tries the callback route: only when DCTOOL_FFT2D=cb (measured slower than the
+// separate kernels, fft2d_cb.cu), and never again in this process after cuFFT refused the callbacks once.
+bool fft2d_callbacks_wanted();
 
-// FFT stage of ThreeStage2d: cuFFT's 2-D R2C / C2R plan with the reorder (and the inverse preprocess)
-// in LTO callbacks (default where cuFFT can link them), cuFFT's plain 2-D plan with separate kernels
-// (DCTOOL_FFT2D=nocb, or where callbacks are unavailable, or a 1-row matrix), or "split": a batched 1-D
-// R2C along the rows and an in-place strided C2C down the n2/2+1 complex columns (DCTOOL_FFT2D=split;
-// for measuring which is faster).
+// FFT stage of ThreeStage2d: cuFFT's plain 2-D R2C / C2R plan between the separate reorder / pre / post
+// kernels (default), the same plan with the reorder and the inverse preprocess in LTO callbacks
+// (DCTOOL_FFT2D=cb; slower, see fft2d_cb.cu), or "split": a batched 1-D R2C along the rows and an
+// in-place strided C2C down the n2/2+1 complex columns (DCTOOL_FFT2D=split; for measuring which is faster).
 template <class T>
 class ThreeStage2d {
  public:

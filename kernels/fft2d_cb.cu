@@ -4,11 +4,16 @@
    post_2d kernel (two passes over memory besides the FFT's own, instead of three); inverse: one C2R
    execution and nothing else.
 
-   cuFFT links the callbacks at plan time through nvJitLink (JIT LTO). Where that fails (no nvJitLink on
-   the machine, an old driver, a cuFFT without LTO callbacks) make() returns null with the reason and the
-   engine keeps the separate reorder / pre kernels (and the process stops trying). cuFFT's JIT link costs
-   about a second per plan, so the route is taken from kFft2dCallbackMinElements elements up, where the
-   saved pass is worth it; DCTOOL_FFT2D=cb forces it at every size, DCTOOL_FFT2D=nocb turns it off. */
+   cuFFT links the callbacks at plan time through its built-in nvJitLink (JIT LTO; about 0.2-0.9 s per
+   plan on the H200 machine). The callback symbols must be C++ functions named plainly (an extern "C"
+   symbol is refused at planning time with status 5). Where planning fails, make() returns null with the
+   reason and the engine keeps the separate reorder / pre kernels (the process stops trying).
+
+   OPT-IN (DCTOOL_FFT2D=cb), because it measured SLOWER than the separate kernels (H200, 2026-11-21,
+   bench --reps 10, f32): dct2 4096² 0.259 vs 0.235 ms, 8192² 1.088 vs 0.820 ms; idct2 4096² 0.579 vs
+   0.234 ms, 8192² 2.405 vs 0.787 ms (f64 dct2 8192²: 1.713 vs 1.701). The callbacks' gathered loads
+   (stride-2 reorder, four scattered reads per inverse element) and scattered stores break the coalescing
+   cuFFT's kernels are built around, which costs more than the pass they save (notes/gpu-fft2d.md). */
 #include <cufftXt.h>
 
 #include <atomic>
@@ -41,13 +46,10 @@ namespace {
 std::atomic<bool> g_callbacks_failed{false};  // one failed attempt disables the route for the process
 }  // namespace
 
-bool fft2d_callbacks_wanted(i64 elements) {
+bool fft2d_callbacks_wanted() {
   if (g_callbacks_failed.load()) return false;
   const char* v = std::getenv("DCTOOL_FFT2D");
-  const std::string_view mode = v == nullptr ? std::string_view() : std::string_view(v);
-  if (mode == "cb") return true;
-  if (mode == "nocb" || mode == "split") return false;
-  return elements >= kFft2dCallbackMinElements;
+  return v != nullptr && std::string_view(v) == "cb";
 }
 
 template <class T>

@@ -24,7 +24,7 @@ struct double2 { double x, y; };
 struct float4 { float x, y, z, w; };
 struct Dim { unsigned x = 0, y = 0, z = 0; };
 thread_local Dim threadIdx;
-Dim blockIdx, gridDim;
+Dim blockIdx;
 std::barrier<>* g_barrier = nullptr;
 inline void __syncthreads() { g_barrier->arrive_and_wait(); }
 #define __global__
@@ -36,8 +36,6 @@ inline void __syncthreads() { g_barrier->arrive_and_wait(); }
 #define __align__(x)
 #define __restrict__
 #include <cassert>
-#define DCT_OPAQUE(p)
-#define DCT_OPAQUE_INT(i)
 #define DCT_ASSERT_ALIGNED16(p) assert((reinterpret_cast<std::uintptr_t>(p) & 15) == 0)
 namespace dct::cuda::dct4 { alignas(16) unsigned char rows_smem[81920]; }
 #include "kernels/dct4_rows.cuh"
@@ -66,10 +64,7 @@ double run(int n, long long lines, bool inverse) {
   int lgm = 0;
   while ((1 << lgm) < m) ++lgm;
   const int lpb = cuda::dct4::kRowsThreads / (m / 8);
-  const long long groups = (lines + lpb - 1) / lpb;
-  // Persistent CTAs: fewer CTAs than line groups (up to 3) exercise the grid-stride loop and the prefetch.
-  const long long ctas = groups < 3 ? groups : 3;
-  gridDim = {static_cast<unsigned>(ctas), 1, 1};
+  const long long ctas = (lines + lpb - 1) / lpb;
   for (long long b = 0; b < ctas; ++b) {
     blockIdx = {static_cast<unsigned>(b), 0, 0};
     std::memset(cuda::dct4::rows_smem, 0xFF, sizeof cuda::dct4::rows_smem);  // poison shared memory too

@@ -8,7 +8,7 @@
 #   tests    the gpu-labelled Catch2 tests, run from the binary directly (ctest's discovered paths are
 #            absolute to the build machine); compact log with durations
 #   bench2d  Table V layout: dct2/idct2, cuda-rowcol vs cuda-fft2d (x_fft = / cuFFT R2C or C2R), f64 and f32;
-#            then cuda-fft2d with DCTOOL_FFT2D=nocb (no cuFFT callbacks) at 2048^2..8192^2 into extra.log
+#            then cuda-fft2d with DCTOOL_FFT2D=cb (cuFFT LTO callbacks) at 2048^2..8192^2 into extra.log
 #   bench1d  Table IV layout: 1 x N, N = 2^14..2^18, --axis rows, the four 1-D algorithms
 #   block8   cuda-8x8 and cuda-8x8-def, --block 8, f32, 2048^2..8192^2
 #   dct4     seed 003 N = 17 (classical / 4-section / 8-section, single and 2^20 transforms) and
@@ -84,9 +84,9 @@ bench() {  # name, extra args...
 if has_phase bench2d; then
   bench 2d --ops dct2,idct2 --sizes 512x512,1024x1024,2048x2048,4096x4096,8192x8192,100x10000,10000x100 \
     --backends cuda-rowcol,cuda-fft2d --precision f64,f32 --axis both --batch 1
-  # cuda-fft2d without the cuFFT LTO callbacks (separate reorder / pre kernels), in the same run.
-  say "== bench 2d, DCTOOL_FFT2D=nocb (csv in extra.log)"
-  { DCTOOL_FFT2D=nocb timeout 120 "$DCTOOL" bench --ops dct2,idct2 --sizes 2048x2048,4096x4096,8192x8192 \
+  # cuda-fft2d with the reorder / inverse preprocess as cuFFT LTO callbacks (opt-in route), in the same run.
+  say "== bench 2d, DCTOOL_FFT2D=cb (csv in extra.log)"
+  { DCTOOL_FFT2D=cb timeout 120 "$DCTOOL" bench --ops dct2,idct2 --sizes 2048x2048,4096x4096,8192x8192 \
       --backends cuda-fft2d --precision f64,f32 --reps "$REPS" --warmup 3 --effort estimate --format csv
     echo "exit $?"; } >>"$OUT/extra.log" 2>&1
 fi
@@ -107,11 +107,6 @@ if has_phase dct4; then
   # The same lengths through the three-pass route (pre kernel, cuFFT C2C, post kernel), in the same run.
   say "== bench dct4-fft, DCTOOL_DCT4_THREE_PASS=1 (csv in extra.log)"
   { DCTOOL_DCT4_THREE_PASS=1 timeout 120 "$DCTOOL" bench --ops dct4 --axis rows --norm ortho \
-      --sizes 65536x256,16384x1024,4096x4096 --backends cuda-dct4-fft --precision f32 --reps "$REPS" --warmup 3 \
-      --effort estimate --verify --format csv; echo "exit $?"; } >>"$OUT/extra.log" 2>&1
-  # ... and through the single-pass kernel without persistent CTAs (one CTA per line group, no prefetch).
-  say "== bench dct4-fft, DCTOOL_DCT4_GRID=full (csv in extra.log)"
-  { DCTOOL_DCT4_GRID=full timeout 120 "$DCTOOL" bench --ops dct4 --axis rows --norm ortho \
       --sizes 65536x256,16384x1024,4096x4096 --backends cuda-dct4-fft --precision f32 --reps "$REPS" --warmup 3 \
       --effort estimate --verify --format csv; echo "exit $?"; } >>"$OUT/extra.log" 2>&1
 fi
