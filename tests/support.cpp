@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -82,6 +83,26 @@ const core::Backend& backend(const std::string& name) {
   const core::Backend* b = app::registry().find(name);
   REQUIRE(b != nullptr);
   return *b;
+}
+
+const core::Backend& usable_backend(const std::string& name) {
+  const core::Backend& b = backend(name);
+  const core::Support u = b.runtime().usable();
+  INFO(name << " not usable here: " << u.reason);
+  REQUIRE(u.ok);
+  return b;
+}
+
+double rel_l2_finite(const core::HostTensor& got, const core::HostTensor& ref) {
+  REQUIRE(got.elements() == ref.elements());
+  long double num = 0, den = 0;
+  for (std::int64_t i = 0; i < ref.elements(); ++i) {
+    const double g = got.get(i), r = ref.get(i);
+    if (!std::isfinite(g)) return INFINITY;
+    num += static_cast<long double>(g - r) * (g - r);
+    den += static_cast<long double>(r) * r;
+  }
+  return den == 0 ? std::sqrt(static_cast<double>(num)) : std::sqrt(static_cast<double>(num / den));
 }
 
 core::TransformDesc desc(core::Op op, core::Norm norm, core::Axis axis, core::Shape2 shape, std::int64_t batch,

@@ -50,6 +50,11 @@ core::HostTensor run_backend(const core::Backend& b, const core::TransformDesc& 
 std::vector<const core::Backend*> backends_listing(core::Op op);
 // The registered backend called `name` (REQUIREs that there is one; usable here or not).
 const core::Backend& backend(const std::string& name);
+// The same, and REQUIREs that its runtime is usable here (the GPU tests: the reason is reported).
+const core::Backend& usable_backend(const std::string& name);
+// Relative L2 error of `got` against `ref` (absolute when ref is all zero); a NaN or Inf anywhere in
+// `got` (an unwritten element of a poisoned output buffer) gives +inf.
+double rel_l2_finite(const core::HostTensor& got, const core::HostTensor& ref);
 
 // A descriptor with these fields (block 0: the whole matrix); the others keep their defaults.
 core::TransformDesc desc(core::Op op, core::Norm norm, core::Axis axis, core::Shape2 shape, std::int64_t batch,

@@ -21,15 +21,6 @@ using core::Op;
 using core::Precision;
 using core::Shape2;
 
-const core::Backend& backend(const std::string& name) {
-  const core::Backend* b = app::registry().find(name);
-  REQUIRE(b != nullptr);
-  const core::Support u = b->runtime().usable();
-  INFO(name << " not usable here: " << u.reason);
-  REQUIRE(u.ok);
-  return *b;
-}
-
 const core::Compressor* compressor(const std::string& name) {
   for (const core::Compressor* c : app::compressors())
     if (c->name() == name) return c;
@@ -40,8 +31,8 @@ const core::Compressor* compressor(const std::string& name) {
 
 TEST_CASE("block8 gpu: cuda-8x8 and cuda-8x8-def agree with cpu-8x8-flmad and the oracle", "[block8][gpu]") {
   const std::string name = GENERATE(values<std::string>({"cuda-8x8", "cuda-8x8-def"}));
-  const core::Backend& b = backend(name);
-  const core::Backend& cpu = backend("cpu-8x8-flmad");
+  const core::Backend& b = test::usable_backend(name);
+  const core::Backend& cpu = test::usable_backend("cpu-8x8-flmad");
   std::uint64_t seed = 7;
   for (Precision prec : {Precision::kF32, Precision::kF64})
     for (Op op : {Op::kDct2, Op::kIdct2})

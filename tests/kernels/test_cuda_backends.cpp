@@ -52,21 +52,6 @@ core::HostTensor reference(core::TransformDesc d, const core::HostTensor& in64) 
   return test::run_backend(*b, d, in64);
 }
 
-// Relative L2 error; NaN/Inf anywhere (an unwritten poisoned element) gives +inf.
-double rel_l2(const core::HostTensor& got, const core::HostTensor& ref) {
-  REQUIRE(got.elements() == ref.elements());
-  long double num = 0, den = 0;
-  for (std::int64_t i = 0; i < ref.elements(); ++i) {
-    const double g = got.get(i), r = ref.get(i);
-    if (!std::isfinite(g)) return INFINITY;
-    num += static_cast<long double>(g - r) * (g - r);
-    den += static_cast<long double>(r) * r;
-  }
-  if (den == 0) return std::sqrt(static_cast<double>(num));
-  return std::sqrt(static_cast<double>(num / den));
-}
-
-double tolerance(Precision p) { return p == Precision::kF32 ? 1e-5 : 1e-12; }
 
 core::HostTensor poisoned(const core::TransformDesc& d) {
   core::HostTensor t(d.out_shape(), d.batch, d.prec);
@@ -78,12 +63,12 @@ core::HostTensor poisoned(const core::TransformDesc& d) {
 // non-null Stream argument.
 void check_plan(const core::Backend& b, const core::Plan& plan, const core::TransformDesc& d, const core::HostTensor& in,
                 const core::HostTensor& ref, core::Stream other_stream) {
-  const double tol = tolerance(d.prec);
+  const double tol = test::tol(d.prec);
   // 1. host to host through the plan's pinned staging
   {
     core::HostTensor out = poisoned(d);
     const core::StageTimes t = plan.execute_host(in.view(), out.view());
-    const double err = rel_l2(out, ref);
+    const double err = test::rel_l2_finite(out, ref);
     INFO("execute_host: rel L2 " << err << " (tolerance " << tol << ")");
     CHECK(err <= tol);
     CHECK(t.e2e_ms >= t.device_ms);
@@ -103,7 +88,7 @@ void check_plan(const core::Backend& b, const core::Plan& plan, const core::Tran
     rt.synchronize();
     core::HostTensor out(d.out_shape(), d.batch, d.prec);
     rt.download(out.raw(), *dout, bytes);
-    const double err = rel_l2(out, ref);
+    const double err = test::rel_l2_finite(out, ref);
     INFO("execute (" << (pass == 0 ? "plan stream" : "other stream") << "): rel L2 " << err << " (tolerance " << tol << ")");
     CHECK(err <= tol);
   }
@@ -282,7 +267,7 @@ TEST_CASE("cuda-fft2d and cuda-rowcol round trip: idct2(dct2(x)) = x", "[gpu][dc
       d.op = Op::kIdct2;
       const core::HostTensor z = test::run_backend(*b, d, y);
       INFO(name << " " << core::to_string(prec));
-      CHECK(rel_l2(z, x) <= tolerance(prec));
+      CHECK(test::rel_l2_finite(z, x) <= test::tol(prec));
     }
   }
 }
@@ -308,7 +293,7 @@ TEST_CASE("cuda-fft2d: the LTO-callback route and the separate-kernel route both
           d.prec = prec;
           const core::HostTensor got = test::run_backend(*b, d, in.to(prec));
           INFO("route '" << route << "' " << d.to_string());
-          CHECK(rel_l2(got, ref) <= tolerance(prec));
+          CHECK(test::rel_l2_finite(got, ref) <= test::tol(prec));
         }
   }
   ::unsetenv("DCTOOL_FFT2D");

@@ -28,27 +28,6 @@ using core::Precision;
 const std::vector<std::int64_t> kSizes = {1, 2, 3, 16, 17, 31, 1000, 1024, 4096, 4097};
 const char* const kBackends[] = {"cuda-dct4-fft", "cuda-dct4-direct", "cuda-dct4-sec4", "cuda-dct4-sec8"};
 
-const core::Backend& backend(const std::string& name) {
-  const core::Backend* b = app::registry().find(name);
-  REQUIRE(b != nullptr);
-  const core::Support u = b->runtime().usable();
-  INFO("cuda runtime: " << u.reason);
-  REQUIRE(u.ok);
-  return *b;
-}
-
-double dct4_rel_l2(const core::HostTensor& got, const core::HostTensor& ref) {
-  REQUIRE(got.elements() == ref.elements());
-  long double num = 0, den = 0;
-  for (std::int64_t i = 0; i < ref.elements(); ++i) {
-    const double g = got.get(i), r = ref.get(i);
-    if (!std::isfinite(g)) return INFINITY;  // an unwritten (poisoned) element
-    num += static_cast<long double>(g - r) * (g - r);
-    den += static_cast<long double>(r) * r;
-  }
-  return den > 0 ? static_cast<double>(std::sqrt(num / den)) : static_cast<double>(std::sqrt(num));
-}
-
 // The f64 oracle: cpu-naive (long double, direct) where rows * N^2 is small, cpu-fftw in f64 otherwise.
 core::HostTensor dct4_oracle(core::TransformDesc d, const core::HostTensor& in) {
   d.prec = Precision::kF64;
@@ -74,19 +53,6 @@ core::HostTensor run_device(const core::Backend& b, const core::TransformDesc& d
   return out;
 }
 
-double tol(Precision p) { return p == Precision::kF32 ? 1e-5 : 1e-12; }
-
-core::TransformDesc make_desc(Op op, Norm norm, Axis axis, core::Shape2 shape, std::int64_t batch, Precision prec) {
-  core::TransformDesc d;
-  d.op = op;
-  d.norm = norm;
-  d.axis = axis;
-  d.shape = shape;
-  d.batch = batch;
-  d.prec = prec;
-  return d;
-}
-
 std::uint64_t g_seed = 1;
 
 // Runs one case; returns false (and counts it) when the backend does not support it.
@@ -97,9 +63,9 @@ bool check_case(const core::Backend& b, const core::TransformDesc& d, int& skipp
   }
   const core::HostTensor in = test::random_tensor(d.shape, d.batch, d.prec, ++g_seed);
   const core::HostTensor got = run_device(b, d, in);
-  const double err = dct4_rel_l2(got, dct4_oracle(d, in));
+  const double err = test::rel_l2_finite(got, dct4_oracle(d, in));
   INFO(b.name() << " " << d.to_string() << ": rel L2 " << err);
-  CHECK(err <= tol(d.prec));
+  CHECK(err <= test::tol(d.prec));
   return true;
 }
 
@@ -107,14 +73,14 @@ bool check_case(const core::Backend& b, const core::TransformDesc& d, int& skipp
 
 TEST_CASE("cuda DCT-IV backends agree with the oracle along rows", "[gpu][dct4]") {
   const std::string name = GENERATE(as<std::string>{}, kBackends[0], kBackends[1], kBackends[2], kBackends[3]);
-  const core::Backend& b = backend(name);
+  const core::Backend& b = test::usable_backend(name);
   int ran = 0, skipped = 0;
   for (std::int64_t n : kSizes)
     for (Precision prec : {Precision::kF32, Precision::kF64})
       for (Norm norm : {Norm::kNone, Norm::kOrtho})
         for (Op op : {Op::kDct4, Op::kIdct4}) {
           const std::int64_t rows = n <= 64 ? 4096 : (n <= 1024 ? 64 : 6);
-          ran += check_case(b, make_desc(op, norm, Axis::kRows, {rows, n}, 2, prec), skipped);
+          ran += check_case(b, test::desc(op, norm, Axis::kRows, {rows, n}, 2, prec), skipped);
         }
   WARN(name << ": " << ran << " row cases run, " << skipped << " unsupported (skipped)");
   CHECK(ran > 0);
@@ -122,28 +88,28 @@ TEST_CASE("cuda DCT-IV backends agree with the oracle along rows", "[gpu][dct4]"
 
 TEST_CASE("cuda DCT-IV backends: 10^6 rows of small N", "[gpu][dct4][large]") {
   const std::string name = GENERATE(as<std::string>{}, kBackends[0], kBackends[1], kBackends[2], kBackends[3]);
-  const core::Backend& b = backend(name);
+  const core::Backend& b = test::usable_backend(name);
   int ran = 0, skipped = 0;
   for (std::int64_t n : {1, 2, 3, 16, 17})
     for (Precision prec : {Precision::kF32, Precision::kF64})
-      ran += check_case(b, make_desc(Op::kDct4, Norm::kOrtho, Axis::kRows, {1000000, n}, 1, prec), skipped);
+      ran += check_case(b, test::desc(Op::kDct4, Norm::kOrtho, Axis::kRows, {1000000, n}, 1, prec), skipped);
   WARN(name << ": " << ran << " 10^6-row cases run, " << skipped << " unsupported (skipped)");
   CHECK(ran > 0);
 }
 
 TEST_CASE("cuda-dct4-fft and cuda-dct4-direct along columns and both axes", "[gpu][dct4]") {
   const std::string name = GENERATE(as<std::string>{}, kBackends[0], kBackends[1]);
-  const core::Backend& b = backend(name);
+  const core::Backend& b = test::usable_backend(name);
   int ran = 0, skipped = 0;
   for (std::int64_t n : kSizes)
     for (Precision prec : {Precision::kF32, Precision::kF64})
       for (Norm norm : {Norm::kNone, Norm::kOrtho})
         for (Op op : {Op::kDct4, Op::kIdct4}) {
           const std::int64_t w = n <= 64 ? 333 : 5;
-          ran += check_case(b, make_desc(op, norm, Axis::kCols, {n, w}, 2, prec), skipped);
+          ran += check_case(b, test::desc(op, norm, Axis::kCols, {n, w}, 2, prec), skipped);
           const std::int64_t other = n <= 64 ? 31 : 3;
-          ran += check_case(b, make_desc(op, norm, Axis::kBoth, {n, other}, 2, prec), skipped);
-          ran += check_case(b, make_desc(op, norm, Axis::kBoth, {other, n}, 1, prec), skipped);
+          ran += check_case(b, test::desc(op, norm, Axis::kBoth, {n, other}, 2, prec), skipped);
+          ran += check_case(b, test::desc(op, norm, Axis::kBoth, {other, n}, 1, prec), skipped);
         }
   WARN(name << ": " << ran << " column/both cases run, " << skipped << " unsupported (skipped)");
   CHECK(ran > 0);
@@ -151,16 +117,16 @@ TEST_CASE("cuda-dct4-fft and cuda-dct4-direct along columns and both axes", "[gp
 
 TEST_CASE("cuda DCT-IV: inverse after forward through execute_host", "[gpu][dct4]") {
   const std::string name = GENERATE(as<std::string>{}, kBackends[0], kBackends[1], kBackends[2], kBackends[3]);
-  const core::Backend& b = backend(name);
+  const core::Backend& b = test::usable_backend(name);
   for (Precision prec : {Precision::kF32, Precision::kF64})
     for (Norm norm : {Norm::kNone, Norm::kOrtho}) {
-      const core::TransformDesc fwd = make_desc(Op::kDct4, norm, Axis::kRows, {1000, 17}, 3, prec);
+      const core::TransformDesc fwd = test::desc(Op::kDct4, norm, Axis::kRows, {1000, 17}, 3, prec);
       core::TransformDesc inv = fwd;
       inv.op = Op::kIdct4;
       const core::HostTensor x = test::random_tensor(fwd.shape, fwd.batch, prec, ++g_seed);
       const core::HostTensor back = test::run_backend(b, inv, test::run_backend(b, fwd, x));
       INFO(name << " " << fwd.to_string());
-      CHECK(dct4_rel_l2(back, x) <= tol(prec));
+      CHECK(test::rel_l2_finite(back, x) <= test::tol(prec));
     }
 }
 
@@ -169,10 +135,10 @@ TEST_CASE("cuda sectioned DCT-IV refuses N != 17 and other axes", "[gpu][dct4]")
     const core::Backend* b = app::registry().find(name);
     REQUIRE(b != nullptr);
     for (std::int64_t n : kSizes) {
-      const core::TransformDesc d = make_desc(Op::kDct4, Norm::kNone, Axis::kRows, {4, n}, 1, Precision::kF32);
+      const core::TransformDesc d = test::desc(Op::kDct4, Norm::kNone, Axis::kRows, {4, n}, 1, Precision::kF32);
       CHECK(b->supports(d).ok == (n == 17));
     }
-    CHECK_FALSE(b->supports(make_desc(Op::kDct4, Norm::kNone, Axis::kCols, {17, 17}, 1, Precision::kF32)).ok);
+    CHECK_FALSE(b->supports(test::desc(Op::kDct4, Norm::kNone, Axis::kCols, {17, 17}, 1, Precision::kF32)).ok);
   }
 }
 
@@ -180,11 +146,11 @@ TEST_CASE("seed 003 error figure on the GPU: L2 error against the classical kern
           "[gpu][dct4][figure]") {
   // The paper's §5 check: 1000 random inputs in [-1, 1], L2 norm of (sectioned - classical); the classical
   // result is cuda-dct4-direct (f64 accumulation).
-  const core::Backend& direct = backend("cuda-dct4-direct");
+  const core::Backend& direct = test::usable_backend("cuda-dct4-direct");
   for (Precision prec : {Precision::kF64, Precision::kF32})
     for (const char* name : {"cuda-dct4-sec4", "cuda-dct4-sec8", "cuda-dct4-fft"}) {
-      const core::Backend& b = backend(name);
-      const core::TransformDesc d = make_desc(Op::kDct4, Norm::kNone, Axis::kRows, {1000, 17}, 1, prec);
+      const core::Backend& b = test::usable_backend(name);
+      const core::TransformDesc d = test::desc(Op::kDct4, Norm::kNone, Axis::kRows, {1000, 17}, 1, prec);
       const core::HostTensor in = test::random_tensor(d.shape, d.batch, prec, 2024);
       const core::HostTensor got = run_device(b, d, in), ref = run_device(direct, d, in);
       double worst = 0, sum = 0;

@@ -19,28 +19,6 @@ using core::Op;
 using core::Precision;
 using core::Shape2;
 
-const core::Backend& usable(const std::string& name) {
-  const core::Backend* b = app::registry().find(name);
-  REQUIRE(b != nullptr);
-  const core::Support u = b->runtime().usable();
-  INFO(name << " not usable here: " << u.reason);
-  REQUIRE(u.ok);
-  return *b;
-}
-
-// Relative L2 error; a NaN/Inf anywhere (an unwritten poisoned element) gives +inf.
-double rel_l2(const core::HostTensor& got, const core::HostTensor& ref) {
-  REQUIRE(got.elements() == ref.elements());
-  long double num = 0, den = 0;
-  for (std::int64_t i = 0; i < ref.elements(); ++i) {
-    const double g = got.get(i), r = ref.get(i);
-    if (!std::isfinite(g)) return INFINITY;
-    num += static_cast<long double>(g - r) * (g - r);
-    den += static_cast<long double>(r) * r;
-  }
-  return den == 0 ? std::sqrt(double(num)) : std::sqrt(double(num / den));
-}
-
 core::TransformDesc lot_desc(Op op, Shape2 shape, std::int64_t batch, Precision prec) {
   core::TransformDesc d;
   d.op = op;
@@ -66,7 +44,7 @@ void check_both_ways(const core::Backend& b, const core::TransformDesc& d, const
     core::HostTensor out(d.out_shape(), d.batch, d.prec);
     std::memset(out.raw(), 0xFF, out.bytes());
     const core::StageTimes t = plan->execute_host(in.view(), out.view());
-    const double err = rel_l2(out, ref);
+    const double err = test::rel_l2_finite(out, ref);
     INFO("execute_host: rel L2 " << err);
     CHECK(err <= tol);
     CHECK(t.e2e_ms >= t.device_ms);
@@ -82,7 +60,7 @@ void check_both_ways(const core::Backend& b, const core::TransformDesc& d, const
   rt.synchronize();
   core::HostTensor out(d.out_shape(), d.batch, d.prec);
   rt.download(out.raw(), *dout, out_bytes);
-  const double err = rel_l2(out, ref);
+  const double err = test::rel_l2_finite(out, ref);
   INFO("execute on device views: rel L2 " << err);
   CHECK(err <= tol);
 }
@@ -90,7 +68,7 @@ void check_both_ways(const core::Backend& b, const core::TransformDesc& d, const
 }  // namespace
 
 TEST_CASE("lot gpu: cuda-lot forward and inverse equal cpu-lot f64", "[gpu][lot]") {
-  const core::Backend& b = usable("cuda-lot");
+  const core::Backend& b = test::usable_backend("cuda-lot");
   std::uint64_t seed = 11;
   for (Precision prec : {Precision::kF32, Precision::kF64})
     for (Shape2 shape : {Shape2{8, 8}, Shape2{16, 24}, Shape2{64, 64}, Shape2{40, 8}, Shape2{136, 264},
@@ -110,7 +88,7 @@ TEST_CASE("lot gpu: cuda-lot forward and inverse equal cpu-lot f64", "[gpu][lot]
 }
 
 TEST_CASE("lot gpu: cuda-lot round trip and energy", "[gpu][lot]") {
-  const core::Backend& b = usable("cuda-lot");
+  const core::Backend& b = test::usable_backend("cuda-lot");
   for (Precision prec : {Precision::kF32, Precision::kF64}) {
     const Shape2 shape{512, 768};
     const core::HostTensor x = test::random_tensor(shape, 2, prec, 5);
@@ -118,7 +96,7 @@ TEST_CASE("lot gpu: cuda-lot round trip and energy", "[gpu][lot]") {
     const core::HostTensor y = test::run_backend(b, fd, x);
     const core::HostTensor z = test::run_backend(b, lot_desc(Op::kIlot, fd.out_shape(), 2, prec), y);
     const double tol = prec == Precision::kF32 ? 1e-5 : 1e-12;
-    CHECK(rel_l2(z.to(Precision::kF64), x.to(Precision::kF64)) <= tol);
+    CHECK(test::rel_l2_finite(z.to(Precision::kF64), x.to(Precision::kF64)) <= tol);
     long double ex = 0, ey = 0;
     for (std::int64_t i = 0; i < x.elements(); ++i) ex += static_cast<long double>(x.get(i)) * x.get(i);
     for (std::int64_t i = 0; i < y.elements(); ++i) ey += static_cast<long double>(y.get(i)) * y.get(i);
@@ -127,7 +105,7 @@ TEST_CASE("lot gpu: cuda-lot round trip and energy", "[gpu][lot]") {
 }
 
 TEST_CASE("lot gpu: compress --mode lot on the GPU transform matches the CPU one (PSNR > 50 dB)", "[gpu][lot]") {
-  usable("cuda-lot");
+  test::usable_backend("cuda-lot");
   const core::Compressor* cpu = nullptr;
   for (const core::Compressor* c : app::compressors())
     if (c->name() == "cpu") cpu = c;
