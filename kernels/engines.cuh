@@ -42,7 +42,6 @@ class CallbackFft2d {
 
  private:
   CallbackFft2d() = default;
-  bool forward_ = true;
   CufftPlan plan_;
   DeviceBuffer info_;
   std::unique_ptr<Fft2dCbInfo<T, cx_t<T>>> host_info_;

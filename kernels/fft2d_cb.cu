@@ -57,7 +57,6 @@ std::unique_ptr<CallbackFft2d<T>> CallbackFft2d<T>::make(bool forward, i64 n1, i
                                                          AxisTables<T> t2) {
   if (n1 < 2 || n2 < 2) return nullptr;
   std::unique_ptr<CallbackFft2d<T>> cb(new CallbackFft2d<T>());
-  cb->forward_ = forward;
   using Info = Fft2dCbInfo<T, cx_t<T>>;
   Info info{};
   info.tw1 = t1.tw;
