@@ -28,7 +28,9 @@
    steps of the even case in one kernel, one read and one write of the data: 16-byte coalesced loads of a
    CTA's lines into shared memory, z_n formed on the fly by the first pass of a Stockham radix-8 FFT with 8
    complex values per thread in registers (one barrier per pass), the post-twiddle in registers, 16-byte
-   stores. Environment DCTOOL_DCT4_THREE_PASS=1 forces the three-pass route (to compare them).
+   stores; DCTOOL_DCT4_ROWS picks among that kernel's variants (fixed-size, radix 16, shuffled direct
+   access: see dct4_rows.cuh). Environment DCTOOL_DCT4_THREE_PASS=1 forces the three-pass route (to
+   compare them).
    (An earlier single-pass kernel with a shared-memory radix-2^2 loop and 4-byte loads measured slower than
    the three passes: H200, 2026-11-21, notes/dct4.md.)
 
@@ -41,7 +43,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -113,6 +117,20 @@ void upload(DeviceBuffer& dst, const std::vector<T>& v) {
   DCT_CUDA_CHECK(cudaMemcpy(dst.get(), v.data(), dst.bytes(), cudaMemcpyHostToDevice));
 }
 
+// DCTOOL_DCT4_ROWS picks the single-pass rows kernel (kernels/dct4_rows.cuh says what each one is): v2, v4,
+// v5, v6, v7 or v8 (default). Anything else is a usage error, so that a mistyped A/B run cannot silently measure
+// the default.
+RowsVariant rows_variant() {
+  const char* e = std::getenv("DCTOOL_DCT4_ROWS");
+  if (e == nullptr) return RowsVariant::kV8;
+  const std::pair<const char*, RowsVariant> known[] = {{"v2", RowsVariant::kV2}, {"v4", RowsVariant::kV4},
+                                                       {"v5", RowsVariant::kV5}, {"v6", RowsVariant::kV6},
+                                                       {"v7", RowsVariant::kV7}, {"v8", RowsVariant::kV8}};
+  for (const auto& [name, v] : known)
+    if (std::strcmp(e, name) == 0) return v;
+  throw Error(ErrorCode::kUsage, "DCTOOL_DCT4_ROWS", std::string("unknown kernel '") + e + "' (v2, v4, v5, v6, v7, v8)");
+}
+
 int mod_inverse(int a, int m) {  // m >= 1, gcd(a, m) = 1
   if (m == 1) return 0;
   for (int x = 1; x < m; ++x)
@@ -139,17 +157,12 @@ class Pass {
       upload(tab_b_, post);
       if (!cols && m >= kRowsMinM && m <= kRowsMaxM && (m & (m - 1)) == 0 &&
           std::getenv("DCTOOL_DCT4_THREE_PASS") == nullptr) {
-        single_ = true;
         while ((i64(1) << lgm_) < m) ++lgm_;
-        std::vector<cx_t<T>> tw(m);
-        for (i64 t = 0; t < m; ++t) {
-          const long double a = -2 * pi * t / static_cast<long double>(m);
-          tw[t] = cx_t<T>{static_cast<T>(std::cos(a)), static_cast<T>(std::sin(a))};
-        }
-        upload(tab_i_, tw);
-        constexpr int kSmem = rows_smem_bytes<T>();
-        if (kSmem > 48 * 1024)
-          DCT_CUDA_CHECK(cudaFuncSetAttribute(dct4_rows_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
+        rows_ = rows_launch<T>(rows_variant(), lgm_);
+        upload(tab_i_, rows_twiddles<T>(lgm_, rows_));
+        if (rows_.smem_bytes > 48 * 1024)
+          DCT_CUDA_CHECK(
+              cudaFuncSetAttribute(rows_.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, rows_.smem_bytes));
         return;
       }
       ws_real_ = 0;
@@ -202,10 +215,9 @@ class Pass {
   i64 ws_cplx() const { return ws_cplx_; }
 
   void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
-    if (single_) {
-      const i64 lpb = kRowsThreads / (n_ / 16);
-      const i64 blocks = (lines_ + lpb - 1) / lpb;
-      dct4_rows_kernel<T><<<static_cast<unsigned>(blocks), kRowsThreads, rows_smem_bytes<T>(), s>>>(
+    if (rows_.fn != nullptr) {
+      const i64 blocks = (lines_ + rows_.lines_per_cta - 1) / rows_.lines_per_cta;
+      rows_.fn<<<static_cast<unsigned>(blocks), rows_.threads, rows_.smem_bytes, s>>>(
           in, out, tab_a_.as<const cx_t<T>>(), tab_b_.as<const cx_t<T>>(), tab_i_.as<const cx_t<T>>(),
           static_cast<int>(n_), lgm_, static_cast<long long>(lines_));
       DCT_CUDA_CHECK(cudaGetLastError());
@@ -259,8 +271,8 @@ class Pass {
   i64 n_, lines_, width_;
   bool cols_;
   i64 ws_real_ = 0, ws_cplx_ = 0;
-  bool single_ = false;  // the single-pass kernel (kernels/dct4_rows.cuh): rows, N = 2M, M = 2^p in [8, 2048]
-  int lgm_ = 0;
+  RowsLaunch<T> rows_;  // the single-pass kernel (kernels/dct4_rows.cuh) when set: rows, N = 2M, M = 2^p in [8, 2048]
+  int lgm_ = 0;         // log2 M for it
   DeviceBuffer tab_a_, tab_b_, tab_i_, tab_j_;
   std::unique_ptr<CufftPlan> plan_;  // null: length-1 FFT (identity)
 };

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Host emulation of the single-pass DCT-IV rows kernel (kernels/dct4_rows.cuh, used by cuda-dct4-fft) for
-# machines without a GPU: the header is compiled as plain C++, each CTA run as 256 std::threads with a
-# std::barrier for __syncthreads (dynamic shared memory becomes one static buffer; CTAs one after another),
-# with the plan's tables built as kernels/dct4_fft.cu builds them, and compared with cpu-naive (the
-# long-double definition). Poisoned outputs (NaN) catch unwritten elements.
+# Host emulation of the single-pass DCT-IV rows kernels (kernels/dct4_rows.cuh, used by cuda-dct4-fft) for
+# machines without a GPU: the header is compiled as plain C++, each CTA run as one std::thread per CUDA thread
+# with a std::barrier for __syncthreads (dynamic shared memory becomes one static buffer; CTAs one after
+# another), with the plan's tables built as kernels/dct4_fft.cu builds them, and compared with cpu-naive (the
+# long-double definition). Every variant of DCTOOL_DCT4_ROWS (v2, v4 … v8), every N = 16 .. 4096 (powers
+# of two), f32 and f64, dct4 and idct4, one line and a last CTA that is partly filled. Poisoned outputs and
+# shared memory (NaN) catch unwritten elements; every 16-byte shared access is checked for alignment.
 # Usage: scripts/dct4-emulate.sh [BUILD_DIR]   (needs libdct_cpu.a, libdct_core.a there; run from the repo root)
 set -eu
 B=$(cd "${1:-build}" && pwd); R=$(pwd); T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 cat > "$T/emu.cpp" <<'CPP'
+#include <algorithm>
 #include <barrier>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +18,7 @@ cat > "$T/emu.cpp" <<'CPP'
 #include <cstring>
 #include <random>
 #include <thread>
+#include <utility>
 #include <vector>
 #include "core/backend.hpp"
 #include "core/metrics.hpp"
@@ -27,6 +31,18 @@ thread_local Dim threadIdx;
 Dim blockIdx;
 std::barrier<>* g_barrier = nullptr;
 inline void __syncthreads() { g_barrier->arrive_and_wait(); }
+// __shfl_xor_sync through a per-CTA exchange array between two barriers (every thread of the CTA calls it
+// the same number of times, as the kernels do; lane ^ mask stays in the warp for mask < 32).
+alignas(16) unsigned char g_xchg[1024][16];
+template <class V>
+V __shfl_xor_sync(unsigned, V v, int mask) {
+  std::memcpy(g_xchg[threadIdx.x], &v, sizeof v);
+  __syncthreads();
+  V r;
+  std::memcpy(&r, g_xchg[threadIdx.x ^ static_cast<unsigned>(mask)], sizeof r);
+  __syncthreads();
+  return r;
+}
 #define __global__
 #define __launch_bounds__(...)
 #define __device__
@@ -41,7 +57,7 @@ namespace dct::cuda::dct4 { alignas(16) unsigned char rows_smem[81920]; }
 #include "kernels/dct4_rows.cuh"
 using namespace dct;
 template <class T>
-double run(int n, long long lines, bool inverse) {
+double run(cuda::dct4::RowsVariant var, int n, long long lines, bool inverse) {
   using C = typename cuda::dct4::RowsTypes<T>::cx;
   const auto prec = sizeof(T) == 4 ? core::Precision::kF32 : core::Precision::kF64;
   core::HostTensor in(core::Shape2{lines, n}, 1, prec);
@@ -53,28 +69,28 @@ double run(int n, long long lines, bool inverse) {
   const long double pi = 3.141592653589793238462643383279502884L;
   const int m = n / 2;
   const double sig = inverse ? 1.0 / n : 2.0;
-  std::vector<C> pre(m), post(m), tw(m);
+  std::vector<C> pre(m), post(m);
   for (int k = 0; k < m; ++k) {
-    const long double a = -pi * (4 * k + 1) / (4.0L * n), b = -pi * k / static_cast<long double>(n),
-                      c = -2 * pi * k / static_cast<long double>(m);
+    const long double a = -pi * (4 * k + 1) / (4.0L * n), b = -pi * k / static_cast<long double>(n);
     pre[k] = C{static_cast<T>(sig * std::cos(a)), static_cast<T>(sig * std::sin(a))};
     post[k] = C{static_cast<T>(std::cos(b)), static_cast<T>(std::sin(b))};
-    tw[k] = C{static_cast<T>(std::cos(c)), static_cast<T>(std::sin(c))};
   }
   int lgm = 0;
   while ((1 << lgm) < m) ++lgm;
-  const int lpb = cuda::dct4::kRowsThreads / (m / 8);
-  const long long ctas = (lines + lpb - 1) / lpb;
+  const auto k = cuda::dct4::rows_launch<T>(var, lgm);
+  const std::vector<C> tw = cuda::dct4::rows_twiddles<T>(lgm, k);  // as kernels/dct4_fft.cu builds it
+  if (k.fn == nullptr || k.smem_bytes > static_cast<int>(sizeof cuda::dct4::rows_smem)) return INFINITY;
+  const long long ctas = (lines + k.lines_per_cta - 1) / k.lines_per_cta;
   for (long long b = 0; b < ctas; ++b) {
     blockIdx = {static_cast<unsigned>(b), 0, 0};
     std::memset(cuda::dct4::rows_smem, 0xFF, sizeof cuda::dct4::rows_smem);  // poison shared memory too
-    std::barrier<> bar(cuda::dct4::kRowsThreads);
+    std::barrier<> bar(k.threads);
     g_barrier = &bar;
     std::vector<std::thread> cta;
-    for (unsigned t = 0; t < static_cast<unsigned>(cuda::dct4::kRowsThreads); ++t)
+    for (unsigned t = 0; t < static_cast<unsigned>(k.threads); ++t)
       cta.emplace_back([&, t] {
         threadIdx = {t, 0, 0};
-        cuda::dct4::dct4_rows_kernel<T>(in.data<T>(), out.data<T>(), pre.data(), post.data(), tw.data(), n, lgm, lines);
+        k.fn(in.data<T>(), out.data<T>(), pre.data(), post.data(), tw.data(), n, lgm, lines);
       });
     for (auto& th : cta) th.join();
   }
@@ -91,16 +107,28 @@ double run(int n, long long lines, bool inverse) {
   return core::relative_l2(out.to(core::Precision::kF64), ref);
 }
 int main() {
-  struct Case { int n; long long lines; };
-  const Case cases[] = {{16, 1}, {16, 300}, {32, 129}, {64, 3}, {128, 33}, {256, 17}, {512, 9},
-                        {1024, 5}, {2048, 3}, {4096, 2}, {4096, 7}, {256, 200}, {16, 1000}};
+  using cuda::dct4::RowsVariant;
+  const std::pair<RowsVariant, const char*> variants[] = {
+      {RowsVariant::kV2, "v2"}, {RowsVariant::kV4, "v4"}, {RowsVariant::kV5, "v5"}, {RowsVariant::kV6, "v6"},
+      {RowsVariant::kV7, "v7"}, {RowsVariant::kV8, "v8"}};
   int bad = 0;
-  for (const auto& c : cases)
-    for (int inv = 0; inv < 2; ++inv) {
-      const double e32 = run<float>(c.n, c.lines, inv), e64 = run<double>(c.n, c.lines, inv);
-      std::printf("%s N=%d x%lld: f32 %.3g f64 %.3g\n", inv ? "idct4" : "dct4 ", c.n, c.lines, e32, e64);
-      bad += !(e32 < 1e-6 && e64 < 1e-13);
+  for (const auto& [var, name] : variants) {
+    double max32 = 0, max64 = 0;
+    for (int n = 16; n <= 4096; n *= 2) {
+      int lgm = 0;
+      while ((2 << lgm) < n) ++lgm;
+      const long long lpb = cuda::dct4::rows_launch<float>(var, lgm).lines_per_cta;
+      for (const long long lines : {1LL, 2 * lpb + 1})
+        for (int inv = 0; inv < 2; ++inv) {
+          const double e32 = run<float>(var, n, lines, inv), e64 = run<double>(var, n, lines, inv);
+          std::printf("%s %s N=%d x%lld: f32 %.3g f64 %.3g\n", name, inv ? "idct4" : "dct4 ", n, lines, e32, e64);
+          bad += !(e32 < 1e-6 && e64 < 1e-13);
+          max32 = std::max(max32, e32);
+          max64 = std::max(max64, e64);
+        }
     }
+    std::printf("%s: max relative L2 error f32 %.3g f64 %.3g\n", name, max32, max64);
+  }
   std::printf(bad ? "FAIL\n" : "OK\n");
   return bad;
 }
