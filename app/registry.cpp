@@ -71,6 +71,7 @@ const std::vector<const core::Compressor*>& compressors() {
     std::vector<std::unique_ptr<core::Compressor>> v;
 #ifdef DCTOOL_HAVE_CUDA
     v.push_back(cuda::make_fused_jpeg_compressor());
+    v.push_back(cuda::make_whole_compressor());  // threshold / keep
 #endif
     v.push_back(cpu::make_cpu_compressor(registry()));
     return v;

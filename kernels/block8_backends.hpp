@@ -1,5 +1,5 @@
 #pragma once
-// Factories for the CUDA 8x8 block backends and the fused jpeg compressor. Plain C++ (no CUDA types) so
+// Factories for the CUDA 8x8 block backends and the GPU compressors. Plain C++ (no CUDA types) so
 // app/registry.cpp can include it; compiled in only when DCTOOL_HAVE_CUDA is defined.
 #include <memory>
 #include <vector>
@@ -13,5 +13,8 @@ namespace dct::cuda {
 std::vector<std::unique_ptr<core::Backend>> make_block8_backends();
 // "cuda-jpeg-fused": jpeg mode in one kernel (8-bit in, 8-bit out); supports() is false without a device.
 std::unique_ptr<core::Compressor> make_fused_jpeg_compressor();
+// "cuda-compress-whole": threshold and keep modes (whole-image DCT, GPU selection, fused keep rule in the
+// inverse; kernels/compress_whole.cu); supports() is false without a device and for the other modes.
+std::unique_ptr<core::Compressor> make_whole_compressor();
 
 }  // namespace dct::cuda

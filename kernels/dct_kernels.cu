@@ -47,6 +47,9 @@
  */
 #include "kernels/dct_kernels.cuh"
 
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
 #include <algorithm>
 
 #include "kernels/cuda_util.cuh"
@@ -54,6 +57,7 @@
 namespace dct::cuda {
 namespace {
 
+namespace cg = cooperative_groups;
 using i64 = std::int64_t;
 
 template <class C> __device__ __forceinline__ C cmul(C a, C b) { return C{a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x}; }
@@ -328,10 +332,44 @@ __global__ void post_2d_kernel(const cx_t<T>* __restrict__ V, T* __restrict__ y,
   }
 }
 
+// kMask: the compress keep rule and its statistics (KeepRule in dct_kernels.cuh); false is the plain
+// inverse, the same code as before the rule existed (the rule's branches are compiled out).
 template <class T>
+__device__ __noinline__ void record_symbol(T v, const KeepRule<T>& rule) {
+  // floor(v + 0.5) in double, as the CPU compressor's symbol_of: exact for every float and double v of
+  // interest (an f32 floorf(v + 0.5f) would round 0.49999997f up and odd integers above 2^23 to even).
+  const double r = fmin(fmax(floor(static_cast<double>(v) + 0.5), -2147483648.0), 2147483647.0);
+  const long long sym = static_cast<long long>(r);
+  if (sym == 0) return;
+  if (sym >= -rule.half && sym < rule.half) {
+    // Warp-aggregated: lanes with the same symbol add once (small symbols are hot bins at low thresholds).
+    const cg::coalesced_group active = cg::coalesced_threads();
+    const cg::coalesced_group same = cg::labeled_partition(active, static_cast<int>(sym));
+    if (same.thread_rank() == 0) atomicAdd(rule.hist + (sym + rule.half), static_cast<unsigned long long>(same.size()));
+  } else {
+    const unsigned long long at = atomicAdd(rule.overflow_count, 1ull);
+    rule.overflow[at] = static_cast<int>(sym);
+  }
+}
+
+// The keep rule on one coefficient: v if kept, else 0; `counted` marks the one read of each coefficient
+// that feeds the statistics (a thread reads a coefficient twice at k = N/2 of an even axis).
+template <class T>
+__device__ __forceinline__ T keep_filter(T v, i64 idx, bool counted, T thr, i64 last, const KeepRule<T>& rule,
+                                         unsigned& kept) {
+  const T a = v < T(0) ? -v : v;
+  if (!(a > thr || (a == thr && idx <= last))) return T(0);
+  if (counted) {
+    ++kept;
+    if (rule.hist != nullptr) record_symbol(v, rule);
+  }
+  return v;
+}
+
+template <class T, bool kMask>
 __global__ void pre_2d_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V, const cx_t<T>* __restrict__ tw1,
                               const T* __restrict__ ia1, const cx_t<T>* __restrict__ tw2, const T* __restrict__ ia2,
-                              i64 n1, i64 n2, i64 batch) {
+                              i64 n1, i64 n2, i64 batch, const KeepRule<T> rule) {
   const i64 k2 = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
   const i64 h2 = n2 >> 1, h1 = n1 >> 1, nc = h2 + 1;
   if (k2 > h2) return;
@@ -344,6 +382,13 @@ __global__ void pre_2d_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V, 
   for (i64 b = blockIdx.z; b < batch; b += gridDim.z) {
     const T* yb = y + b * n1 * n2;
     cx_t<T>* Vb = V + b * n1 * nc;
+    [[maybe_unused]] T thr{};
+    [[maybe_unused]] i64 last = 0;
+    [[maybe_unused]] unsigned kept = 0;
+    if constexpr (kMask) {
+      thr = rule.thr[b];
+      last = rule.last[b];
+    }
     for (i64 k10 = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; k10 <= h1; k10 += kUnroll * sy) {
       T r00[kUnroll], r01[kUnroll], r10[kUnroll], r11[kUnroll];
 #pragma unroll
@@ -356,6 +401,19 @@ __global__ void pre_2d_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V, 
         r01[u] = has2 ? yb[k1 * n2 + m2] : T(0);
         r10[u] = has1 ? yb[m1 * n2 + k2] : T(0);
         r11[u] = (has1 && has2) ? yb[m1 * n2 + m2] : T(0);
+      }
+      if constexpr (kMask) {
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          const i64 k1 = k10 + u * sy;
+          if (k1 > h1) break;
+          const bool has1 = k1 != 0, own1 = has1 && n1 - k1 != k1, own2 = has2 && m2 != k2;
+          const i64 m1 = n1 - k1;
+          r00[u] = keep_filter(r00[u], k1 * n2 + k2, true, thr, last, rule, kept);
+          if (has2) r01[u] = keep_filter(r01[u], k1 * n2 + m2, own2, thr, last, rule, kept);
+          if (has1) r10[u] = keep_filter(r10[u], m1 * n2 + k2, own1, thr, last, rule, kept);
+          if (has1 && has2) r11[u] = keep_filter(r11[u], m1 * n2 + m2, own1 && own2, thr, last, rule, kept);
+        }
       }
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
@@ -377,6 +435,13 @@ __global__ void pre_2d_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V, 
           const cx_t<T> iq{-q.y, q.x};      // i W1 conj(W2)
           Vb[m1 * nc + k2] = cmul(iq, cx_t<T>{y10 - y01, -(y11 + y00)});
         }
+      }
+    }
+    if constexpr (kMask) {
+      if (kept != 0) {  // one atomic per coalesced group of threads that kept something
+        const cg::coalesced_group g = cg::coalesced_threads();
+        const unsigned total = cg::reduce(g, kept, cg::plus<unsigned>());
+        if (g.thread_rank() == 0) atomicAdd(rule.kept + b, static_cast<unsigned long long>(total));
       }
     }
   }
@@ -534,7 +599,15 @@ void post_2d(const cx_t<T>* V, T* y, AxisTables<T> t1, AxisTables<T> t2, i64 n1,
 template <class T>
 void pre_2d(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, i64 n1, i64 n2, i64 batch, cudaStream_t s) {
   const Launch l = shape_launch(n2 / 2 + 1, n1 / 2 + 1, batch, kUnroll);
-  DCT_LAUNCH((pre_2d_kernel<T>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, batch);
+  DCT_LAUNCH((pre_2d_kernel<T, false>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, batch,
+             KeepRule<T>{});
+}
+
+template <class T>
+void pre_2d_keep(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, i64 n1, i64 n2, i64 batch,
+                 const KeepRule<T>& rule, cudaStream_t s) {
+  const Launch l = shape_launch(n2 / 2 + 1, n1 / 2 + 1, batch, kUnroll);
+  DCT_LAUNCH((pre_2d_kernel<T, true>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, batch, rule);
 }
 
 template <class T>
@@ -599,6 +672,8 @@ void identity_c2r(const cx_t<T>* in, T* out, i64 count, cudaStream_t s) {
   template void pre_lines<T>(const T*, cx_t<T>*, AxisTables<T>, LineGeom, cudaStream_t);                          \
   template void post_2d<T>(const cx_t<T>*, T*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t);       \
   template void pre_2d<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t);        \
+  template void pre_2d_keep<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64,                 \
+                               const KeepRule<T>&, cudaStream_t);                                                \
   template void family_expand<T>(Family, const T*, T*, i64, i64, cudaStream_t);                                   \
   template void family_post<T>(Family, const cx_t<T>*, T*, AxisTables<T>, i64, i64, cudaStream_t);               \
   template void family_pre<T>(Family, const T*, cx_t<T>*, AxisTables<T>, i64, i64, cudaStream_t);                \

@@ -58,6 +58,26 @@ template <class T>
 void pre_2d(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, std::int64_t n1, std::int64_t n2,
             std::int64_t batch, cudaStream_t s);
 
+// pre_2d with a keep rule (compress --mode threshold|keep, kernels/compress_whole.cu): coefficient i (flat
+// index in its matrix, row-major) of matrix b enters the inverse only if |y| > thr[b], or |y| == thr[b] and
+// i <= last[b]; the others are read as 0. In the same pass, every coefficient counted once: the kept ones per
+// matrix (kept[b]) and, when hist is set, their symbols s = floor(y + 0.5) (clamped to int32) other than 0:
+// s in [-half, half) into hist[s + half], the rest appended to overflow[atomicAdd(overflow_count, 1)]
+// (capacity: every coefficient). The counters are added to (clear them first).
+template <class T>
+struct KeepRule {
+  const T* thr = nullptr;
+  const long long* last = nullptr;
+  unsigned long long* kept = nullptr;
+  unsigned long long* hist = nullptr;
+  long long half = 0;
+  int* overflow = nullptr;
+  unsigned long long* overflow_count = nullptr;
+};
+template <class T>
+void pre_2d_keep(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, std::int64_t n1, std::int64_t n2,
+                 std::int64_t batch, const KeepRule<T>& rule, cudaStream_t s);
+
 // The other three 1-D algorithms of Table IV (eqs. 3-8), along rows.
 enum class Family { kMirror2N, kPad2N, kZero4N };
 int family_factor(Family f);  // FFT length / N: 2, 2, 4
