@@ -4,7 +4,7 @@
 #
 #   scripts/gpu-check.sh BUILD_DIR
 #
-# Phases (GPU_CHECK_PHASES, comma list, default "tests,bench2d,bench1d,block8,dct4,lot,jpeg,batch,auto"):
+# Phases (GPU_CHECK_PHASES, comma list, default "tests,bench2d,bench1d,block8,dct4,lot,jpeg,whole,batch,auto"):
 #   tests    the gpu-labelled Catch2 tests, run from the binary directly (ctest's discovered paths are
 #            absolute to the build machine); compact log with durations
 #   bench2d  Table V layout: dct2/idct2, cuda-rowcol vs cuda-fft2d (x_fft = / cuFFT R2C or C2R), f64 and f32;
@@ -14,7 +14,12 @@
 #   dct4     seed 003 N = 17 (classical / 4-section / 8-section, single and 2^20 transforms) and
 #            cuda-dct4-fft batched at N = 256, 1024, 4096 (2^24 elements; f32, f64; and N = 1023), then
 #            the same through the three-pass route (DCTOOL_DCT4_THREE_PASS=1, csv in extra.log)
-#   jpeg     fused GPU jpeg round trip of 4096x4096 RGB images (device and transfer times from --report)
+#   jpeg     fused GPU jpeg round trip of 4096x4096 RGB images (device and transfer times from --report), the copy
+#            of the same bytes (cuda-8x8 at 4096x3072 f32 = 50.3 MB: its x_copy gives the copy time), and an ncu
+#            profile of the kernel when ncu is there (ncu-jpeg.txt)
+#   whole    compress --mode threshold / keep of three 4096x4096 RGB images on the GPU (cuda-compress-whole, f32 and
+#            f64; per-stage times from --report), keep with the full CUB sort (DCTOOL_KEEP_SELECT=sort), and the old
+#            route (CPU compressor on cuda-fft2d) for comparison
 #   batch    200 copies of one 1920x1080 RGB PNG: `compress --quality 50` (auto: cuda-jpeg-fused) and the same
 #            with `--mode none` (decode + encode only); both summary lines (images/s) to extra.log
 #   auto     `dctool --timing dct2 big.npy -o out.npy` picks cuda-fft2d and shows device and e2e times
@@ -25,7 +30,7 @@ set -u -o pipefail
 
 BUILD=${1:-build-gpu}
 OUT=${OUT:-$PWD/gpu-check-out}
-PHASES=${GPU_CHECK_PHASES:-tests,bench2d,bench1d,block8,dct4,lot,jpeg,batch,auto}
+PHASES=${GPU_CHECK_PHASES:-tests,bench2d,bench1d,block8,dct4,lot,jpeg,whole,batch,auto}
 REPS=${GPU_CHECK_REPS:-20}
 mkdir -p "$OUT"
 LOG=$OUT/gpu-check.log
@@ -126,6 +131,32 @@ if has_phase jpeg && [[ -x $DCTOOL ]]; then
   for i in 2 3 4; do cp /tmp/fj/big_1.png /tmp/fj/big_$i.png; done
   "$DCTOOL" compress /tmp/fj/*.png -o /tmp/fjo --quality 50 --jobs 1 --report /tmp/fj/report.json >>"$EXTRA" 2>&1
   cat /tmp/fj/report.json >>"$EXTRA"
+  { timeout 60 "$DCTOOL" bench --ops dct2 --block 8 --norm ortho --sizes 4096x3072 --backends cuda-8x8 --precision f32 \
+      --reps "$REPS" --warmup 3 --format csv; echo "exit $?"; } >>"$EXTRA" 2>&1
+  if command -v ncu >/dev/null; then
+    timeout 120 ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
+      --section WarpStateStats --section SchedulerStats --section InstructionStats -k regex:fused_jpeg --launch-count 1 \
+      "$DCTOOL" compress /tmp/fj/big_1.png -o /tmp/fjo/ncu.png --quality 50 >"$OUT/ncu-jpeg.txt" 2>&1
+  fi
+fi
+if has_phase whole && [[ -x $DCTOOL ]]; then
+  say "== whole-image threshold / keep on the GPU (reports in extra.log)"
+  mkdir -p /tmp/fj /tmp/fjo
+  [[ -s /tmp/fj/big_1.png ]] || /usr/bin/env python3 scripts/compress-bench-images.py /tmp/fj/big_1.png 4096 4096 >>"$EXTRA" 2>&1
+  for i in 2 3; do cp /tmp/fj/big_1.png /tmp/fj/big_$i.png; done
+  whole() {  # label, env, dctool arguments...
+    local label=$1 env=$2; shift 2
+    echo "## whole $label" >>"$EXTRA"
+    env $env timeout 120 "$DCTOOL" "$@" --jobs 1 --report /tmp/fj/whole.json >>"$EXTRA" 2>&1
+    cat /tmp/fj/whole.json >>"$EXTRA"; echo >>"$EXTRA"
+  }
+  three=(/tmp/fj/big_1.png /tmp/fj/big_2.png /tmp/fj/big_3.png)
+  for p in f32 f64; do
+    whole "threshold 20 $p" "" -p "$p" compress "${three[@]}" -o /tmp/fjo --mode threshold --threshold 20
+    whole "keep 0.05 $p" "" -p "$p" compress "${three[@]}" -o /tmp/fjo --mode keep --keep 0.05
+  done
+  whole "keep 0.05 f32 sort" "DCTOOL_KEEP_SELECT=sort" compress "${three[@]}" -o /tmp/fjo --mode keep --keep 0.05
+  whole "keep 0.05 f32 old route" "" -b cuda-fft2d compress /tmp/fj/big_1.png /tmp/fj/big_2.png -o /tmp/fjo --mode keep --keep 0.05
 fi
 if has_phase batch && [[ -x $DCTOOL ]]; then
   say "== batch: 200 x 1920x1080 RGB PNG, quality 50, default --jobs, then --mode none (decode + encode only)"
