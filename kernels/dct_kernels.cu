@@ -372,22 +372,25 @@ __device__ __forceinline__ T keep_filter(T v, i64 idx, bool counted, T thr, i64 
   return v;
 }
 
-template <class T, bool kMask>
-__global__ void pre_2d_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V, const cx_t<T>* __restrict__ tw1,
-                              const T* __restrict__ ia1, const cx_t<T>* __restrict__ tw2, const T* __restrict__ ia2,
-                              i64 n1, i64 n2, i64 batch, const KeepRule<T> rule) {
-  const i64 k2 = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const i64 h2 = n2 >> 1, h1 = n1 >> 1, nc = h2 + 1;
+// I as in post_2d_kernel (int indices and an occupancy bound for the plain inverse: f32 64 registers, f64 at
+// most 128 — 3 CTAs would spill; the keep variant keeps its registers).
+template <class T, bool kMask, class I>
+__global__ void __launch_bounds__(256, (!kMask && sizeof(I) == 4) ? (sizeof(T) == 4 ? 4 : 2) : 1)
+    pre_2d_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V, const cx_t<T>* __restrict__ tw1,
+                  const T* __restrict__ ia1, const cx_t<T>* __restrict__ tw2, const T* __restrict__ ia2, I n1, I n2,
+                  i64 batch, const KeepRule<T> rule) {
+  const I k2 = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const I h2 = n2 >> 1, h1 = n1 >> 1, nc = h2 + 1;
   if (k2 > h2) return;
   const cx_t<T> w2 = tw2[k2];
   const bool has2 = k2 != 0;
-  const i64 m2 = n2 - k2;
+  const I m2 = n2 - k2;
   const T g2a = ia2[k2];
   const T g2b = has2 ? ia2[m2] : T(0);
-  const i64 sy = static_cast<i64>(gridDim.y) * blockDim.y;
+  const I sy = static_cast<I>(gridDim.y) * blockDim.y;
   for (i64 b = blockIdx.z; b < batch; b += gridDim.z) {
-    const T* yb = y + b * n1 * n2;
-    cx_t<T>* Vb = V + b * n1 * nc;
+    const T* yb = y + b * static_cast<i64>(n1) * n2;
+    cx_t<T>* Vb = V + b * static_cast<i64>(n1) * nc;
     [[maybe_unused]] T thr{};
     [[maybe_unused]] i64 last = 0;
     [[maybe_unused]] unsigned kept = 0;
@@ -395,14 +398,14 @@ __global__ void pre_2d_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V, 
       thr = rule.thr[b];
       last = rule.last[b];
     }
-    for (i64 k10 = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; k10 <= h1; k10 += kUnroll * sy) {
+    for (I k10 = static_cast<I>(blockIdx.y) * blockDim.y + threadIdx.y; k10 <= h1; k10 += kUnroll * sy) {
       T r00[kUnroll], r01[kUnroll], r10[kUnroll], r11[kUnroll];
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
-        const i64 k1 = k10 + u * sy;
+        const I k1 = k10 + u * sy;
         if (k1 > h1) break;
         const bool has1 = k1 != 0;
-        const i64 m1 = n1 - k1;
+        const I m1 = n1 - k1;
         r00[u] = yb[k1 * n2 + k2];
         r01[u] = has2 ? yb[k1 * n2 + m2] : T(0);
         r10[u] = has1 ? yb[m1 * n2 + k2] : T(0);
@@ -411,10 +414,10 @@ __global__ void pre_2d_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V, 
       if constexpr (kMask) {
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
-          const i64 k1 = k10 + u * sy;
+          const I k1 = k10 + u * sy;
           if (k1 > h1) break;
           const bool has1 = k1 != 0, own1 = has1 && n1 - k1 != k1, own2 = has2 && m2 != k2;
-          const i64 m1 = n1 - k1;
+          const I m1 = n1 - k1;
           r00[u] = keep_filter(r00[u], k1 * n2 + k2, true, thr, last, rule, kept);
           if (has2) r01[u] = keep_filter(r01[u], k1 * n2 + m2, own2, thr, last, rule, kept);
           if (has1) r10[u] = keep_filter(r10[u], m1 * n2 + k2, own1, thr, last, rule, kept);
@@ -423,10 +426,10 @@ __global__ void pre_2d_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V, 
       }
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
-        const i64 k1 = k10 + u * sy;
+        const I k1 = k10 + u * sy;
         if (k1 > h1) break;
         const bool has1 = k1 != 0;
-        const i64 m1 = n1 - k1;
+        const I m1 = n1 - k1;
         const T g1a = ia1[k1];
         const T g1b = has1 ? ia1[m1] : T(0);
         const T y00 = g1a * g2a * r00[u];
@@ -561,6 +564,11 @@ dim3 flat_grid(i64 count) { return dim3(static_cast<unsigned>(std::min<i64>((cou
 
 }  // namespace
 
+namespace {
+// Whether a matrix's real and half-spectrum element indices fit in int (the 2-D pre/post kernels' index type).
+bool int_indices(i64 n1, i64 n2) { return n1 * n2 < (i64(1) << 31) && n1 * (n2 / 2 + 1) < (i64(1) << 31); }
+}  // namespace
+
 int family_factor(Family f) { return f == Family::kZero4N ? 4 : 2; }
 
 template <class T>
@@ -599,7 +607,7 @@ void pre_lines(const T* y, cx_t<T>* V, AxisTables<T> t, LineGeom g, cudaStream_t
 template <class T>
 void post_2d(const cx_t<T>* V, T* y, AxisTables<T> t1, AxisTables<T> t2, i64 n1, i64 n2, i64 batch, cudaStream_t s) {
   const Launch l = shape_launch(n2 / 2 + 1, n1 / 2 + 1, batch, kUnroll);
-  if (n1 * n2 < (i64(1) << 31) && n1 * (n2 / 2 + 1) < (i64(1) << 31))
+  if (int_indices(n1, n2))
     DCT_LAUNCH((post_2d_kernel<T, int>), l.grid, l.block, s, V, y, t1.tw, t1.fs, t2.tw, t2.fs, static_cast<int>(n1),
                static_cast<int>(n2), batch);
   else
@@ -609,15 +617,24 @@ void post_2d(const cx_t<T>* V, T* y, AxisTables<T> t1, AxisTables<T> t2, i64 n1,
 template <class T>
 void pre_2d(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, i64 n1, i64 n2, i64 batch, cudaStream_t s) {
   const Launch l = shape_launch(n2 / 2 + 1, n1 / 2 + 1, batch, kUnroll);
-  DCT_LAUNCH((pre_2d_kernel<T, false>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, batch,
-             KeepRule<T>{});
+  if (int_indices(n1, n2))
+    DCT_LAUNCH((pre_2d_kernel<T, false, int>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia,
+               static_cast<int>(n1), static_cast<int>(n2), batch, KeepRule<T>{});
+  else
+    DCT_LAUNCH((pre_2d_kernel<T, false, i64>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, batch,
+               KeepRule<T>{});
 }
 
 template <class T>
 void pre_2d_keep(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, i64 n1, i64 n2, i64 batch,
                  const KeepRule<T>& rule, cudaStream_t s) {
   const Launch l = shape_launch(n2 / 2 + 1, n1 / 2 + 1, batch, kUnroll);
-  DCT_LAUNCH((pre_2d_kernel<T, true>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, batch, rule);
+  if (int_indices(n1, n2))
+    DCT_LAUNCH((pre_2d_kernel<T, true, int>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia,
+               static_cast<int>(n1), static_cast<int>(n2), batch, rule);
+  else
+    DCT_LAUNCH((pre_2d_kernel<T, true, i64>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, batch,
+               rule);
 }
 
 template <class T>
