@@ -291,9 +291,9 @@ template <class T, class I>
 __global__ void __launch_bounds__(256, sizeof(I) == 4 ? (sizeof(T) == 4 ? 4 : 3) : 1)
     post_2d_kernel(const cx_t<T>* __restrict__ V, T* __restrict__ y, const cx_t<T>* __restrict__ tw1,
                    const T* __restrict__ fs1, const cx_t<T>* __restrict__ tw2, const T* __restrict__ fs2, I n1, I n2,
-                   i64 batch) {
+                   I nc, i64 batch) {
   const I k2 = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const I h2 = n2 >> 1, h1 = n1 >> 1, nc = h2 + 1;
+  const I h2 = n2 >> 1, h1 = n1 >> 1;
   if (k2 > h2) return;
   const cx_t<T> w2 = tw2[k2];
   const bool mir2 = k2 != 0 && 2 * k2 != n2;
@@ -378,9 +378,9 @@ template <class T, bool kMask, class I>
 __global__ void __launch_bounds__(256, (!kMask && sizeof(I) == 4) ? (sizeof(T) == 4 ? 4 : 2) : 1)
     pre_2d_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V, const cx_t<T>* __restrict__ tw1,
                   const T* __restrict__ ia1, const cx_t<T>* __restrict__ tw2, const T* __restrict__ ia2, I n1, I n2,
-                  i64 batch, const KeepRule<T> rule) {
+                  I nc, i64 batch, const KeepRule<T> rule) {
   const I k2 = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const I h2 = n2 >> 1, h1 = n1 >> 1, nc = h2 + 1;
+  const I h2 = n2 >> 1, h1 = n1 >> 1;
   if (k2 > h2) return;
   const cx_t<T> w2 = tw2[k2];
   const bool has2 = k2 != 0;
@@ -565,8 +565,9 @@ dim3 flat_grid(i64 count) { return dim3(static_cast<unsigned>(std::min<i64>((cou
 }  // namespace
 
 namespace {
-// Whether a matrix's real and half-spectrum element indices fit in int (the 2-D pre/post kernels' index type).
-bool int_indices(i64 n1, i64 n2) { return n1 * n2 < (i64(1) << 31) && n1 * (n2 / 2 + 1) < (i64(1) << 31); }
+// Whether a matrix's real and half-spectrum element indices (rows nc apart) fit in int (the 2-D pre/post kernels'
+// index type).
+bool int_indices(i64 n1, i64 n2, i64 nc) { return n1 * n2 < (i64(1) << 31) && n1 * nc < (i64(1) << 31); }
 }  // namespace
 
 int family_factor(Family f) { return f == Family::kZero4N ? 4 : 2; }
@@ -604,24 +605,29 @@ void pre_lines(const T* y, cx_t<T>* V, AxisTables<T> t, LineGeom g, cudaStream_t
   }
 }
 
+// pitch: complex elements between rows of V (<= 0: n2/2+1); the matrices of a batch are n1 * pitch apart.
 template <class T>
-void post_2d(const cx_t<T>* V, T* y, AxisTables<T> t1, AxisTables<T> t2, i64 n1, i64 n2, i64 batch, cudaStream_t s) {
+void post_2d(const cx_t<T>* V, T* y, AxisTables<T> t1, AxisTables<T> t2, i64 n1, i64 n2, i64 batch, cudaStream_t s,
+             i64 pitch) {
   const Launch l = shape_launch(n2 / 2 + 1, n1 / 2 + 1, batch, kUnroll);
-  if (int_indices(n1, n2))
+  const i64 nc = pitch > 0 ? pitch : n2 / 2 + 1;
+  if (int_indices(n1, n2, nc))
     DCT_LAUNCH((post_2d_kernel<T, int>), l.grid, l.block, s, V, y, t1.tw, t1.fs, t2.tw, t2.fs, static_cast<int>(n1),
-               static_cast<int>(n2), batch);
+               static_cast<int>(n2), static_cast<int>(nc), batch);
   else
-    DCT_LAUNCH((post_2d_kernel<T, i64>), l.grid, l.block, s, V, y, t1.tw, t1.fs, t2.tw, t2.fs, n1, n2, batch);
+    DCT_LAUNCH((post_2d_kernel<T, i64>), l.grid, l.block, s, V, y, t1.tw, t1.fs, t2.tw, t2.fs, n1, n2, nc, batch);
 }
 
 template <class T>
-void pre_2d(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, i64 n1, i64 n2, i64 batch, cudaStream_t s) {
+void pre_2d(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, i64 n1, i64 n2, i64 batch, cudaStream_t s,
+            i64 pitch) {
   const Launch l = shape_launch(n2 / 2 + 1, n1 / 2 + 1, batch, kUnroll);
-  if (int_indices(n1, n2))
+  const i64 nc = pitch > 0 ? pitch : n2 / 2 + 1;
+  if (int_indices(n1, n2, nc))
     DCT_LAUNCH((pre_2d_kernel<T, false, int>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia,
-               static_cast<int>(n1), static_cast<int>(n2), batch, KeepRule<T>{});
+               static_cast<int>(n1), static_cast<int>(n2), static_cast<int>(nc), batch, KeepRule<T>{});
   else
-    DCT_LAUNCH((pre_2d_kernel<T, false, i64>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, batch,
+    DCT_LAUNCH((pre_2d_kernel<T, false, i64>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, nc, batch,
                KeepRule<T>{});
 }
 
@@ -629,11 +635,12 @@ template <class T>
 void pre_2d_keep(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, i64 n1, i64 n2, i64 batch,
                  const KeepRule<T>& rule, cudaStream_t s) {
   const Launch l = shape_launch(n2 / 2 + 1, n1 / 2 + 1, batch, kUnroll);
-  if (int_indices(n1, n2))
+  const i64 nc = n2 / 2 + 1;
+  if (int_indices(n1, n2, nc))
     DCT_LAUNCH((pre_2d_kernel<T, true, int>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia,
-               static_cast<int>(n1), static_cast<int>(n2), batch, rule);
+               static_cast<int>(n1), static_cast<int>(n2), static_cast<int>(nc), batch, rule);
   else
-    DCT_LAUNCH((pre_2d_kernel<T, true, i64>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, batch,
+    DCT_LAUNCH((pre_2d_kernel<T, true, i64>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, nc, batch,
                rule);
 }
 
@@ -697,8 +704,8 @@ void identity_c2r(const cx_t<T>* in, T* out, i64 count, cudaStream_t s) {
   template void reorder<T>(const T*, T*, i64, i64, i64, bool, bool, bool, cudaStream_t, i64, i64);                          \
   template void post_lines<T>(const cx_t<T>*, T*, AxisTables<T>, LineGeom, cudaStream_t);                         \
   template void pre_lines<T>(const T*, cx_t<T>*, AxisTables<T>, LineGeom, cudaStream_t);                          \
-  template void post_2d<T>(const cx_t<T>*, T*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t);       \
-  template void pre_2d<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t);        \
+  template void post_2d<T>(const cx_t<T>*, T*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t, i64);  \
+  template void pre_2d<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t, i64);   \
   template void pre_2d_keep<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64,                 \
                                const KeepRule<T>&, cudaStream_t);                                                \
   template void family_expand<T>(Family, const T*, T*, i64, i64, cudaStream_t);                                   \

@@ -2,11 +2,16 @@
  *
  *   NPointLines   forward: reorder (eq. 9) -> R2C of length N per line -> post (eq. 11)
  *                 inverse: pre (inverse of eq. 11) -> C2R -> reorder^-1
- *                 rows: contiguous lines, one batched cuFFT plan; columns: the reorder permutes whole
- *                 rows (coalesced), the FFT runs down the columns (istride = W, idist = 1, one execution
- *                 per matrix), and the post kernel walks rows of the spectrum, so no transpose is needed.
- *   ThreeStage2d  forward: reorder both axes in one pass (eq. 13) -> 2-D R2C -> post (eqs. 14, 17, 18)
+ *                 rows: contiguous lines; where RfftRows supports N (powers of two 16..4096) the reorder is
+ *                 folded into our row real-FFT kernels (kernels/rfft_rows.cu), else one batched cuFFT plan
+ *                 after a reorder pass; columns: the reorder permutes whole rows (coalesced), the FFT runs
+ *                 down the columns (istride = W, idist = 1, one execution per matrix), and the post kernel
+ *                 walks rows of the spectrum, so no transpose is needed.
+ *   ThreeStage2d  forward: reorder both axes (eq. 13) -> 2-D R2C -> post (eqs. 14, 17, 18)
  *                 inverse: pre (eq. 15) -> 2-D C2R -> reorder^-1 (eq. 16)
+ *                 The 2-D R2C is, by default where RfftRows supports N2, our row R2C kernel reading the
+ *                 input in reordered order (no reorder pass) + cuFFT's strided C2C down the columns
+ *                 (Fft2dRoute::kRows); otherwise a reorder pass + cuFFT's 2-D plan (kR2c).
  *                 DCTOOL_FFT2D=cb moves the reorder and pre into cuFFT as LTO callbacks (fft2d_cb.cu):
  *                 forward = R2C(load cb) -> post; inverse = C2R(load cb, store cb); measured slower.
  *                 Per-axis scale tables: axis 1 carries the constant 2 of Y = 2 Re(s).
@@ -31,9 +36,21 @@ NPointLines<T>::NPointLines(core::Op op, core::Norm norm, bool along_cols, core:
       n2_(shape.cols),
       batch_(batch),
       pitch_(shape.count() + (along_cols && shape.rows > 1 ? shape.count() % 2 : 0)),
-      tables_(along_cols ? shape.rows : shape.cols, norm, 2.0),
-      fft_(along_cols ? FftStage<T>::columns(forward_ ? FftType::kR2C : FftType::kC2R, shape.rows, shape.cols, batch, pitch_)
-                      : FftStage<T>::lines(forward_ ? FftType::kR2C : FftType::kC2R, shape.cols, shape.rows * batch)) {}
+      tables_(along_cols ? shape.rows : shape.cols, norm, 2.0) {
+  const FftType t = forward_ ? FftType::kR2C : FftType::kC2R;
+  if (along_cols)
+    fft_.emplace(FftStage<T>::columns(t, shape.rows, shape.cols, batch, pitch_));
+  else if (row_kernels_wanted<T>(shape.cols))
+    rows_ = std::make_unique<RfftRows<T>>(1, shape.cols, shape.rows * batch);  // n1 = 1: no row permutation
+  else
+    fft_.emplace(FftStage<T>::lines(t, shape.cols, shape.rows * batch));
+}
+
+template <class T>
+bool row_kernels_wanted(i64 n2) {
+  const char* v = std::getenv("DCTOOL_ROW_FFT");
+  return RfftRows<T>::supports(n2) && !(v != nullptr && std::string_view(v) == "cufft");
+}
 
 template <class T>
 void NPointLines<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
@@ -49,13 +66,19 @@ void NPointLines<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s
   }
   // Rows: the permutation acts on the columns of each line; columns: on the rows of each matrix.
   const i64 rn1 = along_cols_ ? n1_ : n1_ * batch_, rb = along_cols_ ? batch_ : 1;
-  if (forward_) {
+  if (rows_ && forward_) {
+    rows_->forward(in, wc, s);
+    post_lines<T>(wc, out, tables_.view(), g, s);
+  } else if (rows_) {
+    pre_lines<T>(in, wc, tables_.view(), g, s);
+    rows_->inverse(wc, out, s);
+  } else if (forward_) {
     reorder<T>(in, wr, rn1, n2_, rb, along_cols_, !along_cols_, false, s, 0, along_cols_ ? pitch_ : 0);
-    fft_.run(wr, wc, s);
+    fft_->run(wr, wc, s);
     post_lines<T>(wc, out, tables_.view(), g, s);
   } else {
     pre_lines<T>(in, wc, tables_.view(), g, s);
-    fft_.run(wc, wr, s);
+    fft_->run(wc, wr, s);
     reorder<T>(wr, out, rn1, n2_, rb, along_cols_, !along_cols_, true, s, along_cols_ ? pitch_ : 0, 0);
   }
 }
@@ -64,15 +87,32 @@ void NPointLines<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s
 
 namespace {
 core::Shape2 canonical(core::Shape2 s) { return (s.cols == 1 && s.rows > 1) ? core::Shape2{1, s.rows} : s; }
-bool split_fft2d() {
-  const char* v = std::getenv("DCTOOL_FFT2D");
-  return v != nullptr && std::string_view(v) == "split";
-}
+}  // namespace
+
 template <class T>
-FftStage<T> first_stage(bool forward, core::Shape2 c, i64 batch) {
-  const FftType t = forward ? FftType::kR2C : FftType::kC2R;
-  if (split_fft2d()) return FftStage<T>::lines(t, c.cols, c.rows * batch);
-  return FftStage<T>::matrix(t, c.rows, c.cols, batch);
+Fft2dRoute fft2d_route(i64 n2) {
+  const char* v = std::getenv("DCTOOL_FFT2D");
+  const std::string_view want = v != nullptr ? v : "";
+  if (want == "cb" && fft2d_callbacks_wanted()) return Fft2dRoute::kCallback;
+  if (want == "split") return Fft2dRoute::kSplit;
+  if (want == "r2c" || want == "nocb") return Fft2dRoute::kR2c;
+  if (want == "rows") return RfftRows<T>::supports(n2) ? Fft2dRoute::kRows : Fft2dRoute::kR2c;
+  // Default: rows where supported, except f32 rows of 8192 and more, where cuFFT's column C2C of the rows route is
+  // slower than its 2-D plan (H200, 2026-11-21, 8192² f32: rows 0.781 / 0.790 ms, r2c 0.730 / 0.711 ms for
+  // dct2 / idct2; f64 8192²: rows 1.541 / 1.627, r2c 1.640 / 1.644).
+  if (sizeof(T) == 4 && n2 >= 8192) return Fft2dRoute::kR2c;
+  return RfftRows<T>::supports(n2) ? Fft2dRoute::kRows : Fft2dRoute::kR2c;
+}
+
+namespace {
+// Row pitch of the rows route's half spectrum: n2/2+1 complex rounded up to a multiple of 16 (128 bytes in f32),
+// so that every row, and the column FFT's row segments, start on a sector boundary (DCTOOL_FFT2D_PITCH=tight
+// keeps n2/2+1, as cuFFT's 2-D plan stores it).
+i64 rows_route_pitch(i64 n2) {
+  const char* v = std::getenv("DCTOOL_FFT2D_PITCH");
+  const i64 nc = n2 / 2 + 1;
+  if (v != nullptr && std::string_view(v) == "tight") return nc;
+  return (nc + 15) / 16 * 16;
 }
 }  // namespace
 
@@ -82,14 +122,26 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
       n1_(canonical(shape).rows),
       n2_(canonical(shape).cols),
       batch_(batch),
+      pitch_(n2_ / 2 + 1),
       t1_(canonical(shape).rows, norm, 2.0),
       t2_(canonical(shape).cols, norm, 1.0) {
-  if (fft2d_callbacks_wanted()) cb_ = CallbackFft2d<T>::make(forward_, n1_, n2_, batch_, t1_.view(), t2_.view());
+  const Fft2dRoute route = fft2d_route<T>(n2_);
+  if (route == Fft2dRoute::kCallback) cb_ = CallbackFft2d<T>::make(forward_, n1_, n2_, batch_, t1_.view(), t2_.view());
   if (cb_) return;
-  fft_ = std::make_unique<FftStage<T>>(first_stage<T>(forward_, canonical(shape), batch));
-  if (split_fft2d() && n1_ > 1)
-    fft_cols_ = std::make_unique<FftStage<T>>(FftStage<T>::complex_columns(
-        forward_ ? FftType::kC2CForward : FftType::kC2CInverse, n1_, n2_ / 2 + 1, batch_));
+  const FftType cols = forward_ ? FftType::kC2CForward : FftType::kC2CInverse;
+  if (route == Fft2dRoute::kRows) {
+    pitch_ = rows_route_pitch(n2_);
+    rows_ = std::make_unique<RfftRows<T>>(n1_, n2_, batch_, pitch_);
+    fft_cols_ = std::make_unique<FftStage<T>>(FftStage<T>::complex_columns(cols, n1_, n2_ / 2 + 1, batch_, pitch_));
+    return;
+  }
+  const FftType t = forward_ ? FftType::kR2C : FftType::kC2R;
+  if (route == Fft2dRoute::kSplit) {
+    fft_ = std::make_unique<FftStage<T>>(FftStage<T>::lines(t, n2_, n1_ * batch_));
+    if (n1_ > 1) fft_cols_ = std::make_unique<FftStage<T>>(FftStage<T>::complex_columns(cols, n1_, n2_ / 2 + 1, batch_));
+  } else {
+    fft_ = std::make_unique<FftStage<T>>(FftStage<T>::matrix(t, n1_, n2_, batch_));
+  }
 }
 
 template <class T>
@@ -99,6 +151,14 @@ void ThreeStage2d<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t 
     post_2d<T>(wc, out, t1_.view(), t2_.view(), n1_, n2_, batch_, s);
   } else if (cb_) {
     cb_->inverse(in, wc, out, s);
+  } else if (rows_ && forward_) {
+    rows_->forward(in, wc, s);
+    fft_cols_->run(wc, wc, s);
+    post_2d<T>(wc, out, t1_.view(), t2_.view(), n1_, n2_, batch_, s, pitch_);
+  } else if (rows_) {
+    pre_2d<T>(in, wc, t1_.view(), t2_.view(), n1_, n2_, batch_, s, pitch_);
+    fft_cols_->run(wc, wc, s);
+    rows_->inverse(wc, out, s);
   } else if (forward_) {
     reorder<T>(in, wr, n1_, n2_, batch_, true, true, false, s);
     fft_->run(wr, wc, s);
@@ -152,8 +212,12 @@ void FamilyLines<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s
   }
 }
 
+template bool row_kernels_wanted<float>(i64);
+template bool row_kernels_wanted<double>(i64);
 template class NPointLines<float>;
 template class NPointLines<double>;
+template Fft2dRoute fft2d_route<float>(i64);
+template Fft2dRoute fft2d_route<double>(i64);
 template class ThreeStage2d<float>;
 template class ThreeStage2d<double>;
 template class FamilyLines<float>;

@@ -6,11 +6,13 @@
 //   ThreeStage2d - 2-D DCT-II / DCT-III by one 2-D real FFT (eqs. 13-18)
 //   FamilyLines  - the 4N, mirrored 2N and padded 2N 1-D algorithms (eqs. 3-8) along rows
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "kernels/fft2d_cb_info.h"
 #include "kernels/gpu_plan.cuh"
+#include "kernels/rfft_rows.hpp"
 
 namespace dct::cuda {
 
@@ -18,7 +20,7 @@ template <class T>
 class NPointLines {
  public:
   NPointLines(core::Op op, core::Norm norm, bool along_cols, core::Shape2 shape, i64 batch);
-  i64 real_elems() const { return pitch_ * batch_; }
+  i64 real_elems() const { return rows_ ? 0 : pitch_ * batch_; }
   i64 cplx_elems() const { return along_cols_ ? (n1_ / 2 + 1) * n2_ * batch_ : n1_ * (n2_ / 2 + 1) * batch_; }
   void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const;
 
@@ -27,8 +29,13 @@ class NPointLines {
   i64 n1_, n2_, batch_;
   i64 pitch_;  // workspace matrix pitch: n1*n2 rounded up to even along columns (cuFFT pointer alignment)
   AxisTableBuffers<T> tables_;
-  FftStage<T> fft_;
+  std::unique_ptr<RfftRows<T>> rows_;  // rows, where RfftRows supports n2: the reorder inside the row FFT kernel
+  std::optional<FftStage<T>> fft_;     // otherwise: reorder pass + cuFFT
 };
+// Whether NPointLines along rows uses RfftRows for lines of n2 (default where supported; DCTOOL_ROW_FFT=cufft keeps
+// the reorder pass + cuFFT's batched R2C / C2R, the route measured before the row kernels existed).
+template <class T>
+bool row_kernels_wanted(i64 n2);
 
 // The 2-D FFT of ThreeStage2d with the reorder / inverse preprocess in cuFFT LTO callbacks
 // (kernels/fft2d_cb.cu). make() returns null (after one warning on stderr) when cuFFT cannot JIT-link them.
@@ -50,25 +57,37 @@ class CallbackFft2d {
 // separate kernels, fft2d_cb.cu), and never again in this process after cuFFT refused the callbacks once.
 bool fft2d_callbacks_wanted();
 
-// FFT stage of ThreeStage2d: cuFFT's plain 2-D R2C / C2R plan between the separate reorder / pre / post
-// kernels (default), the same plan with the reorder and the inverse preprocess in LTO callbacks
-// (DCTOOL_FFT2D=cb; slower, see fft2d_cb.cu), or "split": a batched 1-D R2C along the rows and an
-// in-place strided C2C down the n2/2+1 complex columns (DCTOOL_FFT2D=split; for measuring which is faster).
+// FFT stage of ThreeStage2d, chosen at plan creation (environment DCTOOL_FFT2D overrides the default):
+//   rows   our row real FFT with the reorder folded into its loads (kernels/rfft_rows.cu), then cuFFT's in-place
+//          strided C2C down the n2/2+1 complex columns; inverse: column C2C, then our row C2R with the inverse
+//          reorder folded into its stores. No reorder pass. Default where RfftRows supports n2 (powers of two
+//          16..8192), except f32 with n2 >= 8192 (measured slower there than r2c); DCTOOL_FFT2D=rows forces it.
+//   r2c    a separate reorder pass and cuFFT's plain 2-D R2C / C2R plan (default for the other sizes)
+//   split  the reorder pass, a batched 1-D R2C along the rows and the strided column C2C (for measuring)
+//   cb     the 2-D plan with the reorder and the inverse preprocess in LTO callbacks (slower, see fft2d_cb.cu)
+enum class Fft2dRoute { kRows, kR2c, kSplit, kCallback };
+// The route for a plan whose canonical rows have n2 elements: DCTOOL_FFT2D if set to one of the names above
+// and usable (rows needs RfftRows<T>::supports(n2); "nocb" is an old name of r2c), otherwise the default.
+template <class T>
+Fft2dRoute fft2d_route(i64 n2);
+
 template <class T>
 class ThreeStage2d {
  public:
   ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, i64 batch);
-  i64 real_elems() const { return cb_ ? 0 : n1_ * n2_ * batch_; }  // the callback route needs no real workspace
-  i64 cplx_elems() const { return n1_ * (n2_ / 2 + 1) * batch_; }
+  i64 real_elems() const { return cb_ || rows_ ? 0 : n1_ * n2_ * batch_; }  // cb / rows routes: no reorder buffer
+  i64 cplx_elems() const { return n1_ * pitch_ * batch_; }
   void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const;
 
  private:
   bool forward_;
   i64 n1_, n2_, batch_;  // N x 1 is computed as 1 x N (the same memory; the 2-D DCT commutes with transposition)
+  i64 pitch_;            // complex elements between rows of the half spectrum (rows route: padded, see engines.cu)
   AxisTableBuffers<T> t1_, t2_;
   std::unique_ptr<CallbackFft2d<T>> cb_;   // the callback route, or null
-  std::unique_ptr<FftStage<T>> fft_;       // otherwise: 2-D plan, or the row stage when split
-  std::unique_ptr<FftStage<T>> fft_cols_;  // the column stage when split
+  std::unique_ptr<RfftRows<T>> rows_;      // the rows route's row kernels, or null
+  std::unique_ptr<FftStage<T>> fft_;       // r2c / split: 2-D plan, or the row stage when split
+  std::unique_ptr<FftStage<T>> fft_cols_;  // the column stage (split, rows)
 };
 
 template <class T>

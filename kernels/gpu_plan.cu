@@ -129,15 +129,16 @@ FftStage<T> FftStage<T>::matrix(FftType t, i64 n1, i64 n2, i64 batch) {
 }
 
 template <class T>
-FftStage<T> FftStage<T>::complex_columns(FftType t, i64 n1, i64 w, i64 batch) {
+FftStage<T> FftStage<T>::complex_columns(FftType t, i64 n1, i64 w, i64 batch, i64 pitch) {
   FftStage s;
   s.type_ = t;
   if (n1 == 1) return s;  // identity in place: nothing to do
+  if (pitch <= 0) pitch = w;
   long long nn[1] = {n1};
   long long em[1] = {n1};
-  s.plan(1, nn, em, w, 1, em, w, 1, w);
+  s.plan(1, nn, em, pitch, 1, em, pitch, 1, w);
   s.loops_ = batch;
-  s.in_step_ = s.out_step_ = n1 * w;
+  s.in_step_ = s.out_step_ = n1 * pitch;
   return s;
 }
 

@@ -59,14 +59,15 @@ enum class FftType { kR2C, kC2R, kC2CForward, kC2CInverse };
 //   matrix(n1, n2, b):    b row-major 2-D transforms (complex side n1 x (n2/2+1)); n1 or n2 may be 1
 //   columns(n1, n2, b):   1-D transforms down the n2 columns of b matrices (complex side (n1/2+1) x n2);
 //                         real matrices `real_pitch` elements apart (even: cuFFT wants 8-byte aligned pointers)
-//   complex_columns(n1, w, b): C2C down the w columns of b complex n1 x w matrices, in place
+//   complex_columns(n1, w, b, pitch): C2C down the w columns of b complex n1 x w matrices, in place; rows are
+//                  pitch complex apart (<= 0: w), matrices n1 * pitch
 template <class T>
 class FftStage {
  public:
   static FftStage lines(FftType t, i64 n, i64 count);
   static FftStage matrix(FftType t, i64 n1, i64 n2, i64 batch);
   static FftStage columns(FftType t, i64 n1, i64 n2, i64 batch, i64 real_pitch);
-  static FftStage complex_columns(FftType t, i64 n1, i64 w, i64 batch);
+  static FftStage complex_columns(FftType t, i64 n1, i64 w, i64 batch, i64 pitch = 0);
   void run(const void* in, void* out, cudaStream_t s) const;
 
  private:

@@ -8,15 +8,17 @@
 #   tests    the gpu-labelled Catch2 tests, run from the binary directly (ctest's discovered paths are
 #            absolute to the build machine); compact log with durations
 #   bench2d  Table V layout: dct2/idct2, cuda-rowcol vs cuda-fft2d (x_fft = / cuFFT R2C or C2R), f64 and f32;
-#            then cuda-fft2d with DCTOOL_FFT2D=cb (cuFFT LTO callbacks) at 2048^2..8192^2 into extra.log
+#            then the other routes at 2048^2..8192^2 into extra.log (cuda-fft2d DCTOOL_FFT2D=r2c and
+#            DCTOOL_FFT2D_PITCH=tight, cuda-rowcol DCTOOL_ROW_FFT=cufft), and an ncu profile of the fft2d kernels
+#            at 4096^2 f32 (ncu-fft2d.txt) when ncu is there
 #   bench1d  Table IV layout: 1 x N, N = 2^14..2^18, --axis rows, the four 1-D algorithms
 #   block8   cuda-8x8 and cuda-8x8-def, --block 8, f32, 2048^2..8192^2
 #   dct4     seed 003 N = 17 (classical / 4-section / 8-section, single and 2^20 transforms) and
 #            cuda-dct4-fft batched at N = 256, 1024, 4096 (2^24 elements; f32, f64; and N = 1023), then
 #            the same through the three-pass route (DCTOOL_DCT4_THREE_PASS=1, csv in extra.log)
-#   jpeg     fused GPU jpeg round trip of 4096x4096 RGB images (device and transfer times from --report), the copy
-#            of the same bytes (cuda-8x8 at 4096x3072 f32 = 50.3 MB: its x_copy gives the copy time), and an ncu
-#            profile of the kernel when ncu is there (ncu-jpeg.txt)
+#   jpeg     fused GPU jpeg round trip of 4096x4096 RGB images, kernels v3 and v4 (device and transfer times from
+#            --report), the copy of the same bytes (cuda-8x8 at 4096x3072 f32 = 50.3 MB: its x_copy gives the
+#            copy time), and ncu profiles of both kernels when ncu is there (ncu-jpeg.txt)
 #   whole    compress --mode threshold / keep of three 4096x4096 RGB images on the GPU (cuda-compress-whole, f32 and
 #            f64; per-stage times from --report), keep with the full CUB sort (DCTOOL_KEEP_SELECT=sort), and the old
 #            route (CPU compressor on cuda-fft2d) for comparison
@@ -89,11 +91,22 @@ bench() {  # name, extra args...
 if has_phase bench2d; then
   bench 2d --ops dct2,idct2 --sizes 512x512,1024x1024,2048x2048,4096x4096,8192x8192,100x10000,10000x100 \
     --backends cuda-rowcol,cuda-fft2d --precision f64,f32 --axis both --batch 1
-  # cuda-fft2d with the reorder / inverse preprocess as cuFFT LTO callbacks (opt-in route), in the same run.
-  say "== bench 2d, DCTOOL_FFT2D=cb (csv in extra.log)"
-  { DCTOOL_FFT2D=cb timeout 120 "$DCTOOL" bench --ops dct2,idct2 --sizes 2048x2048,4096x4096,8192x8192 \
-      --backends cuda-fft2d --precision f64,f32 --reps "$REPS" --warmup 3 --effort estimate --format csv
-    echo "exit $?"; } >>"$OUT/extra.log" 2>&1
+  # The other routes, in the same run (engines.cuh): cuda-fft2d with a reorder pass + cuFFT's 2-D plan (r2c), the
+  # rows route with the spectrum's rows unpadded (tight), and cuda-rowcol with a reorder pass + cuFFT's batched
+  # 1-D R2C/C2R for its row stages instead of the row kernels (DCTOOL_ROW_FFT=cufft, the baseline before them).
+  for route in "r2c DCTOOL_FFT2D=r2c cuda-fft2d" "tight DCTOOL_FFT2D_PITCH=tight cuda-fft2d" \
+               "rowcol-cufft DCTOOL_ROW_FFT=cufft cuda-rowcol"; do
+    read -r label var backend <<<"$route"
+    say "== bench 2d, $label: $var $backend (csv in extra.log)"
+    { echo "## $label"; env "$var" timeout 120 "$DCTOOL" bench --ops dct2,idct2 \
+        --sizes 2048x2048,4096x4096,8192x8192 --backends "$backend" --precision f64,f32 --reps "$REPS" --warmup 3 \
+        --effort estimate --format csv; echo "exit $?"; } >>"$OUT/extra.log" 2>&1
+  done
+  if command -v ncu >/dev/null; then
+    timeout 120 ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
+      --section MemoryWorkloadAnalysis "$DCTOOL" bench --ops dct2,idct2 --sizes 4096x4096 --backends cuda-fft2d \
+      --precision f32 --reps 1 --warmup 0 >"$OUT/ncu-fft2d.txt" 2>&1
+  fi
 fi
 if has_phase bench1d; then
   bench 1d --ops dct2,idct2 --sizes 1x16384,1x32768,1x65536,1x131072,1x262144 \
@@ -129,14 +142,24 @@ if has_phase jpeg && [[ -x $DCTOOL ]]; then
   mkdir -p /tmp/fj /tmp/fjo
   /usr/bin/env python3 scripts/compress-bench-images.py /tmp/fj/big_1.png 4096 4096 >>"$EXTRA" 2>&1
   for i in 2 3 4; do cp /tmp/fj/big_1.png /tmp/fj/big_$i.png; done
-  "$DCTOOL" compress /tmp/fj/*.png -o /tmp/fjo --quality 50 --jobs 1 --report /tmp/fj/report.json >>"$EXTRA" 2>&1
-  cat /tmp/fj/report.json >>"$EXTRA"
+  # Both fused kernels (DCTOOL_JPEG_FUSED, kernels/compress_fused.cuh), v3 then v4 then v3 again (drift check).
+  for v in v3 v4 v3; do
+    echo "## fused jpeg DCTOOL_JPEG_FUSED=$v" >>"$EXTRA"
+    DCTOOL_JPEG_FUSED=$v "$DCTOOL" compress /tmp/fj/*.png -o /tmp/fjo --quality 50 --jobs 1 \
+      --report /tmp/fj/report.json >>"$EXTRA" 2>&1
+    cat /tmp/fj/report.json >>"$EXTRA"
+  done
   { timeout 60 "$DCTOOL" bench --ops dct2 --block 8 --norm ortho --sizes 4096x3072 --backends cuda-8x8 --precision f32 \
       --reps "$REPS" --warmup 3 --format csv; echo "exit $?"; } >>"$EXTRA" 2>&1
   if command -v ncu >/dev/null; then
-    timeout 120 ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
-      --section WarpStateStats --section SchedulerStats --section InstructionStats -k regex:fused_jpeg --launch-count 1 \
-      "$DCTOOL" compress /tmp/fj/big_1.png -o /tmp/fjo/ncu.png --quality 50 >"$OUT/ncu-jpeg.txt" 2>&1
+    : >"$OUT/ncu-jpeg.txt"
+    for v in v3 v4; do
+      echo "## DCTOOL_JPEG_FUSED=$v" >>"$OUT/ncu-jpeg.txt"
+      DCTOOL_JPEG_FUSED=$v timeout 100 ncu --clock-control none --section SpeedOfLight --section Occupancy \
+        --section LaunchStats --section WarpStateStats --section SchedulerStats --section InstructionStats \
+        -k regex:fused_jpeg --launch-count 1 "$DCTOOL" compress /tmp/fj/big_1.png -o /tmp/fjo/ncu.png --quality 50 \
+        >>"$OUT/ncu-jpeg.txt" 2>&1
+    done
   fi
 fi
 if has_phase whole && [[ -x $DCTOOL ]]; then

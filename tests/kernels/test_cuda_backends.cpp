@@ -272,14 +272,17 @@ TEST_CASE("cuda-fft2d and cuda-rowcol round trip: idct2(dct2(x)) = x", "[gpu][dc
   }
 }
 
-TEST_CASE("cuda-fft2d: the LTO-callback route and the separate-kernel route both match the oracle", "[gpu][dct2gpu]") {
+TEST_CASE("cuda-fft2d: every FFT route (rows kernels, 2-D plan, split, LTO callbacks) matches the oracle", "[gpu][dct2gpu]") {
   require_device();
   const core::Backend* b = app::registry().find("cuda-fft2d");
   REQUIRE(b != nullptr);
   std::uint64_t seed = 4000;
-  for (const char* route : {"cb", "nocb"}) {
+  for (const char* route : {"rows", "r2c", "split", "cb"}) {
     ::setenv("DCTOOL_FFT2D", route, 1);
-    for (const Shape2 shape : {Shape2{2, 2}, Shape2{17, 31}, Shape2{64, 48}, Shape2{1001, 999}, Shape2{256, 1}})
+    // The rows route covers n2 = 2^p >= 16 (the others fall back to the 2-D plan): 8 x 16, 17 x 64, 5 x 1024,
+    // 33 x 4096 and 256 x 1 (computed as 1 x 256) take it.
+    for (const Shape2 shape : {Shape2{2, 2}, Shape2{17, 31}, Shape2{64, 48}, Shape2{1001, 999}, Shape2{256, 1},
+                               Shape2{8, 16}, Shape2{17, 64}, Shape2{5, 1024}, Shape2{33, 4096}})
       for (const Op op : {Op::kDct2, Op::kIdct2})
         for (const Precision prec : {Precision::kF32, Precision::kF64}) {
           core::TransformDesc d;
