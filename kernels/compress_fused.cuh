@@ -264,6 +264,27 @@ constexpr float kBCb = 1.77200007f;
 // M + floor(t) for the saturated u = t/256.
 __device__ __forceinline__ float floor_magic(float u) { return __fmaf_rd(u, 256.f, kMagic); }
 
+// A gray block (v3 and v4 alike): 8 rows of bytes in (edge rows replicated), coded in registers, rounded and
+// stored (rows past the image skipped).
+__device__ __forceinline__ void code_gray_block(const Params& p, float (&x)[64], unsigned* hist, int y0, int x0,
+                                                bool vec) {
+#pragma unroll
+  for (int r = 0; r < 8; ++r) {
+    const uint2 v = load_row(p.in, p.w, min(y0 + r, p.h - 1), x0, vec);
+#pragma unroll
+    for (int c = 0; c < 8; ++c) x[8 * r + c] = __fsub_rn(byte_float(v, c), kByteBase + 128.f);
+  }
+  code_block(p.tab[0], x, hist, p.half_bins);
+#pragma unroll
+  for (int r = 0; r < 8; ++r) {
+    if (y0 + r >= p.h) break;
+    float m[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) m[c] = floor_magic(x[8 * r + c]);
+    store_row(p.out, p.w, y0 + r, x0, vec, make_uint2(pack4(m[0], m[1], m[2], m[3]), pack4(m[4], m[5], m[6], m[7])));
+  }
+}
+
 // The work of thread t of CTA `cta` (hist: 2·half_bins shared bins; slots: 2 · kSlotFloat4 · kThreads float4
 // of shared memory for RGB). kPlanes: coded planes (1 gray, 3 YCbCr).
 template <int kPlanes>
@@ -277,21 +298,7 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, float4* slots, u
   if (bx < p.blocks_x) {
     float x[64];
     if constexpr (kPlanes == 1) {
-#pragma unroll
-      for (int r = 0; r < 8; ++r) {
-        const uint2 v = load_row(p.in, p.w, min(y0 + r, p.h - 1), x0, vec);
-#pragma unroll
-        for (int c = 0; c < 8; ++c) x[8 * r + c] = __fsub_rn(byte_float(v, c), kByteBase + 128.f);
-      }
-      code_block(p.tab[0], x, hist, p.half_bins);
-#pragma unroll
-      for (int r = 0; r < 8; ++r) {
-        if (y0 + r >= p.h) break;
-        float m[8];
-#pragma unroll
-        for (int c = 0; c < 8; ++c) m[c] = floor_magic(x[8 * r + c]);
-        store_row(p.out, p.w, y0 + r, x0, vec, make_uint2(pack4(m[0], m[1], m[2], m[3]), pack4(m[4], m[5], m[6], m[7])));
-      }
+      code_gray_block(p, x, hist, y0, x0, vec);
     } else {
       float4* const cb_slot = slots;
       float4* const cr_slot = slots + kSlotFloat4 * kThreads;
@@ -425,21 +432,7 @@ __device__ __forceinline__ void fused_jpeg_cta_v4(const Params& p, float4* smem,
   if (active) {
     float x[64];
     if constexpr (kPlanes == 1) {
-#pragma unroll
-      for (int r = 0; r < 8; ++r) {
-        const uint2 v = load_row(p.in, p.w, min(y0 + r, p.h - 1), x0, vec);
-#pragma unroll
-        for (int c = 0; c < 8; ++c) x[8 * r + c] = __fsub_rn(byte_float(v, c), kByteBase + 128.f);
-      }
-      code_block(p.tab[0], x, hist, p.half_bins);
-#pragma unroll
-      for (int r = 0; r < 8; ++r) {
-        if (y0 + r >= p.h) break;
-        float m[8];
-#pragma unroll
-        for (int c = 0; c < 8; ++c) m[c] = floor_magic(x[8 * r + c]);
-        store_row(p.out, p.w, y0 + r, x0, vec, make_uint2(pack4(m[0], m[1], m[2], m[3]), pack4(m[4], m[5], m[6], m[7])));
-      }
+      code_gray_block(p, x, hist, y0, x0, vec);
     } else {
       if (pl == 0) {
         // 1000 (Y − 128) + 500 = 299 R + 587 G + 114 B + C on the 2^15 + b floats: exact at every step.

@@ -275,6 +275,21 @@ __host__ __device__ constexpr int pass_tw_offset(int p, int r0, int lgv) {
   return off;
 }
 
+// The other powers W^r (r < VPT) from the table values W, W^2, W^4 (and W^8 when VPT = 16) in w[1], w[2], w[4],
+// w[8]: products of two or three rounded table values (shared with kernels/rfft_rows.cuh).
+template <int VPT, class C, int K>
+__device__ __forceinline__ void twiddle_powers(C (&w)[K]) {
+  static_assert(K >= VPT && (VPT == 8 || VPT == 16), "VPT 8 or 16 values in w");
+  w[3] = mul(w[1], w[2]);
+  w[5] = mul(w[1], w[4]);
+  w[6] = mul(w[2], w[4]);
+  w[7] = mul(w[3], w[4]);
+  if constexpr (VPT == 16) {
+#pragma unroll
+    for (int e = 1; e < 8; ++e) w[8 + e] = mul(w[e], w[8]);
+  }
+}
+
 // Padding of the fixed kernels: complex index i at i + i/VPT. A radix-VPT scatter then writes a warp's
 // 8- or 16-byte values at word strides that cover every bank once per wavefront (VPT + 1 complex apart).
 // Every index they pad is a + b with b a multiple of a power of two P and a mod P's own carry into VPT
@@ -540,14 +555,7 @@ __global__ void __launch_bounds__(rows_fixed_threads(VPT))
       w[4] = tw[4 * k * step];
       if constexpr (VPT == 16) w[8] = tw[8 * k * step];
     }
-    w[3] = mul(w[1], w[2]);
-    w[5] = mul(w[1], w[4]);
-    w[6] = mul(w[2], w[4]);
-    w[7] = mul(w[3], w[4]);
-    if constexpr (VPT == 16) {
-#pragma unroll
-      for (int e = 1; e < 8; ++e) w[8 + e] = mul(w[e], w[8]);
-    }
+    twiddle_powers<VPT>(w);
 #pragma unroll
     for (int r = 1; r < VPT; ++r) v[r] = mul(v[r], w[r]);
     dft<VPT>(v);

@@ -164,14 +164,7 @@ __device__ __forceinline__ void pass_twiddles(C (&w)[16], const C* __restrict__ 
   w[2] = tp[ns];
   w[4] = tp[2 * ns];
   if constexpr (VPT == 16) w[8] = tp[3 * ns];
-  w[3] = mul(w[1], w[2]);
-  w[5] = mul(w[1], w[4]);
-  w[6] = mul(w[2], w[4]);
-  w[7] = mul(w[3], w[4]);
-  if constexpr (VPT == 16) {
-#pragma unroll
-    for (int e = 1; e < 8; ++e) w[8 + e] = mul(w[e], w[8]);
-  }
+  dct4::rows_detail::twiddle_powers<VPT>(w);
 }
 
 // Forward split: a = Z(k), b = Z(M−k), w = W^k -> V(k), V(M−k).
