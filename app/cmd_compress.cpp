@@ -61,11 +61,11 @@ core::CompressRequest request_of(const GlobalOptions& g, const CompressOptions& 
 // --backend value names the transform backend of the CPU compressor.
 const core::Compressor& choose(const core::CompressRequest& r, const core::Dataset& in) {
   const auto& list = compressors();
-  for (const core::Compressor* c : list)
-    if (r.backend == c->name()) {
-      if (core::Support s = c->supports(r, in); !s) throw Error(ErrorCode::kUnsupported, std::string(c->name()), s.reason);
-      return *c;
-    }
+  if (const core::Compressor* c = find_compressor(r.backend)) {
+    if (core::Support s = c->supports(r, in); !s)
+      throw Error(ErrorCode::kUnsupported, std::string(c->name()), s.reason);
+    return *c;
+  }
   if (r.backend == "auto")
     for (const core::Compressor* c : list)
       if (c->supports(r, in)) return *c;

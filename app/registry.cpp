@@ -89,6 +89,12 @@ const core::ImageCodec& image_codec() {
   return codec;
 }
 
+const core::Compressor* find_compressor(std::string_view name) {
+  for (const core::Compressor* c : compressors())
+    if (c->name() == name) return c;
+  return nullptr;
+}
+
 bool cuda_compiled() {
 #ifdef DCTOOL_HAVE_CUDA
   return true;

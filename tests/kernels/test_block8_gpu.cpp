@@ -22,12 +22,6 @@ using core::Op;
 using core::Precision;
 using core::Shape2;
 
-const core::Compressor* compressor(const std::string& name) {
-  for (const core::Compressor* c : app::compressors())
-    if (c->name() == name) return c;
-  return nullptr;
-}
-
 }  // namespace
 
 TEST_CASE("block8 gpu: cuda-8x8 and cuda-8x8-def agree with cpu-8x8-flmad and the oracle", "[block8][gpu]") {
@@ -63,8 +57,8 @@ TEST_CASE("block8 gpu: cuda-8x8 and cuda-8x8-def agree with cpu-8x8-flmad and th
 }
 
 TEST_CASE("block8 gpu: CPU and GPU compress reconstructions agree to PSNR > 50 dB in every mode", "[compress][gpu]") {
-  const core::Compressor* fused = compressor("cuda-jpeg-fused");
-  const core::Compressor* cpu = compressor("cpu");
+  const core::Compressor* fused = app::find_compressor("cuda-jpeg-fused");
+  const core::Compressor* cpu = app::find_compressor("cpu");
   REQUIRE(fused != nullptr);
   REQUIRE(cpu != nullptr);
   for (const char* file : {"camera.png", "astronaut.png"}) {
@@ -121,8 +115,8 @@ TEST_CASE("block8 gpu: CPU and GPU compress reconstructions agree to PSNR > 50 d
 // images as well as the crops.
 TEST_CASE("block8 gpu: fused jpeg on partial tiles, odd sizes and alpha agrees with the CPU compressor",
           "[compress][gpu]") {
-  const core::Compressor* fused = compressor("cuda-jpeg-fused");
-  const core::Compressor* cpu = compressor("cpu");
+  const core::Compressor* fused = app::find_compressor("cuda-jpeg-fused");
+  const core::Compressor* cpu = app::find_compressor("cpu");
   REQUIRE(fused != nullptr);
   REQUIRE(cpu != nullptr);
   for (const char* variant : {"v3", "v4"}) {
@@ -153,9 +147,9 @@ TEST_CASE("block8 gpu: fused jpeg on partial tiles, odd sizes and alpha agrees w
         REQUIRE(fused->supports(r, in).ok);
         const core::CompressResult got = fused->run(r, in);
         const double p = core::psnr_db(core::mse(want.image, got.image), 255.0);
-        INFO(variant << " " << file << " crop " << cr.h << "x" << cr.w << (cr.alpha ? " +alpha" : "") << ": PSNR(CPU, GPU) " << p
-                  << " dB; nonzero " << want.nonzero << " / " << got.nonzero << ", entropy " << want.entropy_bits
-                  << " / " << got.entropy_bits);
+        INFO(variant << " " << file << " crop " << cr.h << "x" << cr.w << (cr.alpha ? " +alpha" : "")
+                     << ": PSNR(CPU, GPU) " << p << " dB; nonzero " << want.nonzero << " / " << got.nonzero
+                     << ", entropy " << want.entropy_bits << " / " << got.entropy_bits);
         CHECK(p > 50.0);
         CHECK(want.coefficients == got.coefficients);
         CHECK(std::abs(want.nonzero_fraction() - got.nonzero_fraction()) < 1e-3);

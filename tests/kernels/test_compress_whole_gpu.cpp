@@ -27,12 +27,6 @@ using core::CompressMode;
 using core::Precision;
 using core::Shape2;
 
-const core::Compressor* compressor(const std::string& name) {
-  for (const core::Compressor* c : app::compressors())
-    if (c->name() == name) return c;
-  return nullptr;
-}
-
 // The CPU compressor's keep set: the k largest |c|, ties to the lower index (std::nth_element, as `whole`).
 template <class T>
 std::vector<char> cpu_keep_mask(const T* c, std::int64_t n, std::int64_t k) {
@@ -127,8 +121,8 @@ core::Dataset make_image(std::int64_t h, std::int64_t w, std::int64_t ch, core::
 // decided the other way: the kept fraction within 1e-3 and the entropy within 1e-2 bits (as the cuda-fft2d
 // case of test_block8_gpu.cpp); keep's count is exact by construction.
 void compare(const core::Dataset& in, const core::CompressRequest& r, const std::string& what) {
-  const core::Compressor* gpu = compressor("cuda-compress-whole");
-  const core::Compressor* cpu = compressor("cpu");
+  const core::Compressor* gpu = app::find_compressor("cuda-compress-whole");
+  const core::Compressor* cpu = app::find_compressor("cpu");
   REQUIRE(gpu != nullptr);
   REQUIRE(cpu != nullptr);
   const core::Support s = gpu->supports(r, in);
@@ -311,5 +305,6 @@ TEST_CASE("compress whole gpu: auto picks cuda-compress-whole for threshold and 
   core::Dataset mat;
   mat.tensor = in.tensor.clone();
   mat.kind = core::SourceKind::kMatrix;
-  CHECK_FALSE(compressor("cuda-compress-whole")->supports(request(CompressMode::kKeep, 0.1, Precision::kF32), mat).ok);
+  const core::Compressor* whole = app::find_compressor("cuda-compress-whole");
+  CHECK_FALSE(whole->supports(request(CompressMode::kKeep, 0.1, Precision::kF32), mat).ok);
 }

@@ -106,9 +106,7 @@ TEST_CASE("lot gpu: cuda-lot round trip and energy", "[gpu][lot]") {
 
 TEST_CASE("lot gpu: compress --mode lot on the GPU transform matches the CPU one (PSNR > 50 dB)", "[gpu][lot]") {
   test::usable_backend("cuda-lot");
-  const core::Compressor* cpu = nullptr;
-  for (const core::Compressor* c : app::compressors())
-    if (c->name() == "cpu") cpu = c;
+  const core::Compressor* cpu = app::find_compressor("cpu");
   REQUIRE(cpu != nullptr);
   const core::Dataset in = app::image_codec().read(test::source_dir() + "/data/camera.png", Precision::kF32);
   core::CompressRequest r;
