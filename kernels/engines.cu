@@ -2,7 +2,7 @@
  *
  *   NPointLines   forward: reorder (eq. 9) -> R2C of length N per line -> post (eq. 11)
  *                 inverse: pre (inverse of eq. 11) -> C2R -> reorder^-1
- *                 rows: contiguous lines; where RfftRows supports N (powers of two 16..4096) the reorder is
+ *                 rows: contiguous lines; where RfftRows supports N (powers of two 16..8192) the reorder is
  *                 folded into our row real-FFT kernels (kernels/rfft_rows.cu), else one batched cuFFT plan
  *                 after a reorder pass; columns: the reorder permutes whole rows (coalesced), the FFT runs
  *                 down the columns (istride = W, idist = 1, one execution per matrix), and the post kernel
