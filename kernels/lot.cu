@@ -107,6 +107,22 @@ __device__ __forceinline__ void store8(double* p, const double (&v)[8]) {
   for (int i = 0; i < 4; ++i) reinterpret_cast<double2*>(p)[i] = make_double2(v[2 * i], v[2 * i + 1]);
 }
 
+// The 8x8 block at row y, column x of the matrix at base (row stride `stride`, 16-byte aligned rows) when
+// `inside`, else zeros.
+template <class T>
+__device__ __forceinline__ void load_block(T (&v)[8][8], const T* base, int y, int x, int stride, bool inside) {
+  if (inside) {
+    const T* src = base + static_cast<std::int64_t>(y) * stride + x;
+#pragma unroll
+    for (int r = 0; r < 8; ++r) load8(src + static_cast<std::int64_t>(r) * stride, v[r]);
+  } else {
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+#pragma unroll
+      for (int c = 0; c < 8; ++c) v[r][c] = T(0);
+  }
+}
+
 // Four values to / from publication slot group g (4 values = 1 float4 or 2 double2 slots) of thread t.
 __device__ __forceinline__ void put4(float4 (*sh)[kThreads], int g, int t, float a, float b, float c, float d) {
   sh[g][t] = make_float4(a, b, c, d);
@@ -198,16 +214,8 @@ __global__ void __launch_bounds__(kThreads, sizeof(T) == 4 ? 2 : 1)
   in += static_cast<std::int64_t>(blockIdx.z) * h * w;
   out += static_cast<std::int64_t>(blockIdx.z) * (h + 8) * ow;
   T v[8][8];
-  if (bj >= 0 && 8 * bj < h && bi >= 0 && 8 * bi < w) {
-    const T* src = in + static_cast<std::int64_t>(8 * bj) * w + 8 * bi;
-#pragma unroll
-    for (int r = 0; r < 8; ++r) load8(src + static_cast<std::int64_t>(r) * w, v[r]);
-  } else {
-#pragma unroll
-    for (int r = 0; r < 8; ++r)
-#pragma unroll
-      for (int c = 0; c < 8; ++c) v[r][c] = T(0);
-  }
+  const bool inside = bj >= 0 && 8 * bj < h && bi >= 0 && 8 * bi < w;
+  load_block(v, in, 8 * bj, 8 * bi, w, inside);
   // Rows: (p, q) per row; window(p of the left block, q of this one).
 #pragma unroll
   for (int r = 0; r < 8; ++r) to_pq(v[r], k);
@@ -277,16 +285,8 @@ __global__ void __launch_bounds__(kThreads, sizeof(T) == 4 ? 2 : 1)
   in += static_cast<std::int64_t>(blockIdx.z) * (h + 8) * iw;
   out += static_cast<std::int64_t>(blockIdx.z) * h * w;
   T v[8][8];
-  if (m <= h / 8 && n <= w / 8) {
-    const T* src = in + static_cast<std::int64_t>(8 * m) * iw + 8 * n;
-#pragma unroll
-    for (int r = 0; r < 8; ++r) load8(src + static_cast<std::int64_t>(r) * iw, v[r]);
-  } else {
-#pragma unroll
-    for (int r = 0; r < 8; ++r)
-#pragma unroll
-      for (int c = 0; c < 8; ++c) v[r][c] = T(0);
-  }
+  const bool inside = m <= h / 8 && n <= w / 8;
+  load_block(v, in, 8 * m, 8 * n, iw, inside);
   // Columns: (A, B) per column; block_of(B of this window, A of the window below).
 #pragma unroll
   for (int c = 0; c < 8; ++c) {

@@ -63,6 +63,20 @@ core::HostTensor run_backend(const core::Backend& b, const core::TransformDesc& 
   return out;
 }
 
+core::HostTensor execute_on_device(const core::Plan& plan, const core::Runtime& rt, const core::TransformDesc& d,
+                                   const core::HostTensor& in) {
+  core::HostTensor out(d.out_shape(), d.batch, d.prec);
+  auto din = rt.allocate(d.bytes());
+  auto dout = rt.allocate(out.bytes());
+  rt.upload(*din, in.raw(), d.bytes());
+  rt.fill_bytes(*dout, 0xFF);
+  plan.execute(core::ConstView{din->data(), d.shape, d.batch, d.prec, core::Memory::kDevice},
+               core::View{dout->data(), d.out_shape(), d.batch, d.prec, core::Memory::kDevice});
+  rt.synchronize();
+  rt.download(out.raw(), *dout, out.bytes());
+  return out;
+}
+
 core::HostTensor oracle(const core::TransformDesc& d, const core::HostTensor& in) {
   const core::Backend* naive = app::registry().find("cpu-naive");
   core::TransformDesc d64 = d;

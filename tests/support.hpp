@@ -46,6 +46,10 @@ class TempDir {
 core::HostTensor oracle(const core::TransformDesc& d, const core::HostTensor& in);
 // Runs `backend` on `in` for `d` (host to host) and returns the output.
 core::HostTensor run_backend(const core::Backend& b, const core::TransformDesc& d, const core::HostTensor& in);
+// plan.execute() on device buffers of runtime rt (the GPU tests): `in` uploaded, the output buffer poisoned
+// (0xFF bytes, NaN in both precisions), executed on the plan's stream and downloaded.
+core::HostTensor execute_on_device(const core::Plan& plan, const core::Runtime& rt, const core::TransformDesc& d,
+                                   const core::HostTensor& in);
 // Names of every registered backend that lists `op` (usable here or not).
 std::vector<const core::Backend*> backends_listing(core::Op op);
 // The registered backend called `name` (REQUIREs that there is one; usable here or not).

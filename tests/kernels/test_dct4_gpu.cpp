@@ -39,18 +39,7 @@ core::HostTensor dct4_oracle(core::TransformDesc d, const core::HostTensor& in) 
 
 // execute() on device buffers with the output poisoned (0xFF bytes = NaN in both precisions).
 core::HostTensor run_device(const core::Backend& b, const core::TransformDesc& d, const core::HostTensor& in) {
-  const core::Runtime& rt = b.runtime();
-  auto plan = b.make_plan(d);
-  auto din = rt.allocate(d.bytes());
-  auto dout = rt.allocate(d.bytes());
-  rt.upload(*din, in.raw(), d.bytes());
-  rt.fill_bytes(*dout, 0xFF);
-  plan->execute(core::ConstView{din->data(), d.shape, d.batch, d.prec, core::Memory::kDevice},
-                core::View{dout->data(), d.out_shape(), d.batch, d.prec, core::Memory::kDevice});
-  rt.synchronize();
-  core::HostTensor out(d.out_shape(), d.batch, d.prec);
-  rt.download(out.raw(), *dout, d.bytes());
-  return out;
+  return test::execute_on_device(*b.make_plan(d), b.runtime(), d, in);
 }
 
 std::uint64_t g_seed = 1;

@@ -49,17 +49,7 @@ void check_both_ways(const core::Backend& b, const core::TransformDesc& d, const
     CHECK(err <= tol);
     CHECK(t.e2e_ms >= t.device_ms);
   }
-  const core::Runtime& rt = b.runtime();
-  const std::size_t out_bytes = static_cast<std::size_t>(d.out_shape().count() * d.batch) * core::element_size(d.prec);
-  auto din = rt.allocate(d.bytes());
-  auto dout = rt.allocate(out_bytes);
-  rt.upload(*din, in.raw(), d.bytes());
-  rt.fill_bytes(*dout, 0xFF);
-  plan->execute(core::ConstView{din->data(), d.shape, d.batch, d.prec, core::Memory::kDevice},
-                core::View{dout->data(), d.out_shape(), d.batch, d.prec, core::Memory::kDevice});
-  rt.synchronize();
-  core::HostTensor out(d.out_shape(), d.batch, d.prec);
-  rt.download(out.raw(), *dout, out_bytes);
+  const core::HostTensor out = test::execute_on_device(*plan, b.runtime(), d, in);
   const double err = test::rel_l2_finite(out, ref);
   INFO("execute on device views: rel L2 " << err);
   CHECK(err <= tol);
