@@ -77,7 +77,8 @@ std::unique_ptr<core::Plan> make(const core::TransformDesc& d) {
 
 BackendSpec rowcol_spec() {
   return {"cuda-rowcol",
-          "2-D DCT-II/III row-column baseline: batched 1-D N-point DCT (cuFFT), transpose, again, transpose back",
+          "2-D DCT-II/III row-column baseline: batched 1-D N-point DCT (our row FFT or cuFFT), transpose, again, "
+          "transpose back",
           "any",
           {core::Op::kDct2, core::Op::kIdct2},
           &supports,
