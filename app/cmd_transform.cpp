@@ -75,6 +75,7 @@ int run_transform(const GlobalOptions& g, const TransformOptions& o) {
   core::HostTensor out(d.out_shape(), d.batch, prec);
   const core::StageTimes st = plan->execute_host(in.tensor.view(), out.view());
   if (plan->memory() == core::Memory::kDevice) {
+    times.add("load", st.load_ms);
     times.add("h2d", st.h2d_ms);
     times.add("device", st.device_ms);
     times.add("d2h", st.d2h_ms);

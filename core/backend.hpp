@@ -36,6 +36,8 @@ struct StageTimes {
   double e2e_ms = 0;     // host memory to host memory, transfers included
   double h2d_ms = 0;     // upload (0 for host plans)
   double d2h_ms = 0;     // download (0 for host plans)
+  double load_ms = 0;    // CUDA plans, first execute_host only: one untimed run on the plan's own buffers that
+                         // makes CUDA load the kernels (lazy module loading), kept out of device_ms and e2e_ms
 };
 
 class Plan {

@@ -38,6 +38,7 @@ class GpuPlan : public core::Plan {
   DeviceBuffer dev_in_, dev_out_;
   PinnedBuffer pin_in_, pin_out_;
   CudaEvent ev_[4];
+  mutable bool loaded_ = false;  // execute_host has made its first (loading) run
 };
 
 // Device copies of make-time tables for one axis (see AxisTables in dct_kernels.cuh).
