@@ -4,8 +4,6 @@
    is the launch and the Compressor. CPU and GPU agree to > 50 dB: the coefficients that can sit exactly on a
    rounding tie are quantized bit-exactly, the others may differ where f32 noise decides the rounding. */
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -30,23 +28,6 @@ __global__ void __launch_bounds__(kThreads, 3) fused_jpeg_kernel(const jpeg_fuse
   float4* slots = smem;
   auto* hist = reinterpret_cast<unsigned*>(smem + (kPlanes == 3 ? 2 * jpeg_fused::kSlotFloat4 * kThreads : 0));
   jpeg_fused::fused_jpeg_cta<kPlanes>(p, slots, hist, threadIdx.x, blockIdx.x);
-}
-
-template <int kPlanes>
-__global__ void __launch_bounds__(jpeg_fused::v4_threads<kPlanes>(), jpeg_fused::v4_min_ctas<kPlanes>())
-    fused_jpeg_kernel_v4(const jpeg_fused::Params p) {
-  extern __shared__ float4 smem[];  // tables, the exchange planes (RGB), the histogram
-  jpeg_fused::fused_jpeg_cta_v4<kPlanes>(p, smem, threadIdx.x, blockIdx.x);
-}
-
-// DCTOOL_JPEG_FUSED picks the kernel (kernels/compress_fused.cuh): v3 (one thread per block, all planes;
-// default, device-verified) or v4 (one thread per plane of a block, bit-identical with v3 in host emulation).
-// Anything else is a usage error, so that a mistyped A/B run cannot silently measure the default.
-bool use_v4() {
-  const char* e = std::getenv("DCTOOL_JPEG_FUSED");
-  if (e == nullptr || std::strcmp(e, "v3") == 0) return false;
-  if (std::strcmp(e, "v4") == 0) return true;
-  throw Error(ErrorCode::kUsage, "DCTOOL_JPEG_FUSED", std::string("unknown kernel '") + e + "' (v3, v4)");
 }
 
 class FusedJpegCompressor final : public core::Compressor {
@@ -83,18 +64,13 @@ class FusedJpegCompressor final : public core::Compressor {
     p.h = h;
     p.w = w;
     p.channels = ch;
-    const bool v4 = use_v4();
-    const int cta_blocks = v4 ? jpeg_fused::kV4Blocks : kThreads;
     p.blocks_x = static_cast<int>(wp / 8);
-    p.ctas_x = (p.blocks_x + cta_blocks - 1) / cta_blocks;
+    p.ctas_x = (p.blocks_x + kThreads - 1) / kThreads;
     p.half_bins = jpeg_fused::half_bins_for(r.quality);
     jpeg_fused::make_tables(r.quality, p.tab);
-    auto* const kernel = v4 ? (planes == 3 ? fused_jpeg_kernel_v4<3> : fused_jpeg_kernel_v4<1>)
-                            : (planes == 3 ? fused_jpeg_kernel<3> : fused_jpeg_kernel<1>);
-    const unsigned threads = v4 ? cta_blocks * planes : kThreads;
-    const std::size_t smem = v4 ? jpeg_fused::v4_smem_bytes(planes, p.half_bins)
-                                : (planes == 3 ? 2 * jpeg_fused::kSlotFloat4 * kThreads * sizeof(float4) : 0) +
-                                      2 * p.half_bins * sizeof(unsigned);
+    auto* const kernel = planes == 3 ? fused_jpeg_kernel<3> : fused_jpeg_kernel<1>;
+    const std::size_t smem = (planes == 3 ? 2 * jpeg_fused::kSlotFloat4 * kThreads * sizeof(float4) : 0) +
+                             2 * p.half_bins * sizeof(unsigned);
     std::vector<unsigned long long> hist(kBins);
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -103,6 +79,9 @@ class FusedJpegCompressor final : public core::Compressor {
       State& st = *st_;
       if (smem > 48 * 1024)
         DCT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+      // Load the kernel before the timed region (CUDA loads kernels lazily, at first use: milliseconds).
+      cudaFuncAttributes fa{};
+      DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
       if (st.dev_in.bytes() < bytes) {
         st.dev_in = DeviceBuffer(bytes);
         st.dev_out = DeviceBuffer(bytes);
@@ -124,7 +103,7 @@ class FusedJpegCompressor final : public core::Compressor {
       DCT_CUDA_CHECK(cudaMemcpyAsync(dev_in_.get(), pin_in_.get(), bytes, cudaMemcpyHostToDevice, s));
       DCT_CUDA_CHECK(cudaMemsetAsync(hist_.get(), 0, kBins * sizeof(unsigned long long), s));
       ev_[1].record(s);
-      kernel<<<static_cast<unsigned>(p.ctas_x * (hp / 8)), threads, smem, s>>>(p);
+      kernel<<<static_cast<unsigned>(p.ctas_x * (hp / 8)), kThreads, smem, s>>>(p);
       DCT_CUDA_CHECK(cudaGetLastError());
       ev_[2].record(s);
       DCT_CUDA_CHECK(cudaMemcpyAsync(pin_out_.get(), dev_out_.get(), bytes, cudaMemcpyDeviceToHost, s));

@@ -67,10 +67,6 @@ struct Params {
   int h, w, channels, blocks_x, ctas_x;
   int half_bins;             // the shared histogram covers q in [−half_bins, half_bins − 1]
   Table tab[2];              // luma, chroma
-  // kByteExp and kMagicBits as data for v4's PRMTs: given the immediate, ptxas encodes it as the data operand
-  // and puts the selector in a register, which it re-materialises before every PRMT (a MOV) when short of
-  // registers; from a parameter the selector is the immediate.
-  unsigned byte_exp = 0x47000000u, magic_bits = 0x4B400000u;
 };
 
 // The kernel's tables for one quality: Annex K tables scaled as libjpeg, the Feig-Linzer ortho scales.
@@ -228,7 +224,7 @@ __device__ __forceinline__ void histogram_bands(const float (&x)[64], unsigned* 
 }
 
 // Quantize (histogram of q), dequantize, with the +128.5 of the reconstruction folded into the DC. tb: in the
-// kernel parameters (v3: immediate operands) or in shared memory (v4: the plane picks the table at run time).
+// kernel parameters (immediate operands).
 __device__ __forceinline__ void quantize(const Table& tb, float (&x)[64], unsigned* hist, int half_bins) {
 #pragma unroll
   for (int k = 0; k < 64; ++k) {
@@ -264,7 +260,7 @@ constexpr float kBCb = 1.77200007f;
 // M + floor(t) for the saturated u = t/256.
 __device__ __forceinline__ float floor_magic(float u) { return __fmaf_rd(u, 256.f, kMagic); }
 
-// A gray block (v3 and v4 alike): 8 rows of bytes in (edge rows replicated), coded in registers, rounded and
+// A gray block: 8 rows of bytes in (edge rows replicated), coded in registers, rounded and
 // stored (rows past the image skipped).
 __device__ __forceinline__ void code_gray_block(const Params& p, float (&x)[64], unsigned* hist, int y0, int x0,
                                                 bool vec) {
@@ -375,151 +371,6 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, float4* slots, u
   }
   __syncthreads();
   for (int i = t; i < nb; i += kThreads)
-    if (hist[i] != 0) atomicAdd(&p.hist[i - p.half_bins + kZeroBin], static_cast<unsigned long long>(hist[i]));
-}
-
-
-// ---- v4: one thread per plane of an 8x8 block (DCTOOL_JPEG_FUSED=v4) ----
-// v3 above keeps a whole RGB block in one thread: 168 registers, 12 warps per SM, and its 8 K SASS
-// instructions (one DCT per plane) miss the instruction cache (ncu: 42% of the stall cycles). v4 gives each
-// plane its own thread: a CTA is kV4Blocks horizontally adjacent blocks times the coded planes, warp w codes
-// plane w / (kV4Blocks / 32) (warp-uniform), so Y and chroma warps run one copy of the DCT/quantizer code, the
-// table picked at run time from shared memory. Each plane thread reads R, G and B itself (L1 hits after the
-// first) and makes its component with the same f32 operations as v3 (Y = floor(0.001 (299 R + 587 G + 114 B
-// + C)), every partial sum an exact integer below 2^24, the same integer as v3's G-based form). After the
-// inverse the thread packs its plane to bytes (as v3's clamps) into shared memory; after one barrier thread
-// (p, b) makes output plane p (R, G, B) of block b from them with v3's FFMAs: bit-identical with v3. Registers
-// ≤ kV4Regs (64 coefficients + temporaries), so 24+ warps per SM.
-constexpr int kV4Blocks = 64;  // blocks per CTA
-constexpr int kV4Regs = 80;    // register budget per thread (__launch_bounds__)
-constexpr int kTabFloat4 = 2 * static_cast<int>(sizeof(Table)) / 16;  // the two tables in shared memory
-static_assert(sizeof(Table) % 16 == 0, "tables as float4");
-
-template <int kPlanes>
-constexpr int v4_threads() { return kV4Blocks * kPlanes; }
-template <int kPlanes>
-constexpr int v4_min_ctas() { return 65536 / (kV4Regs * v4_threads<kPlanes>()); }
-
-// Dynamic shared memory of a v4 CTA: tables, the byte planes of the exchange (RGB), the histogram.
-inline std::size_t v4_smem_bytes(int planes, int half_bins) {
-  return 16 * (kTabFloat4 + (planes == 3 ? 3 * 4 * kV4Blocks : 0)) + 2 * static_cast<std::size_t>(half_bins) * 4;
-}
-
-// 2^15 + byte k of v (byte_float with the exponent byte from p.byte_exp).
-__device__ __forceinline__ float byte_float_p(const Params& p, uint2 v, int k) {
-  return __uint_as_float(__byte_perm(k < 4 ? v.x : v.y, p.byte_exp, 0x7404u | ((k & 3) << 4)));
-}
-// M + byte k of v (the reconstructed sample as the FFMAs of the colour conversion want it).
-__device__ __forceinline__ float byte_magic(const Params& p, uint4 v, int k) {
-  return __uint_as_float(__byte_perm(k < 4 ? v.x : k < 8 ? v.y : k < 12 ? v.z : v.w, p.magic_bits, 0x7640u | (k & 3)));
-}
-
-template <int kPlanes>
-__device__ __forceinline__ void fused_jpeg_cta_v4(const Params& p, float4* smem, int t, int cta) {
-  constexpr int kT = v4_threads<kPlanes>();
-  Table* const stab = reinterpret_cast<Table*>(smem);
-  uint4* const xch = reinterpret_cast<uint4*>(smem + kTabFloat4);  // [plane][row pair][block]
-  unsigned* const hist = reinterpret_cast<unsigned*>(smem + kTabFloat4 + (kPlanes == 3 ? 3 * 4 * kV4Blocks : 0));
-  const int nb = 2 * p.half_bins;
-  for (int i = t; i < nb; i += kT) hist[i] = 0;
-  if constexpr (kPlanes == 3)
-    for (int i = t; i < kTabFloat4 * 4; i += kT) reinterpret_cast<float*>(stab)[i] = reinterpret_cast<const float*>(p.tab)[i];
-  __syncthreads();
-  const int pl = kPlanes == 1 ? 0 : t / kV4Blocks, lb = kPlanes == 1 ? t : t % kV4Blocks;
-  const int bx = (cta % p.ctas_x) * kV4Blocks + lb, y0 = (cta / p.ctas_x) * 8, x0 = 8 * bx;
-  const long long hw = static_cast<long long>(p.h) * p.w;
-  const bool vec = (p.w & 7) == 0, active = bx < p.blocks_x;
-  if (active) {
-    float x[64];
-    if constexpr (kPlanes == 1) {
-      code_gray_block(p, x, hist, y0, x0, vec);
-    } else {
-      if (pl == 0) {
-        // 1000 (Y − 128) + 500 = 299 R + 587 G + 114 B + C on the 2^15 + b floats: exact at every step.
-        constexpr float kC = -1000.f * (kByteBase + 128.f) + 500.f;
-#pragma unroll
-        for (int r = 0; r < 8; ++r) {
-          const int y = min(y0 + r, p.h - 1);
-          const uint2 R = load_row(p.in, p.w, y, x0, vec), G = load_row(p.in + hw, p.w, y, x0, vec),
-                      B = load_row(p.in + 2 * hw, p.w, y, x0, vec);
-#pragma unroll
-          for (int c = 0; c < 8; ++c) {
-            const float y1000 = __fmaf_rn(byte_float_p(p, R, c), 299.f,
-                                          __fmaf_rn(byte_float_p(p, B, c), 114.f, __fmaf_rn(byte_float_p(p, G, c), 587.f, kC)));
-            x[8 * r + c] = floorf(__fmul_rn(y1000, 0.001f));
-          }
-        }
-      } else {
-        // Cb from (R − G, B − G), Cr from (B − G, R − G): v3's expressions with the planes swapped.
-        const unsigned char* const pa = p.in + (pl == 1 ? 0 : 2) * hw;
-        const unsigned char* const pb = p.in + (pl == 1 ? 2 : 0) * hw;
-        const float k = pl == 1 ? float(-0.168735892 / 0.5) : float(-0.081312411 / 0.5);
-#pragma unroll
-        for (int r = 0; r < 8; ++r) {
-          const int y = min(y0 + r, p.h - 1);
-          const uint2 A = load_row(pa, p.w, y, x0, vec), G = load_row(p.in + hw, p.w, y, x0, vec),
-                      B = load_row(pb, p.w, y, x0, vec);
-#pragma unroll
-          for (int c = 0; c < 8; ++c) {
-            const float g = byte_float_p(p, G, c);
-            const float da = __fsub_rn(byte_float_p(p, A, c), g), db = __fsub_rn(byte_float_p(p, B, c), g);
-            x[8 * r + c] = fminf(floorf(__fmaf_rn(__fmaf_rn(da, k, db), 0.5f, 0.5f)), 127.f);
-          }
-        }
-      }
-      code_block(stab[pl > 0 ? 1 : 0], x, hist, p.half_bins);
-      // The plane as bytes clamp(floor(t), 0, 255) (v3's fminf(floor_magic(.), M + 255)).
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        unsigned w[4];
-#pragma unroll
-        for (int h = 0; h < 4; ++h) {
-          const int k = 16 * j + 4 * h;
-          w[h] = pack4(floor_magic(x[k]), floor_magic(x[k + 1]), floor_magic(x[k + 2]), floor_magic(x[k + 3]));
-        }
-        xch[(4 * pl + j) * kV4Blocks + lb] = make_uint4(w[0], w[1], w[2], w[3]);
-      }
-    }
-  }
-  __syncthreads();
-  if constexpr (kPlanes == 3) {
-    if (active) {
-      // Output plane pl: R = Y + 1.402 Cr', G = Y − 0.714 (Cr' + 0.482 Cb'), B = Y + 1.772 Cb' (v3's FFMAs).
-      const int pc = pl == 0 ? 2 : 1;  // R, B: the one chroma plane used
-      const float kc = pl == 0 ? 1.402f : kBCb;
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        if (y0 + 2 * j >= p.h) break;
-        const uint4 yv = xch[j * kV4Blocks + lb];
-        float o[16];
-        if (pl == 1) {
-          const uint4 cb = xch[(4 + j) * kV4Blocks + lb], cr = xch[(8 + j) * kV4Blocks + lb];
-#pragma unroll
-          for (int k = 0; k < 16; ++k) {
-            const float cbv = __fsub_rn(byte_magic(p, cb, k), kMagic + 128.f);
-            const float crv = __fsub_rn(byte_magic(p, cr, k), kMagic + 128.f);
-            o[k] = __fmaf_rn(__fmaf_rn(cbv, float(0.344136286 / 0.714136286), crv), -0.714136286f, byte_magic(p, yv, k));
-          }
-        } else {
-          const uint4 cv = xch[(4 * pc + j) * kV4Blocks + lb];
-#pragma unroll
-          for (int k = 0; k < 16; ++k)
-            o[k] = __fmaf_rn(__fsub_rn(byte_magic(p, cv, k), kMagic + 128.f), kc, byte_magic(p, yv, k));
-        }
-        store_row(p.out + pl * hw, p.w, y0 + 2 * j, x0, vec,
-                  make_uint2(pack4(o[0], o[1], o[2], o[3]), pack4(o[4], o[5], o[6], o[7])));
-        if (y0 + 2 * j + 1 < p.h)
-          store_row(p.out + pl * hw, p.w, y0 + 2 * j + 1, x0, vec,
-                    make_uint2(pack4(o[8], o[9], o[10], o[11]), pack4(o[12], o[13], o[14], o[15])));
-      }
-    }
-  }
-  if (active)
-    for (int ch = kPlanes; ch < p.channels; ++ch)  // alpha: carried through by one plane's threads
-      if (pl == (ch - kPlanes) % kPlanes)
-        for (int r = 0; r < 8 && y0 + r < p.h; ++r)
-          store_row(p.out + ch * hw, p.w, y0 + r, x0, vec, load_row(p.in + ch * hw, p.w, y0 + r, x0, vec));
-  for (int i = t; i < nb; i += kT)
     if (hist[i] != 0) atomicAdd(&p.hist[i - p.half_bins + kZeroBin], static_cast<unsigned long long>(hist[i]));
 }
 

@@ -25,14 +25,14 @@
    (post-pass: a gather with two coefficients per output). N = 1 skips the FFT.
 
    Single pass (default for rows with N = 2M, M = 2^p, 8 <= M <= 2048; kernels/dct4_rows.cuh): the three
-   steps of the even case in one kernel, one read and one write of the data: 16-byte coalesced loads of a
-   CTA's lines into shared memory, z_n formed on the fly by the first pass of a Stockham radix-8 FFT with 8
-   complex values per thread in registers (one barrier per pass), the post-twiddle in registers, 16-byte
-   stores; DCTOOL_DCT4_ROWS picks among that kernel's variants (fixed-size, radix 16, shuffled direct
-   access: see dct4_rows.cuh). Environment DCTOOL_DCT4_THREE_PASS=1 forces the three-pass route (to
-   compare them).
-   (An earlier single-pass kernel with a shared-memory radix-2^2 loop and 4-byte loads measured slower than
-   the three passes: H200, 2026-11-21, notes/dct4.md.)
+   steps of the even case in one kernel, one read and one write of the data: a fixed-size (M a template
+   parameter) Stockham FFT with 8 or 16 complex values per thread in registers (one barrier per shared pass),
+   z_n formed on the fly by its first pass from 8/16-byte coalesced loads (lane pairs swap the mirrored halves
+   with a shuffle), the post-twiddle in registers, stores likewise; per-pass twiddle runs built here at plan
+   time (rows_twiddles). Environment DCTOOL_DCT4_THREE_PASS=1 forces the three-pass route (to compare them).
+   (Earlier single-pass kernels were removed: one with a shared-memory radix-2^2 loop and 4-byte loads, which
+   measured slower than the three passes, and the variants v2, v4-v7 that DCTOOL_DCT4_ROWS selected, slower
+   than the one kept (the former v8) where measured: H200, 2026-11-21, notes/dct4.md; dct4_rows.cuh lists them.)
 
    Layouts: rows use line-major workspaces and contiguous cuFFT batches; columns use slot-major workspaces
    (slot e of line l at e·L + l) and cuFFT batches of stride L, distance 1, so every pass is coalesced along
@@ -43,9 +43,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
-#include <string>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -117,20 +115,6 @@ void upload(DeviceBuffer& dst, const std::vector<T>& v) {
   DCT_CUDA_CHECK(cudaMemcpy(dst.get(), v.data(), dst.bytes(), cudaMemcpyHostToDevice));
 }
 
-// DCTOOL_DCT4_ROWS picks the single-pass rows kernel (kernels/dct4_rows.cuh says what each one is): v2, v4,
-// v5, v6, v7 or v8 (default). Anything else is a usage error, so that a mistyped A/B run cannot silently measure
-// the default.
-RowsVariant rows_variant() {
-  const char* e = std::getenv("DCTOOL_DCT4_ROWS");
-  if (e == nullptr) return RowsVariant::kV8;
-  const std::pair<const char*, RowsVariant> known[] = {{"v2", RowsVariant::kV2}, {"v4", RowsVariant::kV4},
-                                                       {"v5", RowsVariant::kV5}, {"v6", RowsVariant::kV6},
-                                                       {"v7", RowsVariant::kV7}, {"v8", RowsVariant::kV8}};
-  for (const auto& [name, v] : known)
-    if (std::strcmp(e, name) == 0) return v;
-  throw Error(ErrorCode::kUsage, "DCTOOL_DCT4_ROWS", std::string("unknown kernel '") + e + "' (v2, v4, v5, v6, v7, v8)");
-}
-
 int mod_inverse(int a, int m) {  // m >= 1, gcd(a, m) = 1
   if (m == 1) return 0;
   for (int x = 1; x < m; ++x)
@@ -158,8 +142,8 @@ class Pass {
       if (!cols && m >= kRowsMinM && m <= kRowsMaxM && (m & (m - 1)) == 0 &&
           std::getenv("DCTOOL_DCT4_THREE_PASS") == nullptr) {
         while ((i64(1) << lgm_) < m) ++lgm_;
-        rows_ = rows_launch<T>(rows_variant(), lgm_);
-        upload(tab_i_, rows_twiddles<T>(lgm_, rows_));
+        rows_ = rows_launch<T>(lgm_);
+        upload(tab_i_, rows_twiddles<T>(lgm_));
         if (rows_.smem_bytes > 48 * 1024)
           DCT_CUDA_CHECK(
               cudaFuncSetAttribute(rows_.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, rows_.smem_bytes));

@@ -16,15 +16,17 @@
 #   dct4     seed 003 N = 17 (classical / 4-section / 8-section, single and 2^20 transforms) and
 #            cuda-dct4-fft batched at N = 256, 1024, 4096 (2^24 elements; f32, f64; and N = 1023), then
 #            the same through the three-pass route (DCTOOL_DCT4_THREE_PASS=1, csv in extra.log)
-#   jpeg     fused GPU jpeg round trip of 4096x4096 RGB images, kernels v3 and v4 (device and transfer times from
+#   jpeg     fused GPU jpeg round trip of 4096x4096 RGB images, twice (device and transfer times from
 #            --report), the copy of the same bytes (cuda-8x8 at 4096x3072 f32 = 50.3 MB: its x_copy gives the
-#            copy time), and ncu profiles of both kernels when ncu is there (ncu-jpeg.txt)
+#            copy time), and an ncu profile of the kernel when ncu is there (ncu-jpeg.txt)
 #   whole    compress --mode threshold / keep of three 4096x4096 RGB images on the GPU (cuda-compress-whole, f32 and
 #            f64; per-stage times from --report), keep with the full CUB sort (DCTOOL_KEEP_SELECT=sort), and the old
 #            route (CPU compressor on cuda-fft2d) for comparison
 #   batch    200 copies of one 1920x1080 RGB PNG: `compress --quality 50` (auto: cuda-jpeg-fused) and the same
 #            with `--mode none` (decode + encode only); both summary lines (images/s) to extra.log
 #   auto     `dctool --timing dct2 big.npy -o out.npy` picks cuda-fft2d and shows device and e2e times
+#   ncu8k    (not in the default list) Nsight Compute durations of every kernel of cuda-fft2d dct2/idct2 at
+#            8192^2 f32, the rows route and the r2c route (DCTOOL_FFT2D=rows|r2c): ncu-fft2d-8k.txt
 # Everything goes to $OUT (at most 8 files): gpu-check.log, tests.log, bench-*.csv, extra.log.
 # A short table is printed last.
 # GPU_CHECK_REPS (default 20), GPU_CHECK_TEST_ARGS (extra Catch2 arguments, e.g. a test name).
@@ -142,24 +144,19 @@ if has_phase jpeg && [[ -x $DCTOOL ]]; then
   mkdir -p /tmp/fj /tmp/fjo
   /usr/bin/env python3 scripts/compress-bench-images.py /tmp/fj/big_1.png 4096 4096 >>"$EXTRA" 2>&1
   for i in 2 3 4; do cp /tmp/fj/big_1.png /tmp/fj/big_$i.png; done
-  # Both fused kernels (DCTOOL_JPEG_FUSED, kernels/compress_fused.cuh), v3 then v4 then v3 again (drift check).
-  for v in v3 v4 v3; do
-    echo "## fused jpeg DCTOOL_JPEG_FUSED=$v" >>"$EXTRA"
-    DCTOOL_JPEG_FUSED=$v "$DCTOOL" compress /tmp/fj/*.png -o /tmp/fjo --quality 50 --jobs 1 \
+  for run in 1 2; do  # twice: drift check
+    echo "## fused jpeg, run $run" >>"$EXTRA"
+    "$DCTOOL" compress /tmp/fj/*.png -o /tmp/fjo --quality 50 --jobs 1 \
       --report /tmp/fj/report.json >>"$EXTRA" 2>&1
     cat /tmp/fj/report.json >>"$EXTRA"
   done
   { timeout 60 "$DCTOOL" bench --ops dct2 --block 8 --norm ortho --sizes 4096x3072 --backends cuda-8x8 --precision f32 \
       --reps "$REPS" --warmup 3 --format csv; echo "exit $?"; } >>"$EXTRA" 2>&1
   if command -v ncu >/dev/null; then
-    : >"$OUT/ncu-jpeg.txt"
-    for v in v3 v4; do
-      echo "## DCTOOL_JPEG_FUSED=$v" >>"$OUT/ncu-jpeg.txt"
-      DCTOOL_JPEG_FUSED=$v timeout 100 ncu --clock-control none --section SpeedOfLight --section Occupancy \
-        --section LaunchStats --section WarpStateStats --section SchedulerStats --section InstructionStats \
-        -k regex:fused_jpeg --launch-count 1 "$DCTOOL" compress /tmp/fj/big_1.png -o /tmp/fjo/ncu.png --quality 50 \
-        >>"$OUT/ncu-jpeg.txt" 2>&1
-    done
+    timeout 100 ncu --clock-control none --section SpeedOfLight --section Occupancy \
+      --section LaunchStats --section WarpStateStats --section SchedulerStats --section InstructionStats \
+      -k regex:fused_jpeg --launch-count 1 "$DCTOOL" compress /tmp/fj/big_1.png -o /tmp/fjo/ncu.png --quality 50 \
+      >"$OUT/ncu-jpeg.txt" 2>&1
   fi
 fi
 if has_phase whole && [[ -x $DCTOOL ]]; then
@@ -191,6 +188,15 @@ if has_phase batch && [[ -x $DCTOOL ]]; then
     echo "batch --mode $m:" >>"$EXTRA"
     { timeout 120 "$DCTOOL" compress /tmp/hd/*.png -o "$dir" --mode "$m" --quality 50; echo "exit $?"; } 2>&1 |
       tail -n 3 | tee -a "$EXTRA" | tee -a "$LOG"
+  done
+fi
+if has_phase ncu8k && [[ -x $DCTOOL ]] && command -v ncu >/dev/null; then
+  say "== ncu: cuda-fft2d at 8192^2 f32, rows and r2c routes (ncu-fft2d-8k.txt)"
+  : >"$OUT/ncu-fft2d-8k.txt"
+  for route in rows r2c; do
+    echo "## DCTOOL_FFT2D=$route" >>"$OUT/ncu-fft2d-8k.txt"
+    DCTOOL_FFT2D=$route timeout 150 ncu --clock-control none --section SpeedOfLight "$DCTOOL" bench --ops dct2,idct2 \
+      --sizes 8192x8192 --backends cuda-fft2d --precision f32 --reps 1 --warmup 0 >>"$OUT/ncu-fft2d-8k.txt" 2>&1
   done
 fi
 if has_phase auto && [[ -x $DCTOOL ]]; then

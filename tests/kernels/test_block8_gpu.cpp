@@ -110,17 +110,14 @@ TEST_CASE("block8 gpu: CPU and GPU compress reconstructions agree to PSNR > 50 d
 // The fused kernel has three load/store paths: whole 8 x 256 tiles and the partial last tile of a strip with
 // 8-byte vectors (W a multiple of 8, all 8 rows inside the image), and the byte path with edge replication
 // (W not a multiple of 8, or the last strip of an H that is not). Crops of the sample images reach all three;
-// an added alpha plane must come back unchanged.
-// Both kernels (DCTOOL_JPEG_FUSED=v3: one thread per block; v4: one thread per plane of a block); the whole
-// images as well as the crops.
+// an added alpha plane must come back unchanged. The whole images as well as the crops.
 TEST_CASE("block8 gpu: fused jpeg on partial tiles, odd sizes and alpha agrees with the CPU compressor",
           "[compress][gpu]") {
   const core::Compressor* fused = app::find_compressor("cuda-jpeg-fused");
   const core::Compressor* cpu = app::find_compressor("cpu");
   REQUIRE(fused != nullptr);
   REQUIRE(cpu != nullptr);
-  for (const char* variant : {"v3", "v4"}) {
-    ::setenv("DCTOOL_JPEG_FUSED", variant, 1);
+  {
     for (const char* file : {"camera.png", "astronaut.png"}) {
       const core::Dataset src = app::image_codec().read(test::source_dir() + "/data/" + file, Precision::kF32);
       const std::int64_t H = src.tensor.rows(), W = src.tensor.cols(), C = src.tensor.channels();
@@ -147,7 +144,7 @@ TEST_CASE("block8 gpu: fused jpeg on partial tiles, odd sizes and alpha agrees w
         REQUIRE(fused->supports(r, in).ok);
         const core::CompressResult got = fused->run(r, in);
         const double p = core::psnr_db(core::mse(want.image, got.image), 255.0);
-        INFO(variant << " " << file << " crop " << cr.h << "x" << cr.w << (cr.alpha ? " +alpha" : "")
+        INFO(file << " crop " << cr.h << "x" << cr.w << (cr.alpha ? " +alpha" : "")
                      << ": PSNR(CPU, GPU) " << p << " dB; nonzero " << want.nonzero << " / " << got.nonzero
                      << ", entropy " << want.entropy_bits << " / " << got.entropy_bits);
         CHECK(p > 50.0);
@@ -163,5 +160,4 @@ TEST_CASE("block8 gpu: fused jpeg on partial tiles, odd sizes and alpha agrees w
       }
     }
   }
-  ::unsetenv("DCTOOL_JPEG_FUSED");
 }
