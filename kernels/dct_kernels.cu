@@ -287,11 +287,16 @@ __global__ void pre_cols_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V
 // Index math in I: int when a matrix's element counts fit (the launcher's choice), which with the occupancy
 // bound keeps f32 at 64 registers (4 CTAs per SM) and f64 at 80 (3) instead of 104 (25% occupancy): ncu on
 // the H200 (4096² f32) showed the i64 kernel latency-bound at 1.8× the copy time (DRAM 38% busy).
+template <class I>
+__device__ __forceinline__ I stored_row(I k, RowMap m) {
+  return (k >> m.lg_hi) | ((k & static_cast<I>(m.mask)) << m.lg_lo);
+}
+
 template <class T, class I>
 __global__ void __launch_bounds__(256, sizeof(I) == 4 ? (sizeof(T) == 4 ? 4 : 3) : 1)
     post_2d_kernel(const cx_t<T>* __restrict__ V, T* __restrict__ y, const cx_t<T>* __restrict__ tw1,
                    const T* __restrict__ fs1, const cx_t<T>* __restrict__ tw2, const T* __restrict__ fs2, I n1, I n2,
-                   I nc, i64 batch) {
+                   I nc, i64 batch, RowMap rm) {
   const I k2 = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x;
   const I h2 = n2 >> 1, h1 = n1 >> 1;
   if (k2 > h2) return;
@@ -311,8 +316,8 @@ __global__ void __launch_bounds__(256, sizeof(I) == 4 ? (sizeof(T) == 4 ? 4 : 3)
         const I k1 = k10 + u * sy;
         if (k1 > h1) break;
         const I m1 = k1 == 0 ? 0 : n1 - k1;
-        A[u] = Vb[k1 * nc];
-        B[u] = Vb[m1 * nc];
+        A[u] = Vb[stored_row(k1, rm) * nc];
+        B[u] = Vb[stored_row(m1, rm) * nc];
       }
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
@@ -378,7 +383,7 @@ template <class T, bool kMask, class I>
 __global__ void __launch_bounds__(256, (!kMask && sizeof(I) == 4) ? (sizeof(T) == 4 ? 4 : 2) : 1)
     pre_2d_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V, const cx_t<T>* __restrict__ tw1,
                   const T* __restrict__ ia1, const cx_t<T>* __restrict__ tw2, const T* __restrict__ ia2, I n1, I n2,
-                  I nc, i64 batch, const KeepRule<T> rule) {
+                  I nc, i64 batch, const KeepRule<T> rule, RowMap rm) {
   const I k2 = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x;
   const I h2 = n2 >> 1, h1 = n1 >> 1;
   if (k2 > h2) return;
@@ -438,11 +443,11 @@ __global__ void __launch_bounds__(256, (!kMask && sizeof(I) == 4) ? (sizeof(T) =
         const T y11 = g1b * g2b * r11[u];
         const cx_t<T> w1 = tw1[k1];
         const cx_t<T> w12 = cmul(w1, w2);
-        Vb[k1 * nc + k2] = cmulc(w12, cx_t<T>{y00 - y11, -(y01 + y10)});
+        Vb[stored_row(k1, rm) * nc + k2] = cmulc(w12, cx_t<T>{y00 - y11, -(y01 + y10)});
         if (has1 && 2 * k1 != n1) {
           const cx_t<T> q = cmulc(w2, w1);  // W1 conj(W2)
           const cx_t<T> iq{-q.y, q.x};      // i W1 conj(W2)
-          Vb[m1 * nc + k2] = cmul(iq, cx_t<T>{y10 - y01, -(y11 + y00)});
+          Vb[stored_row(m1, rm) * nc + k2] = cmul(iq, cx_t<T>{y10 - y01, -(y11 + y00)});
         }
       }
     }
@@ -608,27 +613,28 @@ void pre_lines(const T* y, cx_t<T>* V, AxisTables<T> t, LineGeom g, cudaStream_t
 // pitch: complex elements between rows of V (<= 0: n2/2+1); the matrices of a batch are n1 * pitch apart.
 template <class T>
 void post_2d(const cx_t<T>* V, T* y, AxisTables<T> t1, AxisTables<T> t2, i64 n1, i64 n2, i64 batch, cudaStream_t s,
-             i64 pitch) {
+             i64 pitch, RowMap rows) {
   const Launch l = shape_launch(n2 / 2 + 1, n1 / 2 + 1, batch, kUnroll);
   const i64 nc = pitch > 0 ? pitch : n2 / 2 + 1;
   if (int_indices(n1, n2, nc))
     DCT_LAUNCH((post_2d_kernel<T, int>), l.grid, l.block, s, V, y, t1.tw, t1.fs, t2.tw, t2.fs, static_cast<int>(n1),
-               static_cast<int>(n2), static_cast<int>(nc), batch);
+               static_cast<int>(n2), static_cast<int>(nc), batch, rows);
   else
-    DCT_LAUNCH((post_2d_kernel<T, i64>), l.grid, l.block, s, V, y, t1.tw, t1.fs, t2.tw, t2.fs, n1, n2, nc, batch);
+    DCT_LAUNCH((post_2d_kernel<T, i64>), l.grid, l.block, s, V, y, t1.tw, t1.fs, t2.tw, t2.fs, n1, n2, nc, batch,
+               rows);
 }
 
 template <class T>
 void pre_2d(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, i64 n1, i64 n2, i64 batch, cudaStream_t s,
-            i64 pitch) {
+            i64 pitch, RowMap rows) {
   const Launch l = shape_launch(n2 / 2 + 1, n1 / 2 + 1, batch, kUnroll);
   const i64 nc = pitch > 0 ? pitch : n2 / 2 + 1;
   if (int_indices(n1, n2, nc))
     DCT_LAUNCH((pre_2d_kernel<T, false, int>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia,
-               static_cast<int>(n1), static_cast<int>(n2), static_cast<int>(nc), batch, KeepRule<T>{});
+               static_cast<int>(n1), static_cast<int>(n2), static_cast<int>(nc), batch, KeepRule<T>{}, rows);
   else
     DCT_LAUNCH((pre_2d_kernel<T, false, i64>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, nc, batch,
-               KeepRule<T>{});
+               KeepRule<T>{}, rows);
 }
 
 template <class T>
@@ -638,10 +644,10 @@ void pre_2d_keep(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, i64
   const i64 nc = n2 / 2 + 1;
   if (int_indices(n1, n2, nc))
     DCT_LAUNCH((pre_2d_kernel<T, true, int>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia,
-               static_cast<int>(n1), static_cast<int>(n2), static_cast<int>(nc), batch, rule);
+               static_cast<int>(n1), static_cast<int>(n2), static_cast<int>(nc), batch, rule, RowMap{});
   else
     DCT_LAUNCH((pre_2d_kernel<T, true, i64>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, nc, batch,
-               rule);
+               rule, RowMap{});
 }
 
 template <class T>
@@ -704,8 +710,10 @@ void identity_c2r(const cx_t<T>* in, T* out, i64 count, cudaStream_t s) {
   template void reorder<T>(const T*, T*, i64, i64, i64, bool, bool, bool, cudaStream_t, i64, i64);                          \
   template void post_lines<T>(const cx_t<T>*, T*, AxisTables<T>, LineGeom, cudaStream_t);                         \
   template void pre_lines<T>(const T*, cx_t<T>*, AxisTables<T>, LineGeom, cudaStream_t);                          \
-  template void post_2d<T>(const cx_t<T>*, T*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t, i64);  \
-  template void pre_2d<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t, i64);   \
+  template void post_2d<T>(const cx_t<T>*, T*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t, i64,  \
+                           RowMap);                                                                               \
+  template void pre_2d<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t, i64,    \
+                          RowMap);                                                                                \
   template void pre_2d_keep<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64,                 \
                                const KeepRule<T>&, cudaStream_t);                                                \
   template void family_expand<T>(Family, const T*, T*, i64, i64, cudaStream_t);                                   \

@@ -49,15 +49,24 @@ void post_lines(const cx_t<T>* V, T* y, AxisTables<T> t, LineGeom g, cudaStream_
 template <class T>
 void pre_lines(const T* y, cx_t<T>* V, AxisTables<T> t, LineGeom g, cudaStream_t s);
 
+// Where spectrum row k1 is stored: (k1 >> lg_hi) | ((k1 & mask) << lg_lo). The default is the identity; ColumnFft
+// (kernels/col_fft.hpp) leaves its spectrum in a digit-permuted row order and gives its map.
+struct RowMap {
+  int lg_hi = 0, lg_lo = 0;
+  int mask = 0;
+};
+
 // 2-D, eqs. (14), (17), (18): half spectrum (n1 x (n2/2+1)) -> n1 x n2 DCT-II (two reads, four writes).
-// pitch: complex elements between rows of the spectrum (<= 0: n2/2+1; matrices n1 * pitch apart).
+// pitch: complex elements between rows of the spectrum (<= 0: n2/2+1; matrices n1 * pitch apart); rows: where
+// each spectrum row is stored.
 template <class T>
 void post_2d(const cx_t<T>* V, T* y, AxisTables<T> t1, AxisTables<T> t2, std::int64_t n1, std::int64_t n2,
-             std::int64_t batch, cudaStream_t s, std::int64_t pitch = 0);
-// 2-D, eq. (15): DCT-III input -> half spectrum for the C2R (four reads, two complex writes); pitch as post_2d.
+             std::int64_t batch, cudaStream_t s, std::int64_t pitch = 0, RowMap rows = {});
+// 2-D, eq. (15): DCT-III input -> half spectrum for the C2R (four reads, two complex writes); pitch and rows as
+// post_2d.
 template <class T>
 void pre_2d(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, std::int64_t n1, std::int64_t n2,
-            std::int64_t batch, cudaStream_t s, std::int64_t pitch = 0);
+            std::int64_t batch, cudaStream_t s, std::int64_t pitch = 0, RowMap rows = {});
 
 // pre_2d with a keep rule (compress --mode threshold|keep, kernels/compress_whole.cu): coefficient i (flat
 // index in its matrix, row-major) of matrix b enters the inverse only if |y| > thr[b], or |y| == thr[b] and

@@ -10,8 +10,10 @@
  *   ThreeStage2d  forward: reorder both axes (eq. 13) -> 2-D R2C -> post (eqs. 14, 17, 18)
  *                 inverse: pre (eq. 15) -> 2-D C2R -> reorder^-1 (eq. 16)
  *                 The 2-D R2C is, by default where RfftRows supports N2, our row R2C kernel reading the
- *                 input in reordered order (no reorder pass) + cuFFT's strided C2C down the columns
- *                 (Fft2dRoute::kRows); otherwise a reorder pass + cuFFT's 2-D plan (kR2c).
+ *                 input in reordered order (no reorder pass) + cuFFT's strided C2C down the columns, or at
+ *                 N1 = 8192 our two-pass ColumnFft (kernels/col_fft.cu; its spectrum rows are digit-permuted
+ *                 and post_2d / pre_2d read them through its RowMap) (Fft2dRoute::kRows); otherwise a reorder
+ *                 pass + cuFFT's 2-D plan (kR2c).
  *                 DCTOOL_FFT2D=cb moves the reorder and pre into cuFFT as LTO callbacks (fft2d_cb.cu):
  *                 forward = R2C(load cb) -> post; inverse = C2R(load cb, store cb); measured slower.
  *                 Per-axis scale tables: axis 1 carries the constant 2 of Y = 2 Re(s).
@@ -89,18 +91,26 @@ namespace {
 core::Shape2 canonical(core::Shape2 s) { return (s.cols == 1 && s.rows > 1) ? core::Shape2{1, s.rows} : s; }
 }  // namespace
 
+bool column_fft_wanted(i64 n1) {
+  const char* v = std::getenv("DCTOOL_FFT2D_COLS");
+  const std::string_view want = v != nullptr ? v : "";
+  if (want == "cufft") return false;
+  if (want == "ours") return ColumnFft<float>::supports(n1);
+  return n1 == 8192;
+}
+
 template <class T>
-Fft2dRoute fft2d_route(i64 n2) {
+Fft2dRoute fft2d_route(i64 n1, i64 n2) {
   const char* v = std::getenv("DCTOOL_FFT2D");
   const std::string_view want = v != nullptr ? v : "";
   if (want == "cb" && fft2d_callbacks_wanted()) return Fft2dRoute::kCallback;
   if (want == "split") return Fft2dRoute::kSplit;
   if (want == "r2c" || want == "nocb") return Fft2dRoute::kR2c;
   if (want == "rows") return RfftRows<T>::supports(n2) ? Fft2dRoute::kRows : Fft2dRoute::kR2c;
-  // Default: rows where supported, except f32 rows of 8192 and more, where cuFFT's column C2C of the rows route is
-  // slower than its 2-D plan (H200, 2026-11-21, 8192² f32: rows 0.781 / 0.790 ms, r2c 0.730 / 0.711 ms for
-  // dct2 / idct2; f64 8192²: rows 1.541 / 1.627, r2c 1.640 / 1.644).
-  if (sizeof(T) == 4 && n2 >= 8192) return Fft2dRoute::kR2c;
+  // Default: rows where supported, except f32 rows of 8192 and more with cuFFT's column C2C, which made the rows
+  // route slower than the 2-D plan (H200, 2026-11-21, 8192² f32: rows 0.781 / 0.790 ms, r2c 0.730 / 0.711 ms for
+  // dct2 / idct2; f64 8192²: rows 1.541 / 1.627, r2c 1.640 / 1.644). With ColumnFft (n1 = 8192) rows again.
+  if (sizeof(T) == 4 && n2 >= 8192 && !column_fft_wanted(n1)) return Fft2dRoute::kR2c;
   return RfftRows<T>::supports(n2) ? Fft2dRoute::kRows : Fft2dRoute::kR2c;
 }
 
@@ -125,14 +135,20 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
       pitch_(n2_ / 2 + 1),
       t1_(canonical(shape).rows, norm, 2.0),
       t2_(canonical(shape).cols, norm, 1.0) {
-  const Fft2dRoute route = fft2d_route<T>(n2_);
+  const Fft2dRoute route = fft2d_route<T>(n1_, n2_);
   if (route == Fft2dRoute::kCallback) cb_ = CallbackFft2d<T>::make(forward_, n1_, n2_, batch_, t1_.view(), t2_.view());
   if (cb_) return;
   const FftType cols = forward_ ? FftType::kC2CForward : FftType::kC2CInverse;
   if (route == Fft2dRoute::kRows) {
     pitch_ = rows_route_pitch(n2_);
     rows_ = std::make_unique<RfftRows<T>>(n1_, n2_, batch_, pitch_);
-    fft_cols_ = std::make_unique<FftStage<T>>(FftStage<T>::complex_columns(cols, n1_, n2_ / 2 + 1, batch_, pitch_));
+    if (column_fft_wanted(n1_) && ColumnFft<T>::supports(n1_)) {
+      col_fft_ = std::make_unique<ColumnFft<T>>(n1_, n2_ / 2 + 1, batch_, pitch_, !forward_);
+      const int lg_nb = col_fft_->lg_nb();
+      map_ = RowMap{lg_nb, col_fft_->lg_na(), (1 << lg_nb) - 1};
+    } else {
+      fft_cols_ = std::make_unique<FftStage<T>>(FftStage<T>::complex_columns(cols, n1_, n2_ / 2 + 1, batch_, pitch_));
+    }
     return;
   }
   const FftType t = forward_ ? FftType::kR2C : FftType::kC2R;
@@ -153,11 +169,13 @@ void ThreeStage2d<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t 
     cb_->inverse(in, wc, out, s);
   } else if (rows_ && forward_) {
     rows_->forward(in, wc, s);
-    fft_cols_->run(wc, wc, s);
-    post_2d<T>(wc, out, t1_.view(), t2_.view(), n1_, n2_, batch_, s, pitch_);
+    if (col_fft_) col_fft_->run(wc, s);
+    else fft_cols_->run(wc, wc, s);
+    post_2d<T>(wc, out, t1_.view(), t2_.view(), n1_, n2_, batch_, s, pitch_, map_);
   } else if (rows_) {
-    pre_2d<T>(in, wc, t1_.view(), t2_.view(), n1_, n2_, batch_, s, pitch_);
-    fft_cols_->run(wc, wc, s);
+    pre_2d<T>(in, wc, t1_.view(), t2_.view(), n1_, n2_, batch_, s, pitch_, map_);
+    if (col_fft_) col_fft_->run(wc, s);
+    else fft_cols_->run(wc, wc, s);
     rows_->inverse(wc, out, s);
   } else if (forward_) {
     reorder<T>(in, wr, n1_, n2_, batch_, true, true, false, s);
@@ -216,8 +234,8 @@ template bool row_kernels_wanted<float>(i64);
 template bool row_kernels_wanted<double>(i64);
 template class NPointLines<float>;
 template class NPointLines<double>;
-template Fft2dRoute fft2d_route<float>(i64);
-template Fft2dRoute fft2d_route<double>(i64);
+template Fft2dRoute fft2d_route<float>(i64, i64);
+template Fft2dRoute fft2d_route<double>(i64, i64);
 template class ThreeStage2d<float>;
 template class ThreeStage2d<double>;
 template class FamilyLines<float>;

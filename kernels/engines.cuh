@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/col_fft.hpp"
 #include "kernels/fft2d_cb_info.h"
 #include "kernels/gpu_plan.cuh"
 #include "kernels/rfft_rows.hpp"
@@ -58,18 +59,23 @@ class CallbackFft2d {
 bool fft2d_callbacks_wanted();
 
 // FFT stage of ThreeStage2d, chosen at plan creation (environment DCTOOL_FFT2D overrides the default):
-//   rows   our row real FFT with the reorder folded into its loads (kernels/rfft_rows.cu), then cuFFT's in-place
-//          strided C2C down the n2/2+1 complex columns; inverse: column C2C, then our row C2R with the inverse
-//          reorder folded into its stores. No reorder pass. Default where RfftRows supports n2 (powers of two
-//          16..8192), except f32 with n2 >= 8192 (measured slower there than r2c); DCTOOL_FFT2D=rows forces it.
+//   rows   our row real FFT with the reorder folded into its loads (kernels/rfft_rows.cu), then the in-place
+//          C2C down the n2/2+1 complex columns (cuFFT's strided plan, or ColumnFft where column_fft_wanted);
+//          inverse: column C2C, then our row C2R with the inverse reorder folded into its stores. No reorder
+//          pass. Default where RfftRows supports n2 (powers of two 16..8192), except f32 with n2 >= 8192 when
+//          the columns would go through cuFFT (measured slower there than r2c); DCTOOL_FFT2D=rows forces it.
 //   r2c    a separate reorder pass and cuFFT's plain 2-D R2C / C2R plan (default for the other sizes)
 //   split  the reorder pass, a batched 1-D R2C along the rows and the strided column C2C (for measuring)
 //   cb     the 2-D plan with the reorder and the inverse preprocess in LTO callbacks (slower, see fft2d_cb.cu)
 enum class Fft2dRoute { kRows, kR2c, kSplit, kCallback };
-// The route for a plan whose canonical rows have n2 elements: DCTOOL_FFT2D if set to one of the names above
-// and usable (rows needs RfftRows<T>::supports(n2); "nocb" is an old name of r2c), otherwise the default.
+// The route for a plan whose canonical shape is n1 x n2: DCTOOL_FFT2D if set to one of the names above and
+// usable (rows needs RfftRows<T>::supports(n2); "nocb" is an old name of r2c), otherwise the default.
 template <class T>
-Fft2dRoute fft2d_route(i64 n2);
+Fft2dRoute fft2d_route(i64 n1, i64 n2);
+// Whether the rows route's column stage is ColumnFft (two passes with 128-byte row segments) instead of cuFFT's
+// strided C2C: DCTOOL_FFT2D_COLS=ours|cufft, default ours only where measured faster (n1 = 8192: cuFFT's
+// one-kernel column FFT reads 16-byte row segments there).
+bool column_fft_wanted(i64 n1);
 
 template <class T>
 class ThreeStage2d {
@@ -88,6 +94,8 @@ class ThreeStage2d {
   std::unique_ptr<RfftRows<T>> rows_;      // the rows route's row kernels, or null
   std::unique_ptr<FftStage<T>> fft_;       // r2c / split: 2-D plan, or the row stage when split
   std::unique_ptr<FftStage<T>> fft_cols_;  // the column stage (split, rows)
+  std::unique_ptr<ColumnFft<T>> col_fft_;  // or ours (rows route), leaving the spectrum rows in map_'s order
+  RowMap map_;
 };
 
 template <class T>

@@ -302,6 +302,38 @@ TEST_CASE("cuda-fft2d: every FFT route (rows kernels, 2-D plan, split, LTO callb
   ::unsetenv("DCTOOL_FFT2D");
 }
 
+// The rows route's column stage: ColumnFft (two passes, the spectrum rows left digit-permuted and read back through
+// post_2d's / pre_2d's row map) for n1 in {4096, 8192, 16384}, and cuFFT's strided C2C for comparison. Partial
+// 16-column tiles (n2/2+1 = 9, 33 columns), batch 2.
+TEST_CASE("cuda-fft2d: the column FFT stages (ColumnFft, cuFFT) match the oracle", "[gpu][dct2gpu]") {
+  require_device();
+  const core::Backend* b = app::registry().find("cuda-fft2d");
+  REQUIRE(b != nullptr);
+  std::uint64_t seed = 5000;
+  ::setenv("DCTOOL_FFT2D", "rows", 1);
+  for (const char* cols : {"ours", "cufft"}) {
+    ::setenv("DCTOOL_FFT2D_COLS", cols, 1);
+    for (const Shape2 shape : {Shape2{8192, 16}, Shape2{8192, 64}, Shape2{4096, 32}, Shape2{16384, 16}})
+      for (const Op op : {Op::kDct2, Op::kIdct2})
+        for (const Precision prec : {Precision::kF32, Precision::kF64}) {
+          core::TransformDesc d;
+          d.op = op;
+          d.norm = op == Op::kDct2 ? Norm::kNone : Norm::kOrtho;
+          d.shape = shape;
+          d.batch = 2;
+          d.prec = Precision::kF64;
+          const core::HostTensor in = test::random_tensor(shape, d.batch, Precision::kF32, ++seed).to(Precision::kF64);
+          const core::HostTensor ref = reference(d, in);
+          d.prec = prec;
+          const core::HostTensor got = test::run_backend(*b, d, in.to(prec));
+          INFO("columns '" << cols << "' " << d.to_string());
+          CHECK(test::rel_l2_finite(got, ref) <= test::tol(prec));
+        }
+  }
+  ::unsetenv("DCTOOL_FFT2D_COLS");
+  ::unsetenv("DCTOOL_FFT2D");
+}
+
 TEST_CASE("cuda backends match the f64 oracle: small and odd shapes", "[gpu][dct2gpu]") {
   sweep({{1, 1}, {1, 7}, {7, 1}, {5, 3}, {17, 31}, {64, 48}, {128, 128}}, 1000);
 }
