@@ -96,7 +96,11 @@ bool column_fft_wanted(i64 n1) {
   const std::string_view want = v != nullptr ? v : "";
   if (want == "cufft") return false;
   if (want == "ours") return ColumnFft<float>::supports(n1);
-  return n1 == 8192;
+  // Measured (H200, 2026-11-21, notes/measurements/2026-11-21-h200-run6/call3/ab.log, ms, ColumnFft vs cuFFT's
+  // strided C2C, dct2 / idct2): 8192² f32 0.625 / 0.638 vs 0.781 / 0.790 (rows route), f64 1.261 / 1.361 vs
+  // 1.546 / 1.627; 4096² f64 0.316 / 0.331 vs 0.352 / 0.366, f32 0.167 / 0.168 vs 0.168 / 0.166 (a tie).
+  // 16384 is not measured (cuFFT stays the default there).
+  return n1 == 4096 || n1 == 8192;
 }
 
 template <class T>

@@ -73,8 +73,8 @@ enum class Fft2dRoute { kRows, kR2c, kSplit, kCallback };
 template <class T>
 Fft2dRoute fft2d_route(i64 n1, i64 n2);
 // Whether the rows route's column stage is ColumnFft (two passes with 128-byte row segments) instead of cuFFT's
-// strided C2C: DCTOOL_FFT2D_COLS=ours|cufft, default ours only where measured faster (n1 = 8192: cuFFT's
-// one-kernel column FFT reads 16-byte row segments there).
+// strided C2C: DCTOOL_FFT2D_COLS=ours|cufft, default ours where measured faster or equal (n1 = 4096, 8192; at
+// 8192 cuFFT's one-kernel column FFT reads 16-byte row segments and runs at 23% of DRAM bandwidth).
 bool column_fft_wanted(i64 n1);
 
 template <class T>

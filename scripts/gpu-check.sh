@@ -29,7 +29,8 @@
 #            8192^2 f32, the rows route and the r2c route (DCTOOL_FFT2D=rows|r2c): ncu-fft2d-8k.txt
 # Everything goes to $OUT (at most 8 files): gpu-check.log, tests.log, bench-*.csv, extra.log.
 # A short table is printed last.
-# GPU_CHECK_REPS (default 20), GPU_CHECK_TEST_ARGS (extra Catch2 arguments, e.g. a test name).
+# GPU_CHECK_REPS (default 20), GPU_CHECK_TEST_ARGS (extra Catch2 arguments, e.g. a test name),
+# GPU_CHECK_BENCH2D_EXTRAS=0 (bench2d: the Table V sweep only, without the other routes and ncu).
 set -u -o pipefail
 
 BUILD=${1:-build-gpu}
@@ -96,6 +97,7 @@ if has_phase bench2d; then
   # The other routes, in the same run (engines.cuh): cuda-fft2d with a reorder pass + cuFFT's 2-D plan (r2c), the
   # rows route with the spectrum's rows unpadded (tight), and cuda-rowcol with a reorder pass + cuFFT's batched
   # 1-D R2C/C2R for its row stages instead of the row kernels (DCTOOL_ROW_FFT=cufft, the baseline before them).
+  [[ ${GPU_CHECK_BENCH2D_EXTRAS:-1} == 0 ]] || \
   for route in "r2c DCTOOL_FFT2D=r2c cuda-fft2d" "tight DCTOOL_FFT2D_PITCH=tight cuda-fft2d" \
                "rowcol-cufft DCTOOL_ROW_FFT=cufft cuda-rowcol"; do
     read -r label var backend <<<"$route"
@@ -104,7 +106,7 @@ if has_phase bench2d; then
         --sizes 2048x2048,4096x4096,8192x8192 --backends "$backend" --precision f64,f32 --reps "$REPS" --warmup 3 \
         --effort estimate --format csv; echo "exit $?"; } >>"$OUT/extra.log" 2>&1
   done
-  if command -v ncu >/dev/null; then
+  if [[ ${GPU_CHECK_BENCH2D_EXTRAS:-1} != 0 ]] && command -v ncu >/dev/null; then
     timeout 120 ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
       --section MemoryWorkloadAnalysis "$DCTOOL" bench --ops dct2,idct2 --sizes 4096x4096 --backends cuda-fft2d \
       --precision f32 --reps 1 --warmup 0 >"$OUT/ncu-fft2d.txt" 2>&1
