@@ -17,11 +17,17 @@ bool ColumnFft<T>::supports(std::int64_t n1) {
 }
 
 template <class T>
+bool ColumnFft<T>::supports(std::int64_t n1, std::int64_t w, std::int64_t batch, std::int64_t pitch) {
+  return supports(n1) && w >= 1 && pitch >= w && batch >= 1 && batch <= 65535 &&
+         pitch < ((std::int64_t{1} << 31) / n1);
+}
+
+template <class T>
 ColumnFft<T>::ColumnFft(std::int64_t n1, std::int64_t w, std::int64_t batch, std::int64_t pitch, bool inverse)
     : n1_(n1), w_(w), batch_(batch), pitch_(pitch) {
   if (!supports(n1))
     throw Error(ErrorCode::kUsage, "column fft", "unsupported column length " + std::to_string(n1));
-  if (w < 1 || pitch < w || batch < 1 || batch > 65535 || pitch >= ((std::int64_t{1} << 31) / n1))
+  if (!supports(n1, w, batch, pitch))
     throw Error(ErrorCode::kUsage, "column fft",
                 "unsupported shape " + std::to_string(batch) + " x " + std::to_string(n1) + " x " +
                     std::to_string(w) + " (pitch " + std::to_string(pitch) + ")");

@@ -22,8 +22,10 @@ template <class T>
 class ColumnFft {
  public:
   static bool supports(std::int64_t n1);  // n1 in {4096 (64x64), 8192 (64x128), 16384 (128x128)}
-  // Builds and uploads the twiddle table. Throws kUsage when !supports(n1), w < 1, pitch < w, batch < 1,
-  // n1·pitch >= 2^31 or batch > 65535 (grid z).
+  // supports(n1), and the shape fits the kernels: w >= 1, pitch >= w, 1 <= batch <= 65535 (grid z),
+  // n1·pitch < 2^31 (32-bit row offsets).
+  static bool supports(std::int64_t n1, std::int64_t w, std::int64_t batch, std::int64_t pitch);
+  // Builds and uploads the twiddle table. Throws kUsage when !supports(n1, w, batch, pitch).
   ColumnFft(std::int64_t n1, std::int64_t w, std::int64_t batch, std::int64_t pitch, bool inverse);
   void run(cx_t<T>* data, cudaStream_t s) const;  // both passes, in place
   int lg_na() const { return lg_na_; }

@@ -146,7 +146,7 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
   if (route == Fft2dRoute::kRows) {
     pitch_ = rows_route_pitch(n2_);
     rows_ = std::make_unique<RfftRows<T>>(n1_, n2_, batch_, pitch_);
-    if (column_fft_wanted(n1_) && ColumnFft<T>::supports(n1_)) {
+    if (column_fft_wanted(n1_) && ColumnFft<T>::supports(n1_, n2_ / 2 + 1, batch_, pitch_)) {
       col_fft_ = std::make_unique<ColumnFft<T>>(n1_, n2_ / 2 + 1, batch_, pitch_, !forward_);
       const int lg_nb = col_fft_->lg_nb();
       map_ = RowMap{lg_nb, col_fft_->lg_na(), (1 << lg_nb) - 1};

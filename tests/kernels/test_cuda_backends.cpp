@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <sstream>
 #include <string>
@@ -272,32 +273,41 @@ TEST_CASE("cuda-fft2d and cuda-rowcol round trip: idct2(dct2(x)) = x", "[gpu][dc
   }
 }
 
-TEST_CASE("cuda-fft2d: every FFT route (rows kernels, 2-D plan, split, LTO callbacks) matches the oracle", "[gpu][dct2gpu]") {
-  require_device();
+namespace {
+// cuda-fft2d (plans made under the current environment) against the f64 oracle: dct2 (norm none) and idct2 (ortho),
+// f32 and f64, batch 2, fresh inputs per case; `what` names the configuration in failure messages.
+void fft2d_matches_oracle(std::initializer_list<Shape2> shapes, std::uint64_t& seed, const std::string& what) {
   const core::Backend* b = app::registry().find("cuda-fft2d");
   REQUIRE(b != nullptr);
+  for (const Shape2 shape : shapes)
+    for (const Op op : {Op::kDct2, Op::kIdct2})
+      for (const Precision prec : {Precision::kF32, Precision::kF64}) {
+        core::TransformDesc d;
+        d.op = op;
+        d.norm = op == Op::kDct2 ? Norm::kNone : Norm::kOrtho;
+        d.shape = shape;
+        d.batch = 2;
+        d.prec = Precision::kF64;
+        const core::HostTensor in = test::random_tensor(shape, d.batch, Precision::kF32, ++seed).to(Precision::kF64);
+        const core::HostTensor ref = reference(d, in);
+        d.prec = prec;
+        const core::HostTensor got = test::run_backend(*b, d, in.to(prec));
+        INFO(what << " " << d.to_string());
+        CHECK(test::rel_l2_finite(got, ref) <= test::tol(prec));
+      }
+}
+}  // namespace
+
+TEST_CASE("cuda-fft2d: every FFT route (rows kernels, 2-D plan, split, LTO callbacks) matches the oracle", "[gpu][dct2gpu]") {
+  require_device();
   std::uint64_t seed = 4000;
   for (const char* route : {"rows", "r2c", "split", "cb"}) {
     ::setenv("DCTOOL_FFT2D", route, 1);
     // The rows route covers n2 = 2^p >= 16 (the others fall back to the 2-D plan): 8 x 16, 17 x 64, 5 x 1024,
     // 33 x 4096 and 256 x 1 (computed as 1 x 256) take it.
-    for (const Shape2 shape : {Shape2{2, 2}, Shape2{17, 31}, Shape2{64, 48}, Shape2{1001, 999}, Shape2{256, 1},
-                               Shape2{8, 16}, Shape2{17, 64}, Shape2{5, 1024}, Shape2{33, 4096}})
-      for (const Op op : {Op::kDct2, Op::kIdct2})
-        for (const Precision prec : {Precision::kF32, Precision::kF64}) {
-          core::TransformDesc d;
-          d.op = op;
-          d.norm = op == Op::kDct2 ? Norm::kNone : Norm::kOrtho;
-          d.shape = shape;
-          d.batch = 2;
-          d.prec = Precision::kF64;
-          const core::HostTensor in = test::random_tensor(shape, d.batch, Precision::kF32, ++seed).to(Precision::kF64);
-          const core::HostTensor ref = reference(d, in);
-          d.prec = prec;
-          const core::HostTensor got = test::run_backend(*b, d, in.to(prec));
-          INFO("route '" << route << "' " << d.to_string());
-          CHECK(test::rel_l2_finite(got, ref) <= test::tol(prec));
-        }
+    fft2d_matches_oracle({Shape2{2, 2}, Shape2{17, 31}, Shape2{64, 48}, Shape2{1001, 999}, Shape2{256, 1},
+                          Shape2{8, 16}, Shape2{17, 64}, Shape2{5, 1024}, Shape2{33, 4096}},
+                         seed, std::string("route '") + route + "'");
   }
   ::unsetenv("DCTOOL_FFT2D");
 }
@@ -307,28 +317,12 @@ TEST_CASE("cuda-fft2d: every FFT route (rows kernels, 2-D plan, split, LTO callb
 // 16-column tiles (n2/2+1 = 9, 33 columns), batch 2.
 TEST_CASE("cuda-fft2d: the column FFT stages (ColumnFft, cuFFT) match the oracle", "[gpu][dct2gpu]") {
   require_device();
-  const core::Backend* b = app::registry().find("cuda-fft2d");
-  REQUIRE(b != nullptr);
   std::uint64_t seed = 5000;
   ::setenv("DCTOOL_FFT2D", "rows", 1);
   for (const char* cols : {"ours", "cufft"}) {
     ::setenv("DCTOOL_FFT2D_COLS", cols, 1);
-    for (const Shape2 shape : {Shape2{8192, 16}, Shape2{8192, 64}, Shape2{4096, 32}, Shape2{16384, 16}})
-      for (const Op op : {Op::kDct2, Op::kIdct2})
-        for (const Precision prec : {Precision::kF32, Precision::kF64}) {
-          core::TransformDesc d;
-          d.op = op;
-          d.norm = op == Op::kDct2 ? Norm::kNone : Norm::kOrtho;
-          d.shape = shape;
-          d.batch = 2;
-          d.prec = Precision::kF64;
-          const core::HostTensor in = test::random_tensor(shape, d.batch, Precision::kF32, ++seed).to(Precision::kF64);
-          const core::HostTensor ref = reference(d, in);
-          d.prec = prec;
-          const core::HostTensor got = test::run_backend(*b, d, in.to(prec));
-          INFO("columns '" << cols << "' " << d.to_string());
-          CHECK(test::rel_l2_finite(got, ref) <= test::tol(prec));
-        }
+    fft2d_matches_oracle({Shape2{8192, 16}, Shape2{8192, 64}, Shape2{4096, 32}, Shape2{16384, 16}}, seed,
+                         std::string("columns '") + cols + "'");
   }
   ::unsetenv("DCTOOL_FFT2D_COLS");
   ::unsetenv("DCTOOL_FFT2D");
