@@ -130,6 +130,27 @@ struct Lane {
   }
 };
 
+// The line a lane works on: its reordered global line g (b·n1 + r over the batch), whether it exists, and its
+// two ping-pong buffers in the dynamic shared memory (both kernels start this way).
+template <class G, class C>
+struct LineCtx {
+  C* lbuf;
+  unsigned g;
+  bool valid;
+  __device__ __forceinline__ LineCtx(unsigned char* smem, const Lane<G>& ln, unsigned lines)
+      : lbuf(reinterpret_cast<C*>(smem) + ln.line * G::kBufs * G::kBuf),
+        g(blockIdx.x * unsigned(G::LPB) + unsigned(ln.line)),
+        valid(g < lines) {}
+  __device__ __forceinline__ C* buf(int i) const { return lbuf + (i % 2) * G::kBuf; }
+};
+
+// Element offset of the natural row (eq. 13's row order undone) of reordered line g, rows of n elements.
+__device__ __forceinline__ unsigned long long natural_row_offset(unsigned g, unsigned n1, unsigned n) {
+  const unsigned bq = g / n1, r = g - bq * n1;
+  const unsigned nr = r < (n1 + 1) / 2 ? 2 * r : 2 * (n1 - r) - 1;
+  return (static_cast<unsigned long long>(bq) * n1 + nr) * n;
+}
+
 template <class G, class S>
 __device__ __forceinline__ S mirror(S v) {
   if constexpr (G::kH == 0)
@@ -207,13 +228,11 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
   constexpr int M = G::M, N = G::N, TPL = G::TPL, R0 = G::kR0, L = G::kPasses;
   extern __shared__ __align__(16) unsigned char rfft_smem[];
   const Lane<G> ln(static_cast<int>(threadIdx.x));
-  C* const lbuf = reinterpret_cast<C*>(rfft_smem) + ln.line * G::kBufs * G::kBuf;
-  const auto buf = [&](int i) { return lbuf + (i % 2) * G::kBuf; };
-  const unsigned g = blockIdx.x * unsigned(G::LPB) + unsigned(ln.line);
-  const bool valid = g < lines;
-  const unsigned bq = g / n1, r = g - bq * n1;
-  const unsigned nr = r < (n1 + 1) / 2 ? 2 * r : 2 * (n1 - r) - 1;
-  const T* xl = x + (static_cast<unsigned long long>(bq) * n1 + nr) * N;
+  const LineCtx<G, C> lc(rfft_smem, ln, lines);
+  const auto buf = [&](int i) { return lc.buf(i); };
+  const unsigned g = lc.g;
+  const bool valid = lc.valid;
+  const T* xl = x + natural_row_offset(g, n1, N);
 
   C v[VPT];
   {
@@ -297,10 +316,10 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
   constexpr int M = G::M, N = G::N, TPL = G::TPL, R0 = G::kR0, L = G::kPasses, H = VPT / 2;
   extern __shared__ __align__(16) unsigned char rfft_smem[];
   const Lane<G> ln(static_cast<int>(threadIdx.x));
-  C* const lbuf = reinterpret_cast<C*>(rfft_smem) + ln.line * G::kBufs * G::kBuf;
-  const auto buf = [&](int i) { return lbuf + (i % 2) * G::kBuf; };
-  const unsigned g = blockIdx.x * unsigned(G::LPB) + unsigned(ln.line);
-  const bool valid = g < lines;
+  const LineCtx<G, C> lc(rfft_smem, ln, lines);
+  const auto buf = [&](int i) { return lc.buf(i); };
+  const unsigned g = lc.g;
+  const bool valid = lc.valid;
   const bool lo0 = ln.b0 && !ln.upper, up0 = ln.b0 && ln.upper;
 
   C v[VPT];
@@ -367,9 +386,7 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
 #pragma unroll
   for (int b = 0; b < VPT / R0; ++b) dft<R0>(v + b * R0);
   // z' = conj y; z'(k) (k < M/2) and z'(M−1−k) (the partner's v[VPT−1−i]) form the quad at 4k.
-  const unsigned bq = g / n1, r = g - bq * n1;
-  const unsigned nr = r < (n1 + 1) / 2 ? 2 * r : 2 * (n1 - r) - 1;
-  T* const xl = x + (static_cast<unsigned long long>(bq) * n1 + nr) * N;
+  T* const xl = x + natural_row_offset(g, n1, N);
   C h[VPT / 2];
 #pragma unroll
   for (int s = 0; s < VPT / 2; ++s) h[s] = mirror_c<G>(v[VPT - 1 - low_point<G>(s)]);

@@ -29,23 +29,8 @@ cat > "$T/emu.cpp" <<'CPP'
 #include <random>
 #include <thread>
 #include <vector>
-struct float2 { float x, y; };
-struct double2 { double x, y; };
-struct Dim { unsigned x = 0, y = 0, z = 0; };
-thread_local Dim threadIdx;
-Dim blockIdx;
-std::barrier<>* g_barrier = nullptr;
-inline void __syncthreads() { g_barrier->arrive_and_wait(); }
-template <class V>
-V __ldg(const V* p) { return *p; }
-#define __global__
-#define __launch_bounds__(...)
-#define __device__
-#define __host__
-#define __forceinline__ inline
+#include "scripts/emulate/cuda_host.hpp"
 #define __shared__
-#define __align__(x)
-#define __restrict__
 #define DCT_ASSERT_ALIGNED_CX(p) assert((reinterpret_cast<std::uintptr_t>(p) % sizeof(*(p))) == 0)
 namespace dct::cuda::colfft { alignas(16) unsigned char colfft_smem[128 * 16 * 16]; }
 #include "kernels/col_fft.cuh"

@@ -23,34 +23,8 @@ cat > "$T/emu.cpp" <<'CPP'
 #include "core/backend.hpp"
 #include "core/metrics.hpp"
 #include "cpu/backends.hpp"
-struct float2 { float x, y; };
-struct double2 { double x, y; };
-struct float4 { float x, y, z, w; };
-struct Dim { unsigned x = 0, y = 0, z = 0; };
-thread_local Dim threadIdx;
-Dim blockIdx;
-std::barrier<>* g_barrier = nullptr;
-inline void __syncthreads() { g_barrier->arrive_and_wait(); }
-// __shfl_xor_sync through a per-CTA exchange array between two barriers (every thread of the CTA calls it
-// the same number of times, as the kernels do; lane ^ mask stays in the warp for mask < 32).
-alignas(16) unsigned char g_xchg[1024][16];
-template <class V>
-V __shfl_xor_sync(unsigned, V v, int mask) {
-  std::memcpy(g_xchg[threadIdx.x], &v, sizeof v);
-  __syncthreads();
-  V r;
-  std::memcpy(&r, g_xchg[threadIdx.x ^ static_cast<unsigned>(mask)], sizeof r);
-  __syncthreads();
-  return r;
-}
-#define __global__
-#define __launch_bounds__(...)
-#define __device__
-#define __host__
-#define __forceinline__ inline
+#include "scripts/emulate/cuda_host.hpp"
 #define __shared__
-#define __align__(x)
-#define __restrict__
 namespace dct::cuda::dct4 { alignas(16) unsigned char rows_smem[81920]; }
 #include "kernels/dct4_rows.cuh"
 using namespace dct;
@@ -82,15 +56,8 @@ double run(int n, long long lines, bool inverse) {
   for (long long b = 0; b < ctas; ++b) {
     blockIdx = {static_cast<unsigned>(b), 0, 0};
     std::memset(cuda::dct4::rows_smem, 0xFF, sizeof cuda::dct4::rows_smem);  // poison shared memory too
-    std::barrier<> bar(k.threads);
-    g_barrier = &bar;
-    std::vector<std::thread> cta;
-    for (unsigned t = 0; t < static_cast<unsigned>(k.threads); ++t)
-      cta.emplace_back([&, t] {
-        threadIdx = {t, 0, 0};
-        k.fn(in.data<T>(), out.data<T>(), pre.data(), post.data(), tw.data(), n, lgm, lines);
-      });
-    for (auto& th : cta) th.join();
+    emu_run_cta(static_cast<unsigned>(k.threads),
+                [&](unsigned) { k.fn(in.data<T>(), out.data<T>(), pre.data(), post.data(), tw.data(), n, lgm, lines); });
   }
   core::TransformDesc d;
   d.op = inverse ? core::Op::kIdct4 : core::Op::kDct4;

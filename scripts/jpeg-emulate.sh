@@ -21,18 +21,8 @@ cat > "$T/emu.cpp" <<'CPP'
 #include <vector>
 #include "app/registry.hpp"
 #include "core/metrics.hpp"
-struct uint2 { unsigned x, y; };
-struct alignas(16) float4 { float x, y, z, w; };
-inline uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
-inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
-#define __global__
-#define __device__
-#define __host__
-#define __forceinline__ inline
+#include "scripts/emulate/cuda_host.hpp"
 using std::min;
-std::barrier<>* g_barrier = nullptr;
-inline void __syncthreads() { g_barrier->arrive_and_wait(); }
-template <class T> T __ldg(const T* p) { return *p; }
 inline unsigned __float_as_uint(float f) { unsigned u; std::memcpy(&u, &f, 4); return u; }
 inline float __uint_as_float(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }
 inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
@@ -90,18 +80,10 @@ core::CompressResult emulate(const core::Dataset& in, int quality) {
   for (long long cta = 0; cta < p.ctas_x * (hp / 8); ++cta) {
     std::memset(slots.data(), 0xFF, slots.size() * sizeof(float4));  // poison (NaN): unwritten slots show up
     std::memset(shist.data(), 0xFF, shist.size() * sizeof(unsigned));
-    std::barrier<> bar(threads);
-    g_barrier = &bar;
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-      pool.emplace_back([&, t] {
-        if (planes == 3) {
-          jf::fused_jpeg_cta<3>(p, slots.data(), shist.data(), t, int(cta));
-        } else {
-          jf::fused_jpeg_cta<1>(p, slots.data(), shist.data(), t, int(cta));
-        }
-      });
-    for (auto& th : pool) th.join();
+    emu_run_cta(static_cast<unsigned>(threads), [&](unsigned t) {
+      if (planes == 3) jf::fused_jpeg_cta<3>(p, slots.data(), shist.data(), int(t), int(cta));
+      else jf::fused_jpeg_cta<1>(p, slots.data(), shist.data(), int(t), int(cta));
+    });
   }
   core::CompressResult res;
   res.image = core::HostTensor(in.tensor.shape(), ch, in.tensor.precision());

@@ -21,23 +21,8 @@ cat > "$T/emu.cpp" <<'CPP'
 #include "cpu/block8.hpp"
 #include "cpu/block8_graphs.hpp"
 #include "cpu/lot.hpp"
-#define __global__
-#define __launch_bounds__(...)
-#define __device__
-#define __forceinline__ inline
+#include "scripts/emulate/cuda_host.hpp"
 #define __shared__ static
-#define __restrict__
-#include <barrier>
-#include <thread>
-struct Dim { unsigned x = 0, y = 0, z = 0; };
-thread_local Dim threadIdx;
-Dim blockIdx, blockDim{256, 1, 1};
-std::barrier<>* g_barrier = nullptr;
-inline void __syncthreads() { g_barrier->arrive_and_wait(); }
-struct float4 { float x, y, z, w; };
-struct double2 { double x, y; };
-inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
-inline double2 make_double2(double x, double y) { return {x, y}; }
 namespace dct::cuda::block8 {
 template <class T> inline void fl_forward(T (&v)[8]) {
   using namespace dct::cpu::block8; dct::cpu::block8::fl_forward<T>(v, Consts4<T>{T(kFlT1), T(kFlT2), T(kFlT3), T(kFlR)}); }
@@ -63,16 +48,11 @@ double run(bool fwd, int h, int w, int batch) {  // h, w: data shape
     for (unsigned y = 0; y < (unsigned)((ny + cuda::kStepY - 1) / cuda::kStepY); ++y)
       for (unsigned x = 0; x < (unsigned)((nx + cuda::kStepX - 1) / cuda::kStepX); ++x) {
         blockIdx = {x, y, z};
-        std::barrier<> bar(cuda::kThreads);
-        g_barrier = &bar;
-        std::vector<std::thread> cta;
-        for (unsigned t = 0; t < (unsigned)cuda::kThreads; ++t)
-          cta.emplace_back([&, t] {
-            threadIdx = {t, 0, 0};
-            if (fwd) cuda::lot_forward_kernel<T>(in.data<T>(), out.data<T>(), h, w, k);
-            else cuda::lot_inverse_kernel<T>(in.data<T>(), out.data<T>(), h, w, k);
-          });
-        for (auto& th : cta) th.join();
+        blockDim = {static_cast<unsigned>(cuda::kThreads), 1, 1};
+        emu_run_cta(static_cast<unsigned>(cuda::kThreads), [&](unsigned) {
+          if (fwd) cuda::lot_forward_kernel<T>(in.data<T>(), out.data<T>(), h, w, k);
+          else cuda::lot_inverse_kernel<T>(in.data<T>(), out.data<T>(), h, w, k);
+        });
       }
   core::TransformDesc d; d.op = fwd ? core::Op::kLot : core::Op::kIlot; d.shape = {ih, iw}; d.batch = batch; d.prec = in.precision();
   auto b = cpu::make_lot_backend();

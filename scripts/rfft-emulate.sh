@@ -27,35 +27,8 @@ cat > "$T/emu.cpp" <<'CPP'
 #include <thread>
 #include <tuple>
 #include <vector>
-struct float2 { float x, y; };
-struct double2 { double x, y; };
-struct float4 { float x, y, z, w; };
-struct Dim { unsigned x = 0, y = 0, z = 0; };
-thread_local Dim threadIdx;
-Dim blockIdx;
-std::barrier<>* g_barrier = nullptr;
-inline void __syncthreads() { g_barrier->arrive_and_wait(); }
-// Every thread of the CTA calls the shuffles the same number of times (as the kernels do); lane ^ mask
-// stays in the warp for mask < 32.
-alignas(16) unsigned char g_xchg[1024][16];
-template <class V>
-V __shfl_xor_sync(unsigned, V v, int mask) {
-  assert(mask > 0 && mask < 32);
-  std::memcpy(g_xchg[threadIdx.x], &v, sizeof v);
-  __syncthreads();
-  V r;
-  std::memcpy(&r, g_xchg[threadIdx.x ^ static_cast<unsigned>(mask)], sizeof r);
-  __syncthreads();
-  return r;
-}
-#define __global__
-#define __launch_bounds__(...)
-#define __device__
-#define __host__
-#define __forceinline__ inline
+#include "scripts/emulate/cuda_host.hpp"
 #define __shared__
-#define __align__(x)
-#define __restrict__
 #define DCT_ASSERT_ALIGNED16(p) assert((reinterpret_cast<std::uintptr_t>(p) & 15) == 0)
 namespace dct::cuda::rfft { alignas(16) unsigned char rfft_smem[147456]; }
 #include "kernels/rfft_rows.cuh"
@@ -69,15 +42,7 @@ static void run_ctas(int threads, long long ctas, F&& body) {
   for (long long b = 0; b < ctas; ++b) {
     blockIdx = {static_cast<unsigned>(b), 0, 0};
     std::memset(rfft::rfft_smem, 0xFF, sizeof rfft::rfft_smem);  // poison shared memory (NaN)
-    std::barrier<> bar(threads);
-    g_barrier = &bar;
-    std::vector<std::thread> cta;
-    for (unsigned t = 0; t < static_cast<unsigned>(threads); ++t)
-      cta.emplace_back([&, t] {
-        threadIdx = {t, 0, 0};
-        body();
-      });
-    for (auto& th : cta) th.join();
+    emu_run_cta(static_cast<unsigned>(threads), [&](unsigned) { body(); });
   }
 }
 
