@@ -53,6 +53,7 @@
 #include <algorithm>
 
 #include "kernels/cuda_util.cuh"
+#include "kernels/dct2d_math.cuh"
 
 namespace dct::cuda {
 namespace {
@@ -323,21 +324,17 @@ __global__ void __launch_bounds__(256, sizeof(I) == 4 ? (sizeof(T) == 4 ? 4 : 3)
       for (int u = 0; u < kUnroll; ++u) {
         const I k1 = k10 + u * sy;
         if (k1 > h1) break;
-        const cx_t<T> w1 = tw1[k1];
-        const cx_t<T> P = cmul(w1, A[u]);
-        const cx_t<T> Q = cmulc(w1, B[u]);
-        const cx_t<T> s = cmul(w2, cx_t<T>{P.x + Q.x, P.y + Q.y});
-        const cx_t<T> t = cmul(w2, cx_t<T>{P.x - Q.x, P.y - Q.y});
+        const dct2d::Quad<cx_t<T>> o = dct2d::post_quad(A[u], B[u], tw1[k1], w2);
         const T f1a = fs1[k1];
         const bool mir1 = k1 != 0 && 2 * k1 != n1;
         T* ya = yb + k1 * n2;
-        ya[k2] = f1a * f2a * s.x;
-        if (mir2) ya[m2] = -f1a * f2b * s.y;
+        ya[k2] = f1a * f2a * o.k1.x;
+        if (mir2) ya[m2] = f1a * f2b * o.k1.y;
         if (mir1) {
           T* yc = yb + (n1 - k1) * n2;
           const T f1b = fs1[n1 - k1];
-          yc[k2] = -f1b * f2a * t.y;
-          if (mir2) yc[m2] = -f1b * f2b * t.x;
+          yc[k2] = f1b * f2a * o.m1.x;
+          if (mir2) yc[m2] = f1b * f2b * o.m1.y;
         }
       }
     }
@@ -441,14 +438,9 @@ __global__ void __launch_bounds__(256, (!kMask && sizeof(I) == 4) ? (sizeof(T) =
         const T y01 = g1a * g2b * r01[u];
         const T y10 = g1b * g2a * r10[u];
         const T y11 = g1b * g2b * r11[u];
-        const cx_t<T> w1 = tw1[k1];
-        const cx_t<T> w12 = cmul(w1, w2);
-        Vb[stored_row(k1, rm) * nc + k2] = cmulc(w12, cx_t<T>{y00 - y11, -(y01 + y10)});
-        if (has1 && 2 * k1 != n1) {
-          const cx_t<T> q = cmulc(w2, w1);  // W1 conj(W2)
-          const cx_t<T> iq{-q.y, q.x};      // i W1 conj(W2)
-          Vb[stored_row(m1, rm) * nc + k2] = cmul(iq, cx_t<T>{y10 - y01, -(y11 + y00)});
-        }
+        const dct2d::Quad<cx_t<T>> v = dct2d::pre_pair(y00, y01, y10, y11, tw1[k1], w2);
+        Vb[stored_row(k1, rm) * nc + k2] = v.k1;
+        if (has1 && 2 * k1 != n1) Vb[stored_row(m1, rm) * nc + k2] = v.m1;
       }
     }
     if constexpr (kMask) {

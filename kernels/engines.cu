@@ -12,7 +12,8 @@
  *                 The 2-D R2C is, by default where RfftRows supports N2, our row R2C kernel reading the
  *                 input in reordered order (no reorder pass) + cuFFT's strided C2C down the columns, or at
  *                 N1 = 8192 our two-pass ColumnFft (kernels/col_fft.cu; its spectrum rows are digit-permuted
- *                 and post_2d / pre_2d read them through its RowMap) (Fft2dRoute::kRows); otherwise a reorder
+ *                 and post_2d / pre_2d read them through its RowMap; by default post_2d / pre_2d are fused into
+ *                 ColumnFft's second forward / first inverse pass, run_post / run_pre) (Fft2dRoute::kRows); otherwise a reorder
  *                 pass + cuFFT's 2-D plan (kR2c).
  *                 DCTOOL_FFT2D=cb moves the reorder and pre into cuFFT as LTO callbacks (fft2d_cb.cu):
  *                 forward = R2C(load cb) -> post; inverse = C2R(load cb, store cb); measured slower.
@@ -99,8 +100,16 @@ bool column_fft_wanted(i64 n1) {
   // Measured (H200, 2026-11-21, notes/measurements/2026-11-21-h200-run6/call3/ab.log, ms, ColumnFft vs cuFFT's
   // strided C2C, dct2 / idct2): 8192² f32 0.625 / 0.638 vs 0.781 / 0.790 (rows route), f64 1.261 / 1.361 vs
   // 1.546 / 1.627; 4096² f64 0.316 / 0.331 vs 0.352 / 0.366, f32 0.167 / 0.168 vs 0.168 / 0.166 (a tie).
+  // With post_2d / pre_2d fused into ColumnFft's passes (seventh session, notes/measurements/2026-11-21-h200-run7/,
+  // ms, ColumnFft vs cuFFT's strided C2C, dct2 / idct2): 2048² f64 0.077 / 0.076 vs 0.087 / 0.087, f32 0.042 / 0.040
+  // vs 0.050 / 0.045; 4096² f32 0.144 / 0.142 vs 0.168 / 0.165; 8192² f32 0.523 / 0.541 vs 0.729 / 0.710.
   // 16384 is not measured (cuFFT stays the default there).
-  return n1 == 4096 || n1 == 8192;
+  return n1 == 2048 || n1 == 4096 || n1 == 8192;
+}
+
+bool fused_post_wanted() {
+  const char* v = std::getenv("DCTOOL_FFT2D_POST");
+  return !(v != nullptr && std::string_view(v) == "separate");
 }
 
 template <class T>
@@ -150,6 +159,7 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
       col_fft_ = std::make_unique<ColumnFft<T>>(n1_, n2_ / 2 + 1, batch_, pitch_, !forward_);
       const int lg_nb = col_fft_->lg_nb();
       map_ = RowMap{lg_nb, col_fft_->lg_na(), (1 << lg_nb) - 1};
+      fused_ = fused_post_wanted() && ColumnFft<T>::supports_fused(n1_, n2_, batch_, pitch_);
     } else {
       fft_cols_ = std::make_unique<FftStage<T>>(FftStage<T>::complex_columns(cols, n1_, n2_ / 2 + 1, batch_, pitch_));
     }
@@ -171,6 +181,12 @@ void ThreeStage2d<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t 
     post_2d<T>(wc, out, t1_.view(), t2_.view(), n1_, n2_, batch_, s);
   } else if (cb_) {
     cb_->inverse(in, wc, out, s);
+  } else if (fused_ && forward_) {
+    rows_->forward(in, wc, s);
+    col_fft_->run_post(wc, out, t1_.view(), t2_.view(), s);
+  } else if (fused_) {
+    col_fft_->run_pre(in, wc, t1_.view(), t2_.view(), s);
+    rows_->inverse(wc, out, s);
   } else if (rows_ && forward_) {
     rows_->forward(in, wc, s);
     if (col_fft_) col_fft_->run(wc, s);

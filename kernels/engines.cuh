@@ -73,9 +73,12 @@ enum class Fft2dRoute { kRows, kR2c, kSplit, kCallback };
 template <class T>
 Fft2dRoute fft2d_route(i64 n1, i64 n2);
 // Whether the rows route's column stage is ColumnFft (two passes with 128-byte row segments) instead of cuFFT's
-// strided C2C: DCTOOL_FFT2D_COLS=ours|cufft, default ours where measured faster or equal (n1 = 4096, 8192; at
+// strided C2C: DCTOOL_FFT2D_COLS=ours|cufft, default ours where measured faster or equal (n1 = 2048, 4096, 8192; at
 // 8192 cuFFT's one-kernel column FFT reads 16-byte row segments and runs at 23% of DRAM bandwidth).
 bool column_fft_wanted(i64 n1);
+// Whether ThreeStage2d with ColumnFft fuses post_2d / pre_2d into a column pass (ColumnFft::run_post / run_pre, one
+// pass over the spectrum fewer): default yes; DCTOOL_FFT2D_POST=separate keeps the separate kernels (for measuring).
+bool fused_post_wanted();
 
 template <class T>
 class ThreeStage2d {
@@ -95,6 +98,7 @@ class ThreeStage2d {
   std::unique_ptr<FftStage<T>> fft_;       // r2c / split: 2-D plan, or the row stage when split
   std::unique_ptr<FftStage<T>> fft_cols_;  // the column stage (split, rows)
   std::unique_ptr<ColumnFft<T>> col_fft_;  // or ours (rows route), leaving the spectrum rows in map_'s order
+  bool fused_ = false;                     // col_fft_ with post_2d / pre_2d fused into its passes
   RowMap map_;
 };
 

@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
-# Host emulation of the column FFT kernels (kernels/col_fft.cuh, cuda-fft2d's column stage for n1 = 4096, 8192,
-# 16384) for machines without a GPU, in the manner of scripts/rfft-emulate.sh: the header is compiled as plain
+# Host emulation of the column FFT kernels (kernels/col_fft.cuh, cuda-fft2d's column stage for n1 = 2048, 4096,
+# 8192, 16384) for machines without a GPU, in the manner of scripts/rfft-emulate.sh: the header is compiled as plain
 # C++, each CTA run by 128 std::threads (one per CUDA thread; a pool reused for every CTA, CTAs one after
 # another) with a std::barrier for __syncthreads; dynamic shared memory is one static buffer, poisoned (NaN)
 # before every CTA; the twiddle table and the two passes come from col_fft_twiddles / col_fft_plan exactly as
-# kernels/col_fft.cu builds and launches them. Compared with the direct O(N^2) long-double DFT:
+# kernels/col_fft.cu builds and launches them.
+# 1. The two plain passes, compared with the direct O(N^2) long-double DFT:
 #   forward  out[row_of(k)][c] = sum_n x[n][c] e^{-2 pi i nk/N},  row_of(k) = (k >> lg_nb) + ((k & (nb-1)) << lg_na)
 #   inverse  out[n][c] = sum_k X[row_of(k)][c] e^{+2 pi i nk/N}   (unnormalized)
 # w = 37 columns (the last 16-column tile partial), pitch > w, batch 2, f32 and f64 (the same float-exact random
 # input for both). Columns w .. pitch-1 and guard elements before and after the matrices hold a NaN pattern
 # that must come back bitwise unchanged (so nothing outside the w columns is written; a read there would put a
 # NaN into checked outputs). Every global access is checked for natural (sizeof complex) alignment.
-# Checked columns (the definition costs N^2 per column): n1 = 8192 every column of both matrices; n1 = 4096 and
-# 16384 columns 0, 15, 16 and 36 of both. Every output (checked or not) must be finite.
+# Checked columns (the definition costs N^2 per column): n1 = 8192 every column of both matrices; the other n1
+# columns 0, 15, 16 and 36 of both. Every output (checked or not) must be finite.
+# 2. The fused passes (col_fft_post: pass A, then pass B + post_2d -> y, n1 x n2 = 72; col_fft_pre: pre_2d + pass
+# B' from y, then pass A'), with random twiddle/scale tables, against a long-double reference: the column DFT and
+# eqs. (14)/(17), or eq. (15) and the inverse DFT, written with std::complex (columns 0 1 15 16 35 36 and their
+# mirrors n2 - c). Forward: every y element must be written (y starts as NaN), guards unchanged; inverse: y and
+# the padding columns unchanged. COLFFT_EMU_FUSED_ONLY=1 runs only part 2.
 # Error per case: max |out - ref| over max |ref| (real and imaginary parts as separate components).
 # Pass: f32 <= 1e-5, f64 <= 1e-12. Self-contained (no libraries). Usage: scripts/colfft-emulate.sh (repo root)
 set -eu
@@ -20,6 +26,8 @@ R=$(pwd); T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 cat > "$T/emu.cpp" <<'CPP'
 #include <algorithm>
 #include <chrono>
+#include <complex>
+#include <cstdlib>
 #include <barrier>
 #include <cassert>
 #include <cmath>
@@ -32,7 +40,7 @@ cat > "$T/emu.cpp" <<'CPP'
 #include "scripts/emulate/cuda_host.hpp"
 #define __shared__
 #define DCT_ASSERT_ALIGNED_CX(p) assert((reinterpret_cast<std::uintptr_t>(p) % sizeof(*(p))) == 0)
-namespace dct::cuda::colfft { alignas(16) unsigned char colfft_smem[128 * 16 * 16]; }
+namespace dct::cuda::colfft { alignas(16) unsigned char colfft_smem[2 * 128 * 16 * 16 + 129 * 32]; }  // the fused passes: two groups, tables
 #include "kernels/col_fft.cuh"
 using namespace dct::cuda;
 using LD = long double;
@@ -114,13 +122,250 @@ static double run(int lg_na, int lg_nb, long long w, long long pitch, long long 
   return static_cast<double>(err / top);
 }
 
+// ---- the fused passes (col_fft_post: pass B + post_2d; col_fft_pre: pre_2d + pass B') ----
+using CLD = std::complex<LD>;
+
+// Random tables (the kernels only index them): tw1, s1 (n1), tw2, s2 (n2); float-exact, shared by f32 and f64.
+struct Tables { std::vector<double> tw1, s1, tw2, s2; };
+
+template <class T>
+struct TypedTables {
+  std::vector<typename colfft::RowsTypes<T>::cx> tw1, tw2;
+  std::vector<T> s1, s2;
+  explicit TypedTables(const Tables& t) {
+    for (std::size_t i = 0; i < t.s1.size(); ++i) {
+      tw1.push_back({static_cast<T>(t.tw1[2 * i]), static_cast<T>(t.tw1[2 * i + 1])});
+      s1.push_back(static_cast<T>(t.s1[i]));
+    }
+    for (std::size_t i = 0; i < t.s2.size(); ++i) {
+      tw2.push_back({static_cast<T>(t.tw2[2 * i]), static_cast<T>(t.tw2[2 * i + 1])});
+      s2.push_back(static_cast<T>(t.s2[i]));
+    }
+  }
+  colfft::Dct2dTables<T> view() const { return {tw1.data(), s1.data(), tw2.data(), s2.data()}; }
+};
+
+// Forward: data (n1 x pitch complex, w = n2/2+1 columns, natural rows) -> pass A -> col_fft_post -> y (n1 x n2).
+// Inverse: y -> col_fft_pre -> pass A' -> data (natural rows). Returns y (forward) or data's w columns (inverse)
+// as doubles (complex: re, im), or an empty vector when something outside the outputs changed or an output is
+// not finite.
+template <class T>
+static std::vector<double> run_fused(int lg_na, int lg_nb, long long w, long long pitch, long long batch, bool inverse,
+                                     const std::vector<double>& in, const Tables& tab) {
+  using C = typename colfft::RowsTypes<T>::cx;
+  const int lg_n = lg_na + lg_nb;
+  const long long n1 = 1LL << lg_n, ms = n1 * pitch, n2 = 2 * (w - 1), ys = n1 * n2;
+  std::vector<C> buf(static_cast<std::size_t>(2 * kGuard + batch * ms));
+  std::vector<T> ybuf(static_cast<std::size_t>(2 * kGuard + batch * ys));
+  std::memset(buf.data(), 0xFF, buf.size() * sizeof(C));
+  std::memset(ybuf.data(), 0xFF, ybuf.size() * sizeof(T));
+  C* const data = buf.data() + kGuard;
+  T* const y = ybuf.data() + kGuard;
+  if (!inverse) {
+    for (long long b = 0; b < batch; ++b)
+      for (long long r = 0; r < n1; ++r)
+        for (long long c = 0; c < w; ++c) {
+          const std::size_t i = static_cast<std::size_t>(2 * ((b * n1 + r) * w + c));
+          data[b * ms + r * pitch + c] = C{static_cast<T>(in[i]), static_cast<T>(in[i + 1])};
+        }
+  } else {
+    for (long long i = 0; i < batch * ys; ++i) y[i] = static_cast<T>(in[static_cast<std::size_t>(i)]);
+  }
+  const std::vector<C> before = buf;
+  const std::vector<T> ybefore = ybuf;
+  const std::vector<C> tw = colfft::col_fft_twiddles<T>(lg_n);
+  const TypedTables<T> tt(tab);
+  colfft::ColPass plan[2];
+  colfft::col_fft_plan(lg_na, lg_nb, inverse, plan);
+  const unsigned tiles = static_cast<unsigned>((w + colfft::kTile - 1) / colfft::kTile);
+  const int l = 1 << lg_na;
+  if (colfft::fused_smem_bytes<T>(l) > static_cast<int>(sizeof colfft::colfft_smem)) return {};
+  const Dim fused_grid{tiles, (1u << lg_nb) / 2, static_cast<unsigned>(batch)};
+  const colfft::ColPass& plain = inverse ? plan[1] : plan[0];
+  const auto run_plain = [&] {
+    const colfft::ColFftFn<T> fn = colfft::col_fft_kernel<T>(plain.l);
+    run_grid(Dim{tiles, plain.groups, static_cast<unsigned>(batch)}, [&] {
+      fn(data, tw.data(), unsigned(pitch), unsigned(w), plain.gs, plain.rs, static_cast<unsigned long long>(ms),
+         unsigned(lg_n), plain.flags);
+    });
+  };
+  if (!inverse) {
+    run_plain();
+    run_grid(fused_grid, [&] {
+      colfft::col_fft_post_kernel<T>(l)(data, y, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(n2),
+                                        static_cast<unsigned long long>(ms), unsigned(lg_n), unsigned(lg_nb));
+    });
+  } else {
+    run_grid(fused_grid, [&] {
+      colfft::col_fft_pre_kernel<T>(l)(y, data, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(n2),
+                                       static_cast<unsigned long long>(ms), unsigned(lg_n), unsigned(lg_nb));
+    });
+    run_plain();
+  }
+  std::vector<double> out;
+  if (!inverse) {
+    // data may hold anything (pass A's output); y: guards unchanged, every element finite.
+    if (std::memcmp(buf.data(), before.data(), kGuard * sizeof(C)) != 0 ||
+        std::memcmp(buf.data() + kGuard + batch * ms, before.data() + kGuard + batch * ms, kGuard * sizeof(C)) != 0)
+      return {};
+    for (long long i = 0; i < kGuard; ++i)
+      if (std::memcmp(&ybuf[i], &ybefore[i], sizeof(T)) != 0 ||
+          std::memcmp(&ybuf[kGuard + batch * ys + i], &ybefore[kGuard + batch * ys + i], sizeof(T)) != 0)
+        return {};
+    for (long long i = 0; i < batch * ys; ++i) {
+      if (!std::isfinite(y[i])) {
+        std::printf("  y[%lld][%lld][%lld] not finite\n", i / ys, i % ys / n2, i % n2);
+        return {};
+      }
+      out.push_back(y[i]);
+    }
+  } else {
+    if (std::memcmp(ybuf.data(), ybefore.data(), ybuf.size() * sizeof(T)) != 0) return {};
+    for (std::size_t i = 0; i < buf.size(); ++i) {
+      const long long e = static_cast<long long>(i) - kGuard, c = e < 0 ? -1 : e % pitch;
+      if ((e < 0 || e >= batch * ms || c >= w) && std::memcmp(&buf[i], &before[i], sizeof(C)) != 0) return {};
+    }
+    for (long long b = 0; b < batch; ++b)
+      for (long long r = 0; r < n1; ++r)
+        for (long long c = 0; c < w; ++c) {
+          const C o = data[b * ms + r * pitch + c];
+          if (!std::isfinite(o.x) || !std::isfinite(o.y)) {
+            std::printf("  data[%lld][%lld][%lld] not finite\n", b, r, c);
+            return {};
+          }
+          out.push_back(o.x);
+          out.push_back(o.y);
+        }
+  }
+  return out;
+}
+
+// Long-double references. Forward: X = column DFT of the input (natural rows), then eq. (14)/(17) written with
+// std::complex from dct_kernels.cu's derivation: s = W2 (W1 A + conj(W1) B), t = W2 (W1 A − conj(W1) B),
+// Y(k1,k2) = Re s, Y(k1,N2−k2) = −Im s, Y(N1−k1,k2) = −Im t, Y(N1−k1,N2−k2) = −Re t, each times s1·s2 of its indices.
+// Inverse: eq. (15) with the scaled inputs, then the unnormalized inverse column DFT. Only columns in `cols`.
+static void fused_reference(long long n1, long long w, long long batch, bool inverse, const std::vector<double>& in,
+                            const Tables& tab, const std::vector<long long>& cols, std::vector<LD>& ref,
+                            std::vector<char>& checked) {
+  const LD pi = 3.141592653589793238462643383279502884L;
+  const long long n2 = 2 * (w - 1);
+  const auto tw1 = [&](long long k) { return CLD(tab.tw1[2 * k], tab.tw1[2 * k + 1]); };
+  const auto tw2 = [&](long long k) { return CLD(tab.tw2[2 * k], tab.tw2[2 * k + 1]); };
+  std::vector<CLD> e(n1);
+  for (long long t = 0; t < n1; ++t) e[t] = std::polar(LD(1), -2 * pi * t / n1);
+  const auto dft = [&](const std::vector<CLD>& x, std::vector<CLD>& X, int sign) {
+    for (long long k = 0; k < n1; ++k) {
+      CLD acc = 0;
+      for (long long i = 0; i < n1; ++i) {
+        const CLD f = e[(i * k) & (n1 - 1)];
+        acc += x[i] * (sign < 0 ? f : std::conj(f));
+      }
+      X[k] = acc;
+    }
+  };
+  ref.assign(inverse ? static_cast<std::size_t>(2 * batch * n1 * w) : static_cast<std::size_t>(batch * n1 * n2), 0);
+  checked.assign(ref.size(), 0);
+  std::vector<CLD> x(n1), X(n1);
+  for (long long b = 0; b < batch; ++b)
+    for (const long long c : cols) {
+      const long long k2 = c, m2 = n2 - c;
+      if (!inverse) {
+        for (long long r = 0; r < n1; ++r) {
+          const std::size_t i = static_cast<std::size_t>(2 * ((b * n1 + r) * w + c));
+          x[r] = CLD(in[i], in[i + 1]);
+        }
+        dft(x, X, -1);
+        const auto put = [&](long long r, long long col, LD v) {
+          const std::size_t i = static_cast<std::size_t>((b * n1 + r) * n2 + col);
+          ref[i] = v * tab.s1[r] * tab.s2[col];
+          checked[i] = 1;
+        };
+        for (long long k1 = 0; k1 <= n1 / 2; ++k1) {
+          const long long m1 = (n1 - k1) % n1;
+          const CLD s = tw2(k2) * (tw1(k1) * X[k1] + std::conj(tw1(k1)) * X[m1]);
+          const CLD t = tw2(k2) * (tw1(k1) * X[k1] - std::conj(tw1(k1)) * X[m1]);
+          put(k1, k2, s.real());
+          if (k2 != 0 && 2 * k2 != n2) put(k1, m2, -s.imag());
+          if (k1 != 0 && 2 * k1 != n1) {
+            put(m1, k2, -t.imag());
+            if (k2 != 0 && 2 * k2 != n2) put(m1, m2, -t.real());
+          }
+        }
+      } else {
+        const auto Y = [&](long long r, long long col) {
+          return static_cast<LD>(in[static_cast<std::size_t>((b * n1 + r) * n2 + col)]) * tab.s1[r] * tab.s2[col];
+        };
+        for (long long k1 = 0; k1 <= n1 / 2; ++k1) {
+          const long long m1 = n1 - k1;
+          const bool has1 = k1 != 0, has2 = k2 != 0;
+          const LD y00 = Y(k1, k2), y01 = has2 ? Y(k1, m2) : 0, y10 = has1 ? Y(m1, k2) : 0,
+                   y11 = has1 && has2 ? Y(m1, m2) : 0;
+          X[k1] = std::conj(tw1(k1) * tw2(k2)) * CLD(y00 - y11, -(y01 + y10));
+          if (has1 && 2 * k1 != n1) X[m1] = CLD(0, 1) * tw1(k1) * std::conj(tw2(k2)) * CLD(y10 - y01, -(y11 + y00));
+        }
+        dft(X, x, +1);
+        for (long long r = 0; r < n1; ++r) {
+          const std::size_t i = static_cast<std::size_t>(2 * ((b * n1 + r) * w + c));
+          ref[i] = x[r].real();
+          ref[i + 1] = x[r].imag();
+          checked[i] = checked[i + 1] = 1;
+        }
+      }
+    }
+}
+
+static double rel_err(const std::vector<double>& out, const std::vector<LD>& ref, const std::vector<char>& checked) {
+  if (out.size() != ref.size()) return INFINITY;
+  LD err = 0, top = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (!checked[i]) continue;
+    err = std::max(err, std::fabs(static_cast<LD>(out[i]) - ref[i]));
+    top = std::max(top, std::fabs(ref[i]));
+  }
+  return static_cast<double>(err / top);
+}
+
+// Both fused passes for n1 = 2048 / 4096 / 8192 / 16384, w = 37 (n2 = 72, the last tile partial), batch 2.
+static void fused_cases(double& max32, double& max64, int& bad) {
+  const long long w = 37, batch = 2, n2 = 2 * (w - 1);
+  struct Case { int lg_na, lg_nb; long long pitch; };
+  for (const Case cs : {Case{6, 7, 41}, Case{6, 6, 48}, Case{6, 5, 45}, Case{7, 7, 43}}) {
+    const long long n1 = 1LL << (cs.lg_na + cs.lg_nb);
+    const std::vector<long long> cols = {0, 1, 15, 16, 35, 36};
+    for (int inv = 0; inv < 2; ++inv) {
+      std::mt19937 g(static_cast<unsigned>(n1 * 31 + cs.pitch + 1000 * inv));
+      std::uniform_real_distribution<float> u(-1, 1);
+      Tables tab;
+      for (long long i = 0; i < 2 * n1; ++i) tab.tw1.push_back(u(g));
+      for (long long i = 0; i < n1; ++i) tab.s1.push_back(u(g));
+      for (long long i = 0; i < 2 * n2; ++i) tab.tw2.push_back(u(g));
+      for (long long i = 0; i < n2; ++i) tab.s2.push_back(u(g));
+      std::vector<double> in(static_cast<std::size_t>(inv ? batch * n1 * n2 : 2 * batch * n1 * w));
+      for (double& v : in) v = u(g);
+      std::vector<LD> ref;
+      std::vector<char> checked;
+      fused_reference(n1, w, batch, inv, in, tab, cols, ref, checked);
+      const double e32 = rel_err(run_fused<float>(cs.lg_na, cs.lg_nb, w, cs.pitch, batch, inv, in, tab), ref, checked);
+      const double e64 = rel_err(run_fused<double>(cs.lg_na, cs.lg_nb, w, cs.pitch, batch, inv, in, tab), ref, checked);
+      const bool ok = e32 <= 1e-5 && e64 <= 1e-12;
+      bad += !ok;
+      std::printf("fused n1=%lld n2=%lld pitch=%lld batch=%lld %s (columns 0 1 15 16 35 36 and mirrors): f32 %.3g f64 %.3g %s\n",
+                  n1, n2, cs.pitch, batch, inv ? "pre_2d + pass B', pass A'" : "pass A, pass B + post_2d", e32, e64,
+                  ok ? "ok" : "FAIL");
+      std::fflush(stdout);
+      max32 = std::max(max32, e32);
+      max64 = std::max(max64, e64);
+    }
+  }
+}
+
 int main() {
   int bad = 0;
   double max32 = 0, max64 = 0;
   const LD pi = 3.141592653589793238462643383279502884L;
   const long long w = 37, batch = 2;
   struct Case { int lg_na, lg_nb; long long pitch; bool all; };
-  for (const Case cs : {Case{6, 7, 41, true}, Case{6, 6, 40, false}, Case{7, 7, 43, false}}) {
+  for (const Case cs : std::getenv("COLFFT_EMU_FUSED_ONLY") ? std::vector<Case>{} : std::vector<Case>{Case{6, 7, 41, true}, Case{6, 6, 40, false}, Case{6, 5, 45, false}, Case{7, 7, 43, false}}) {
     const int lg_n = cs.lg_na + cs.lg_nb;
     const long long n1 = 1LL << lg_n, na = 1LL << cs.lg_na, nb = 1LL << cs.lg_nb;
     std::vector<LD> co(n1), sn(n1);  // e^{-2 pi i t/N} = co[t] + i sn[t]
@@ -179,6 +424,7 @@ int main() {
       max64 = std::max(max64, e64);
     }
   }
+  fused_cases(max32, max64, bad);
   std::printf("max relative error (max-abs / max-abs) f32 %.3g (limit 1e-5), f64 %.3g (limit 1e-12)\n%s\n", max32,
               max64, bad ? "FAIL" : "OK");
   return bad ? 1 : 0;

@@ -312,18 +312,23 @@ TEST_CASE("cuda-fft2d: every FFT route (rows kernels, 2-D plan, split, LTO callb
   ::unsetenv("DCTOOL_FFT2D");
 }
 
-// The rows route's column stage: ColumnFft (two passes, the spectrum rows left digit-permuted and read back through
-// post_2d's / pre_2d's row map) for n1 in {4096, 8192, 16384}, and cuFFT's strided C2C for comparison. Partial
-// 16-column tiles (n2/2+1 = 9, 33 columns), batch 2.
-TEST_CASE("cuda-fft2d: the column FFT stages (ColumnFft, cuFFT) match the oracle", "[gpu][dct2gpu]") {
+// The rows route's column stage: ColumnFft (two passes, the spectrum rows left digit-permuted) with post_2d / pre_2d
+// fused into its passes (the default) or as separate kernels reading the spectrum through their row map, for n1 in
+// {2048, 4096, 8192, 16384}, and cuFFT's strided C2C for comparison. Partial 16-column tiles (n2/2+1 = 9, 25, 33, 129
+// columns), batch 2.
+TEST_CASE("cuda-fft2d: the column FFT stages (ColumnFft fused / separate, cuFFT) match the oracle", "[gpu][dct2gpu]") {
   require_device();
   std::uint64_t seed = 5000;
   ::setenv("DCTOOL_FFT2D", "rows", 1);
-  for (const char* cols : {"ours", "cufft"}) {
-    ::setenv("DCTOOL_FFT2D_COLS", cols, 1);
-    fft2d_matches_oracle({Shape2{8192, 16}, Shape2{8192, 64}, Shape2{4096, 32}, Shape2{16384, 16}}, seed,
-                         std::string("columns '") + cols + "'");
+  struct Stage { const char* cols; const char* post; };
+  for (const Stage st : {Stage{"ours", "fused"}, Stage{"ours", "separate"}, Stage{"cufft", "separate"}}) {
+    ::setenv("DCTOOL_FFT2D_COLS", st.cols, 1);
+    ::setenv("DCTOOL_FFT2D_POST", st.post, 1);
+    fft2d_matches_oracle({Shape2{8192, 16}, Shape2{8192, 64}, Shape2{4096, 32}, Shape2{4096, 256}, Shape2{2048, 48},
+                          Shape2{16384, 16}},
+                         seed, std::string("columns '") + st.cols + "', post '" + st.post + "'");
   }
+  ::unsetenv("DCTOOL_FFT2D_POST");
   ::unsetenv("DCTOOL_FFT2D_COLS");
   ::unsetenv("DCTOOL_FFT2D");
 }
