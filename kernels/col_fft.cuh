@@ -192,6 +192,19 @@ __device__ __forceinline__ PairUnit pair_unit(int r, unsigned gy, unsigned ga, u
   return {k1, grp, ka, 1 - grp, L - 1 - ka};
 }
 
+// Thread threadIdx.x = t of a fused CTA: column c = t mod 16 of the tile (col, valid = col < w), j = t / 16, and the
+// CTA's groups ga, gb (gy = blockIdx.y).
+struct FusedThread {
+  int t, c, j;
+  unsigned col, gy, ga, gb;
+  bool valid;
+};
+__device__ __forceinline__ FusedThread fused_thread(unsigned w, unsigned lg_nb) {
+  const int t = static_cast<int>(threadIdx.x), c = t & (kTile - 1);
+  const unsigned col = blockIdx.x * unsigned(kTile) + unsigned(c), gy = blockIdx.y, nb = 1u << lg_nb;
+  return {t, c, t >> 4, col, gy, gy, gy == 0 ? nb / 2 : nb - gy, col < w};
+}
+
 // The scale and twiddle tables of the two axes (AxisTables of dct_kernels.cuh: forward s = fs, inverse s = ia).
 template <class T>
 struct Dct2dTables {
@@ -221,10 +234,7 @@ __global__ void __launch_bounds__(kThreads)
   extern __shared__ __align__(16) unsigned char colfft_smem[];
   C* const sh = reinterpret_cast<C*>(colfft_smem);
 
-  const int t = static_cast<int>(threadIdx.x), c = t & (kTile - 1), j = t >> 4;
-  const unsigned col = blockIdx.x * unsigned(kTile) + unsigned(c), gy = blockIdx.y;
-  const bool valid = col < w;
-  const unsigned nb = 1u << lg_nb, ga = gy, gb = gy == 0 ? nb / 2 : nb - gy;
+  const auto [t, c, j, col, gy, ga, gb, valid] = fused_thread(w, lg_nb);
   const C* const base = data + blockIdx.z * mstride + col;
   const unsigned n1 = 1u << lg_n, k2 = col, m2 = n2 - k2;
 
@@ -320,10 +330,7 @@ __global__ void __launch_bounds__(kThreads)
   extern __shared__ __align__(16) unsigned char colfft_smem[];
   C* const sh = reinterpret_cast<C*>(colfft_smem);
 
-  const int t = static_cast<int>(threadIdx.x), c = t & (kTile - 1), j = t >> 4;
-  const unsigned col = blockIdx.x * unsigned(kTile) + unsigned(c), gy = blockIdx.y;
-  const bool valid = col < w;
-  const unsigned nb = 1u << lg_nb, ga = gy, gb = gy == 0 ? nb / 2 : nb - gy;
+  const auto [t, c, j, col, gy, ga, gb, valid] = fused_thread(w, lg_nb);
   const unsigned n1 = 1u << lg_n;
 
   // The preprocess of every unit: conj V(k1, k2) and conj V(N1 − k1, k2) to their rows ka / mka of the group. The
