@@ -11,10 +11,10 @@
  *                 inverse: pre (eq. 15) -> 2-D C2R -> reorder^-1 (eq. 16)
  *                 The 2-D R2C is, by default where RfftRows supports N2, our row R2C kernel reading the
  *                 input in reordered order (no reorder pass) + cuFFT's strided C2C down the columns, or at
- *                 N1 = 8192 our two-pass ColumnFft (kernels/col_fft.cu; its spectrum rows are digit-permuted
- *                 and post_2d / pre_2d read them through its RowMap; by default post_2d / pre_2d are fused into
- *                 ColumnFft's second forward / first inverse pass, run_post / run_pre) (Fft2dRoute::kRows); otherwise a reorder
- *                 pass + cuFFT's 2-D plan (kR2c).
+ *                 N1 = 2048 .. 8192 our two-pass ColumnFft (kernels/col_fft.cu; its spectrum rows are digit-permuted
+ *                 and post_2d / pre_2d read them through its RowMap; by default post_2d / pre_2d are fused
+ *                 into ColumnFft's second forward / first inverse pass, run_post / run_pre) (Fft2dRoute::kRows);
+ *                 otherwise a reorder pass + cuFFT's 2-D plan (kR2c).
  *                 DCTOOL_FFT2D=cb moves the reorder and pre into cuFFT as LTO callbacks (fft2d_cb.cu):
  *                 forward = R2C(load cb) -> post; inverse = C2R(load cb, store cb); measured slower.
  *                 Per-axis scale tables: axis 1 carries the constant 2 of Y = 2 Re(s).
