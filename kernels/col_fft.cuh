@@ -298,16 +298,8 @@ __global__ void __launch_bounds__(kThreads)
     const PairUnit p = pair_unit<L>(r, gy, ga, gb, lg_nb);
     const dct2d::Quad<C> o =
         dct2d::post_quad(slot(p.grp, p.ka), slot(p.mgrp, p.mka), kTablesFirst ? s_tw1[r] : tab.tw1[p.k1], w2);
-    const T f1a = kTablesFirst ? s_s1[2 * r] : tab.s1[p.k1];
-    T* const ya = yb + p.k1 * n2;
-    ya[k2] = f1a * f2a * o.k1.x;
-    if (mir2) ya[m2] = f1a * f2b * o.k1.y;
-    if (p.k1 != 0 && 2 * p.k1 != n1) {
-      T* const yc = yb + (n1 - p.k1) * n2;
-      const T f1b = kTablesFirst ? s_s1[2 * r + 1] : tab.s1[n1 - p.k1];
-      yc[k2] = f1b * f2a * o.m1.x;
-      if (mir2) yc[m2] = f1b * f2b * o.m1.y;
-    }
+    dct2d::store_quad(yb, p.k1, n1, n2, k2, m2, mir2, o, kTablesFirst ? s_s1[2 * r] : tab.s1[p.k1], f2a, f2b,
+                      [&] { return kTablesFirst ? s_s1[2 * r + 1] : tab.s1[n1 - p.k1]; });
   };
   // Unrolled, so that the table loads and shared reads of all units are in flight together.
 #pragma unroll

@@ -33,6 +33,23 @@ __device__ __forceinline__ Quad<C> post_quad(C a, C b, C w1, C w2) {
   return {C{s.x, -s.y}, C{-t.y, -t.x}};
 }
 
+// The outputs of post_quad for the pair (k1, N1−k1) in column k2 of y (rows of n2; m2 = N2−k2, mir2: that column
+// exists apart from k2), each times its scales f1a = s1(k1), f2a = s2(k2), f2b = s2(m2); s1(N1−k1) = f1b(), read
+// only when row N1−k1 exists apart from k1 (k1 != 0, 2·k1 != n1). Outputs whose mirror coincides are written once.
+template <class T, class C, class I, class F1b>
+__device__ __forceinline__ void store_quad(T* yb, I k1, I n1, I n2, I k2, I m2, bool mir2, const Quad<C>& o, T f1a,
+                                           T f2a, T f2b, F1b f1b) {
+  T* const ya = yb + k1 * n2;
+  ya[k2] = f1a * f2a * o.k1.x;
+  if (mir2) ya[m2] = f1a * f2b * o.k1.y;
+  if (k1 != 0 && 2 * k1 != n1) {
+    T* const yc = yb + (n1 - k1) * n2;
+    const T b = f1b();
+    yc[k2] = b * f2a * o.m1.x;
+    if (mir2) yc[m2] = b * f2b * o.m1.y;
+  }
+}
+
 // Eq. (15): from the scaled inputs y00 = Y(k1,k2), y01 = Y(k1,N2−k2), y10 = Y(N1−k1,k2), y11 = Y(N1−k1,N2−k2)
 // (0 where the mirror does not exist), V(k1, k2) = .k1 and V(N1−k1, k2) = .m1.
 template <class T, class C>

@@ -325,17 +325,7 @@ __global__ void __launch_bounds__(256, sizeof(I) == 4 ? (sizeof(T) == 4 ? 4 : 3)
         const I k1 = k10 + u * sy;
         if (k1 > h1) break;
         const dct2d::Quad<cx_t<T>> o = dct2d::post_quad(A[u], B[u], tw1[k1], w2);
-        const T f1a = fs1[k1];
-        const bool mir1 = k1 != 0 && 2 * k1 != n1;
-        T* ya = yb + k1 * n2;
-        ya[k2] = f1a * f2a * o.k1.x;
-        if (mir2) ya[m2] = f1a * f2b * o.k1.y;
-        if (mir1) {
-          T* yc = yb + (n1 - k1) * n2;
-          const T f1b = fs1[n1 - k1];
-          yc[k2] = f1b * f2a * o.m1.x;
-          if (mir2) yc[m2] = f1b * f2b * o.m1.y;
-        }
+        dct2d::store_quad(yb, k1, n1, n2, k2, m2, mir2, o, fs1[k1], f2a, f2b, [&] { return fs1[n1 - k1]; });
       }
     }
   }
