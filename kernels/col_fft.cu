@@ -3,11 +3,14 @@
    scripts/colfft-emulate.sh) and uploaded once; the two passes come from col_fft_plan. */
 #include "kernels/col_fft.hpp"
 
+#include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
 #include "kernels/col_fft.cuh"
+#include "kernels/col_fft_onepass.cuh"
 
 namespace dct::cuda {
 
@@ -17,12 +20,36 @@ colfft::Dct2dTables<T> fused_tables(const AxisTables<T>& t1, const AxisTables<T>
   return {t1.tw, inverse ? t1.ia : t1.fs, t2.tw, inverse ? t2.ia : t2.fs};
 }
 
-// A fused kernel with its dynamic shared memory allowed (f64, L = 128: 64 KiB, above the 48 KiB default).
+// A fused kernel with its dynamic shared memory allowed (f64, L = 128: 64 KiB; one-pass: 128 KiB; above the 48 KiB
+// default).
 template <class F>
 const void* allow_smem(F fn, int bytes) {
   const void* f = reinterpret_cast<const void*>(fn);
   DCT_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   return f;
+}
+
+// The one-pass column stage at n1 = 2048 (kernels/col_fft_onepass.cuh), C columns per CTA: 8 (f32) / 4 (f64), 128 KiB
+// of shared memory; DCTOOL_COLFFT1_C=4 runs f32 with 4 (64 KiB). By default f32 both directions and the f64 inverse;
+// DCTOOL_FFT2D_ONEPASS=0 the two-kernel route everywhere, =1 the one-pass kernels everywhere. Measured (H200,
+// 2026-11-21, notes/measurements/2026-11-21-h200-run8/call3/ab-2k.log, 2048², ms, one-pass vs two kernels, dct2 /
+// idct2): f32 0.041-0.043 / 0.038 vs 0.045 / 0.040; f64 0.081-0.082 / 0.074-0.075 vs 0.072-0.073 / 0.077.
+template <class T>
+bool onepass_wanted(bool inverse) {
+  const char* v = std::getenv("DCTOOL_FFT2D_ONEPASS");
+  const std::string_view want = v != nullptr ? v : "";
+  if (want == "0" || want == "1") return want == "1";
+  return sizeof(T) == 4 || inverse;
+}
+template <class T>
+int onepass_columns() {
+  const char* v = std::getenv("DCTOOL_COLFFT1_C");
+  return sizeof(T) == 8 || (v != nullptr && std::string_view(v) == "4") ? 4 : 8;
+}
+template <class T, int C>
+const void* onepass_kernel(bool inverse, int& bytes) {
+  bytes = colfft::onepass_smem_bytes<T, C>();
+  return inverse ? allow_smem(&colfft::col_fft1_pre<T, C>, bytes) : allow_smem(&colfft::col_fft1_post<T, C>, bytes);
 }
 }  // namespace
 
@@ -47,16 +74,36 @@ ColumnFft<T>::ColumnFft(std::int64_t n1, std::int64_t w, std::int64_t batch, std
                 "unsupported shape " + std::to_string(batch) + " x " + std::to_string(n1) + " x " +
                     std::to_string(w) + " (pitch " + std::to_string(pitch) + ")");
   inverse_ = inverse;
-  lg_na_ = n1 == 16384 ? 7 : 6;
-  lg_nb_ = n1 == 2048 ? 5 : n1 == 4096 ? 6 : 7;
+  // na x nb: 64 x 32, 64 x 64, 64 x 128, 128 x 128; DCTOOL_COLFFT_NA=128 takes na = 128 at 4096 / 8192 too (the fused
+  // pass then has L = 128, pass A L = nb = 32 / 64).
+  const char* na = std::getenv("DCTOOL_COLFFT_NA");
+  const int lg_n = n1 == 2048 ? 11 : n1 == 4096 ? 12 : n1 == 8192 ? 13 : 14;
+  lg_na_ = n1 == 16384 || (n1 >= 4096 && na != nullptr && std::string_view(na) == "128") ? 7 : 6;
+  lg_nb_ = lg_n - lg_na_;
   colfft::ColPass plan[2];
   colfft::col_fft_plan(lg_na_, lg_nb_, inverse, plan);
   for (int i = 0; i < 2; ++i)
     pass_[i] = {colfft::col_fft_kernel<T>(plan[i].l), colfft::smem_bytes<T>(plan[i].l), plan[i].gs, plan[i].rs,
                 plan[i].groups, plan[i].flags};
   const int l = 1 << lg_na_;
-  fused_fn_ = inverse ? allow_smem(colfft::col_fft_pre_kernel<T>(l), colfft::fused_smem_bytes<T>(l))
-                      : allow_smem(colfft::col_fft_post_kernel<T>(l), colfft::fused_smem_bytes<T>(l));
+  if (n1 == 2048 && onepass_wanted<T>(inverse)) {
+    onepass_c_ = onepass_columns<T>();
+    if constexpr (sizeof(T) == 8)
+      fused_fn_ = onepass_kernel<T, 4>(inverse, onepass_bytes_);
+    else
+      fused_fn_ = onepass_c_ == 4 ? onepass_kernel<T, 4>(inverse, onepass_bytes_)
+                                  : onepass_kernel<T, 8>(inverse, onepass_bytes_);
+  } else {
+    // Forward: col_fft_post with 32-column tiles (DCTOOL_COLFFT_FUSED_TILE=16: 16); inverse: col_fft_pre with 16
+    // columns and both groups per thread (DCTOOL_COLFFT_FUSED_G=1: one). Measured: kernels/col_fft.cuh, fused_thread.
+    const char* ft = std::getenv("DCTOOL_COLFFT_FUSED_TILE");
+    const char* fg = std::getenv("DCTOOL_COLFFT_FUSED_G");
+    fused_tile_ = inverse || (ft != nullptr && std::string_view(ft) == "16") ? 16 : 32;
+    fused_groups_ = !inverse || (fg != nullptr && std::string_view(fg) == "1") ? 1 : 2;
+    fused_bytes_ = colfft::fused_smem_bytes<T>(l, fused_tile_);
+    fused_fn_ = inverse ? allow_smem(colfft::col_fft_pre_kernel<T>(l, fused_groups_), fused_bytes_)
+                        : allow_smem(colfft::col_fft_post_kernel<T>(l, fused_tile_), fused_bytes_);
+  }
   const std::vector<cx_t<T>> tw = colfft::col_fft_twiddles<T>(lg_na_ + lg_nb_);
   tw_ = DeviceBuffer(sizeof(cx_t<T>) * tw.size());
   DCT_CUDA_CHECK(cudaMemcpy(tw_.get(), tw.data(), tw_.bytes(), cudaMemcpyHostToDevice));
@@ -84,16 +131,29 @@ void ColumnFft<T>::run(cx_t<T>* data, cudaStream_t s) const {
 
 template <class T>
 dim3 ColumnFft<T>::fused_grid() const {
-  return dim3(static_cast<unsigned>((w_ + colfft::kTile - 1) / colfft::kTile), (1u << lg_nb_) / 2,
+  return dim3(static_cast<unsigned>((w_ + fused_tile_ - 1) / fused_tile_), (1u << lg_nb_) / 2,
               static_cast<unsigned>(batch_));
 }
 
 template <class T>
+dim3 ColumnFft<T>::onepass_grid() const {
+  return dim3(static_cast<unsigned>((w_ + onepass_c_ - 1) / onepass_c_), 1u, static_cast<unsigned>(batch_));
+}
+
+
+template <class T>
 void ColumnFft<T>::run_post(cx_t<T>* data, T* y, AxisTables<T> t1, AxisTables<T> t2, cudaStream_t s) const {
   if (inverse_) throw Error(ErrorCode::kRuntime, "column fft", "run_post on an inverse plan");
-  const int bytes = colfft::fused_smem_bytes<T>(1 << lg_na_);
+  if (onepass_c_ != 0) {
+    reinterpret_cast<colfft::ColFusedPostFn1<T>>(fused_fn_)<<<onepass_grid(), colfft::kOnepassThreads, onepass_bytes_,
+                                                             s>>>(
+        data, y, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, false), static_cast<unsigned>(pitch_),
+        static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)), static_cast<unsigned long long>(n1_ * pitch_));
+    DCT_CUDA_CHECK(cudaGetLastError());
+    return;
+  }
   launch(pass_[0], data, s);
-  reinterpret_cast<colfft::ColFusedPostFn<T>>(fused_fn_)<<<fused_grid(), colfft::kThreads, bytes, s>>>(
+  reinterpret_cast<colfft::ColFusedPostFn<T>>(fused_fn_)<<<fused_grid(), colfft::fused_threads(fused_tile_, fused_groups_), fused_bytes_, s>>>(
       data, y, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, false), static_cast<unsigned>(pitch_),
       static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)), static_cast<unsigned long long>(n1_ * pitch_),
       static_cast<unsigned>(lg_na_ + lg_nb_), static_cast<unsigned>(lg_nb_));
@@ -103,8 +163,15 @@ void ColumnFft<T>::run_post(cx_t<T>* data, T* y, AxisTables<T> t1, AxisTables<T>
 template <class T>
 void ColumnFft<T>::run_pre(const T* y, cx_t<T>* data, AxisTables<T> t1, AxisTables<T> t2, cudaStream_t s) const {
   if (!inverse_) throw Error(ErrorCode::kRuntime, "column fft", "run_pre on a forward plan");
-  const int bytes = colfft::fused_smem_bytes<T>(1 << lg_na_);
-  reinterpret_cast<colfft::ColFusedPreFn<T>>(fused_fn_)<<<fused_grid(), colfft::kThreads, bytes, s>>>(
+  if (onepass_c_ != 0) {
+    reinterpret_cast<colfft::ColFusedPreFn1<T>>(fused_fn_)<<<onepass_grid(), colfft::kOnepassThreads, onepass_bytes_,
+                                                            s>>>(
+        y, data, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, true), static_cast<unsigned>(pitch_),
+        static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)), static_cast<unsigned long long>(n1_ * pitch_));
+    DCT_CUDA_CHECK(cudaGetLastError());
+    return;
+  }
+  reinterpret_cast<colfft::ColFusedPreFn<T>>(fused_fn_)<<<fused_grid(), colfft::fused_threads(fused_tile_, fused_groups_), fused_bytes_, s>>>(
       y, data, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, true), static_cast<unsigned>(pitch_),
       static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)), static_cast<unsigned long long>(n1_ * pitch_),
       static_cast<unsigned>(lg_na_ + lg_nb_), static_cast<unsigned>(lg_nb_));

@@ -69,17 +69,17 @@ constexpr int kTile = 16;      // columns per CTA
 // Flags of a pass.
 constexpr unsigned kTwiddle = 1, kConjIn = 2, kConjOut = 4;
 
-// Dynamic shared memory of col_fft_pass<T, L>, bytes.
+// Dynamic shared memory of col_fft_pass<T, L> (tile of tw columns), bytes.
 template <class T>
-constexpr int smem_bytes(int l) {
-  return l * kTile * 2 * static_cast<int>(sizeof(T));
+constexpr int smem_bytes(int l, int tw = kTile) {
+  return l * tw * 2 * static_cast<int>(sizeof(T));
 }
 
 // ---- the two steps of a tile's length-L DFT (L = 8·R1; thread (c, j): column c = t mod 16, j = t / 16 < 8) ----
 
 // Step 1: v[m] = row j + 8m of the group (m < R1) -> the R1-point DFT, output k1 times W_L^{j·k1} = tw[(j·k1) <<
 // sh_in], to sh[8·k1 + j][c]. The rows a thread writes are the rows j + 8m it may have read (in place is safe).
-template <int L, class C>
+template <int L, int TW = kTile, class C>
 __device__ __forceinline__ void tile_step1(C (&v)[L / 8], C* sh, int c, int j, const C* __restrict__ tw, int sh_in) {
   using namespace dct4::rows_detail;
   constexpr int R1 = L / 8;
@@ -87,15 +87,15 @@ __device__ __forceinline__ void tile_step1(C (&v)[L / 8], C* sh, int c, int j, c
 #pragma unroll
   for (int k1 = 0; k1 < R1; ++k1) {
     if (k1 > 0) v[k1] = mul(v[k1], __ldg(tw + ((j * k1) << sh_in)));
-    sh[(8 * k1 + j) * kTile + c] = v[k1];
+    sh[(8 * k1 + j) * TW + c] = v[k1];
   }
 }
 
 // Step 2 for k1 (< R1): the 8-point DFT over sh[8·k1 + j'][c] (j' < 8); u[k2] is the group's output k1 + R1·k2.
-template <class C>
+template <int TW = kTile, class C>
 __device__ __forceinline__ void tile_step2(C (&u)[8], const C* sh, int c, int k1) {
 #pragma unroll
-  for (int jj = 0; jj < 8; ++jj) u[jj] = sh[(8 * k1 + jj) * kTile + c];
+  for (int jj = 0; jj < 8; ++jj) u[jj] = sh[(8 * k1 + jj) * TW + c];
   dct4::rows_detail::dft<8>(u);
 }
 
@@ -176,7 +176,7 @@ __global__ void __launch_bounds__(kThreads)
    CTA blockIdx.y = gy < nb/2 of a 16-column tile: groups gA = gy, gB = nb − gy (gy = 0: gA = 0, gB = nb/2), both in
    shared memory (region 0, 1: L x 16 complex each). The pairs are "units" r < L, plus r = L when gy = 0
    (pair_unit): frequency k1 <= N1/2 in region grp at index ka, its mirror N1 − k1 in region mgrp at index mka
-   (k1 = 0 is its own mirror). Thread (c, j) takes the units r = j + 8q (q < L/8), and the unit L on thread j = 0. */
+   (k1 = 0 is its own mirror). Thread (c, j) takes the units r = j + 16q (q < L/16), and the unit L on thread j = 0. */
 
 struct PairUnit {
   unsigned k1;
@@ -192,17 +192,28 @@ __device__ __forceinline__ PairUnit pair_unit(int r, unsigned gy, unsigned ga, u
   return {k1, grp, ka, 1 - grp, L - 1 - ka};
 }
 
-// Thread threadIdx.x = t of a fused CTA: column c = t mod 16 of the tile (col, valid = col < w), j = t / 16, and the
-// CTA's groups ga, gb (gy = blockIdx.y).
+// A fused CTA takes a tile of TW = 16 or 32 columns and gives each thread G = 1 or 2 of its two groups
+// (fused_threads(TW, G) = TW·16/G threads): thread t is column c = t mod TW of the tile (col, valid = col < w) and
+// j = t / TW < kJ = 16/G. For the DFT steps, G = 1: it works on group grp = j / 8 (region grp of shared memory) as that
+// group's tile thread jl = j mod 8, so the two groups' loads are issued by different threads at once; G = 2: on both
+// groups in turn as tile thread jl = j. For the post / pre units it takes r = j + kJ·q (q < L/kJ). ga, gb: the CTA's
+// groups (gy = blockIdx.y). TW = 32 doubles the length of every y row segment (f64: 256 bytes) at twice the shared
+// memory per CTA. Measured (H200, 2026-11-21, notes/measurements/2026-11-21-h200-run8/): the forward is fastest at
+// TW = 32, G = 1 (col_fft_post, dct2 8192² f64 1.016 vs 1.095 ms at TW = 16, call4/ab-tile.log), the inverse at
+// TW = 16, G = 2 (col_fft_pre, the seventh session's layout; idct2 8192² f64 1.14 at G = 1, 1.22 at TW = 32).
+constexpr int fused_threads(int tw, int g) { return tw * (16 / g); }
 struct FusedThread {
-  int t, c, j;
+  int t, c, j, grp, jl;
   unsigned col, gy, ga, gb;
   bool valid;
 };
+template <int TW, int G>
 __device__ __forceinline__ FusedThread fused_thread(unsigned w, unsigned lg_nb) {
-  const int t = static_cast<int>(threadIdx.x), c = t & (kTile - 1);
-  const unsigned col = blockIdx.x * unsigned(kTile) + unsigned(c), gy = blockIdx.y, nb = 1u << lg_nb;
-  return {t, c, t >> 4, col, gy, gy, gy == 0 ? nb / 2 : nb - gy, col < w};
+  constexpr int lgTW = TW == 32 ? 5 : 4;
+  static_assert((TW == 16 || TW == 32) && (G == 1 || G == 2), "TW = 16 or 32, G = 1 or 2");
+  const int t = static_cast<int>(threadIdx.x), c = t & (TW - 1), j = t >> lgTW;
+  const unsigned col = blockIdx.x * unsigned(TW) + unsigned(c), gy = blockIdx.y, nb = 1u << lg_nb;
+  return {t, c, j, G == 1 ? j >> 3 : 0, G == 1 ? j & 7 : j, col, gy, gy, gy == 0 ? nb / 2 : nb - gy, col < w};
 }
 
 // The scale and twiddle tables of the two axes (AxisTables of dct_kernels.cuh: forward s = fs, inverse s = ia).
@@ -214,18 +225,18 @@ struct Dct2dTables {
   const T* s2;
 };
 
-// Dynamic shared memory of the fused passes, bytes: two groups, then (col_fft_post) the row tables of its units
-// r <= L: tw1[k1] (L + 1 complex) and s1[k1], s1[n1 − k1] (2 (L + 1) reals).
+// Dynamic shared memory of the fused passes (tile of tw columns), bytes: two groups, then (col_fft_post) the row tables
+// of its units r <= L: tw1[k1] (L + 1 complex) and s1[k1], s1[n1 − k1] (2 (L + 1) reals).
 template <class T>
-constexpr int fused_smem_bytes(int l) {
-  return 2 * smem_bytes<T>(l) + (l + 1) * 4 * static_cast<int>(sizeof(T));
+constexpr int fused_smem_bytes(int l, int tw = kTile) {
+  return 2 * smem_bytes<T>(l, tw) + (l + 1) * 4 * static_cast<int>(sizeof(T));
 }
 
 // Forward pass B (L = na, rows r + na·g of group g, no twiddle) for the groups of CTA blockIdx.y, fused with
 // post_2d: y (n1 x n2 real, matrices n1·n2 apart) from the spectrum data (pitch, w = n2/2 + 1 columns, after pass
 // A). n1 = 2^lg_n = na·nb, nb = 2^lg_nb; grid (tiles, nb/2, batch); fused_smem_bytes<T>(L) of shared memory.
-template <class T, int L>
-__global__ void __launch_bounds__(kThreads)
+template <class T, int L, int TW>
+__global__ void __launch_bounds__(fused_threads(TW, 1))
     col_fft_post(const typename RowsTypes<T>::cx* __restrict__ data, T* __restrict__ y,
                  const typename RowsTypes<T>::cx* __restrict__ tw, Dct2dTables<T> tab, unsigned pitch, unsigned w,
                  unsigned n2, unsigned long long mstride, unsigned lg_n, unsigned lg_nb) {
@@ -234,7 +245,7 @@ __global__ void __launch_bounds__(kThreads)
   extern __shared__ __align__(16) unsigned char colfft_smem[];
   C* const sh = reinterpret_cast<C*>(colfft_smem);
 
-  const auto [t, c, j, col, gy, ga, gb, valid] = fused_thread(w, lg_nb);
+  const auto [t, c, j, grp, jl, col, gy, ga, gb, valid] = fused_thread<TW, 1>(w, lg_nb);
   const C* const base = data + blockIdx.z * mstride + col;
   const unsigned n1 = 1u << lg_n, k2 = col, m2 = n2 - k2;
 
@@ -243,10 +254,10 @@ __global__ void __launch_bounds__(kThreads)
   // used. Measured (H200, 2026-11-21, run7 ab3.log, dct2 ms, first vs where used): f64 8192² 1.09 vs 1.12, 4096²
   // 0.263 vs 0.278, 2048² 0.075 vs 0.077; f32 8192² 0.573 vs 0.525 (slower), 4096² 0.144 vs 0.145.
   constexpr bool kTablesFirst = sizeof(T) == 8;
-  C* const s_tw1 = sh + 2 * L * kTile;
+  C* const s_tw1 = sh + 2 * L * TW;
   T* const s_s1 = reinterpret_cast<T*>(s_tw1 + (L + 1));
   if constexpr (kTablesFirst) {
-    for (int r = t; r <= L; r += kThreads) {
+    for (int r = t; r <= L; r += fused_threads(TW, 1)) {
       const unsigned k1 = pair_unit<L>(r, gy, ga, gb, lg_nb).k1;
       s_tw1[r] = tab.tw1[k1];
       s_s1[2 * r] = tab.s1[k1];
@@ -257,10 +268,10 @@ __global__ void __launch_bounds__(kThreads)
   const C w2 = valid ? tab.tw2[k2] : C{T(0), T(0)};
   const T f2a = valid ? tab.s2[k2] : T(0), f2b = valid ? tab.s2[mir2 ? m2 : k2] : T(0);
 
-  // Pass B, step 1, both groups: rows g·L + j + 8m.
-#pragma unroll
-  for (int grp = 0; grp < 2; ++grp) {
-    const unsigned row0 = (grp != 0 ? gb : ga) * unsigned(L) + unsigned(j);
+  // Pass B, step 1, the thread's group: rows g·L + jl + 8m.
+  C* const shg = sh + grp * L * TW;
+  {
+    const unsigned row0 = (grp != 0 ? gb : ga) * unsigned(L) + unsigned(jl);
     C v[R1];
 #pragma unroll
     for (int m = 0; m < R1; ++m) {
@@ -272,28 +283,24 @@ __global__ void __launch_bounds__(kThreads)
         v[m] = C{T(0), T(0)};
       }
     }
-    tile_step1<L>(v, sh + grp * L * kTile, c, j, tw, static_cast<int>(lg_n) - lgL);
+    tile_step1<L, TW>(v, shg, c, jl, tw, static_cast<int>(lg_n) - lgL);
   }
   __syncthreads();
   // Step 2 in place: output ka of a group to its row 8·(ka mod R1) + ka / R1.
 #pragma unroll
-  for (int grp = 0; grp < 2; ++grp) {
-    C* const shg = sh + grp * L * kTile;
+  for (int q = 0; q < R1 / 8; ++q) {
+    const int k1 = jl + 8 * q;
+    C u[8];
+    tile_step2<TW>(u, shg, c, k1);
 #pragma unroll
-    for (int q = 0; q < R1 / 8; ++q) {
-      const int k1 = j + 8 * q;
-      C u[8];
-      tile_step2(u, shg, c, k1);
-#pragma unroll
-      for (int k2 = 0; k2 < 8; ++k2) shg[(8 * k1 + k2) * kTile + c] = u[k2];
-    }
+    for (int k2 = 0; k2 < 8; ++k2) shg[(8 * k1 + k2) * TW + c] = u[k2];
   }
   __syncthreads();
   if (!valid) return;
 
   // The postprocess of every unit of the CTA (post_2d_kernel's index rules and scaling).
   T* const yb = y + blockIdx.z * (static_cast<unsigned long long>(n1) * n2);
-  const auto slot = [&](int grp, int ka) { return sh[(grp * L + 8 * (ka & (R1 - 1)) + (ka >> lgR1)) * kTile + c]; };
+  const auto slot = [&](int g, int ka) { return sh[(g * L + 8 * (ka & (R1 - 1)) + (ka >> lgR1)) * TW + c]; };
   const auto unit = [&](int r) {
     const PairUnit p = pair_unit<L>(r, gy, ga, gb, lg_nb);
     const dct2d::Quad<C> o =
@@ -303,16 +310,16 @@ __global__ void __launch_bounds__(kThreads)
   };
   // Unrolled, so that the table loads and shared reads of all units are in flight together.
 #pragma unroll
-  for (int q = 0; q < L / 8; ++q) unit(j + 8 * q);
+  for (int q = 0; q < L / 16; ++q) unit(j + 16 * q);
   if (gy == 0 && j == 0) unit(L);
 }
 
 // Inverse pass B' (conjugated input, twiddle, no conjugated output) for the groups of CTA blockIdx.y, fused with
 // pre_2d: its input V(k1, k2) computed from y (n1 x n2 real, matrices n1·n2 apart, pre_2d's index rules and
 // scaling) into shared memory instead of read from data; output to data (pitch, w = n2/2 + 1 columns) for pass A'.
-// Grid and shared memory as col_fft_post.
-template <class T, int L>
-__global__ void __launch_bounds__(kThreads)
+// Grid and shared memory as col_fft_post; fused_threads(TW, G) threads.
+template <class T, int L, int TW, int G>
+__global__ void __launch_bounds__(fused_threads(TW, G))
     col_fft_pre(const T* __restrict__ y, typename RowsTypes<T>::cx* __restrict__ data,
                 const typename RowsTypes<T>::cx* __restrict__ tw, Dct2dTables<T> tab, unsigned pitch, unsigned w,
                 unsigned n2, unsigned long long mstride, unsigned lg_n, unsigned lg_nb) {
@@ -322,8 +329,9 @@ __global__ void __launch_bounds__(kThreads)
   extern __shared__ __align__(16) unsigned char colfft_smem[];
   C* const sh = reinterpret_cast<C*>(colfft_smem);
 
-  const auto [t, c, j, col, gy, ga, gb, valid] = fused_thread(w, lg_nb);
+  const auto [t, c, j, grp, jl, col, gy, ga, gb, valid] = fused_thread<TW, G>(w, lg_nb);
   const unsigned n1 = 1u << lg_n;
+  constexpr int kJ = 16 / G;
 
   // The preprocess of every unit: conj V(k1, k2) and conj V(N1 − k1, k2) to their rows ka / mka of the group. The
   // four reads of every unit of the thread are issued before any arithmetic (they come from DRAM).
@@ -346,14 +354,14 @@ __global__ void __launch_bounds__(kThreads)
       const T g1a = valid ? tab.s1[p.k1] : T(0), g1b = valid && has1 ? tab.s1[n1 - p.k1] : T(0);
       const C w1 = valid ? tab.tw1[p.k1] : C{T(0), T(0)};
       const dct2d::Quad<C> v = dct2d::pre_pair(g1a * g2a * r[0], g1a * g2b * r[1], g1b * g2a * r[2], g1b * g2b * r[3], w1, w2);
-      sh[(p.grp * L + p.ka) * kTile + c] = C{v.k1.x, -v.k1.y};
-      if (has1 && 2 * p.k1 != n1) sh[(p.mgrp * L + p.mka) * kTile + c] = C{v.m1.x, -v.m1.y};
+      sh[(p.grp * L + p.ka) * TW + c] = C{v.k1.x, -v.k1.y};
+      if (has1 && 2 * p.k1 != n1) sh[(p.mgrp * L + p.mka) * TW + c] = C{v.m1.x, -v.m1.y};
     };
-    T r[L / 8][4];
+    T r[L / kJ][4];
 #pragma unroll
-    for (int q = 0; q < L / 8; ++q) load(pair_unit<L>(j + 8 * q, gy, ga, gb, lg_nb), r[q]);
+    for (int q = 0; q < L / kJ; ++q) load(pair_unit<L>(j + kJ * q, gy, ga, gb, lg_nb), r[q]);
 #pragma unroll
-    for (int q = 0; q < L / 8; ++q) store(pair_unit<L>(j + 8 * q, gy, ga, gb, lg_nb), r[q]);
+    for (int q = 0; q < L / kJ; ++q) store(pair_unit<L>(j + kJ * q, gy, ga, gb, lg_nb), r[q]);
     if (gy == 0 && j == 0) {
       const PairUnit p = pair_unit<L>(L, gy, ga, gb, lg_nb);
       load(p, r[0]);
@@ -361,27 +369,29 @@ __global__ void __launch_bounds__(kThreads)
     }
   }
   __syncthreads();
-  // Pass B', step 1, both groups, in place in shared memory (rows j + 8m of the group).
+  // Pass B', step 1, the thread's group(s), in place in shared memory (rows jl + 8m of the group).
 #pragma unroll
-  for (int grp = 0; grp < 2; ++grp) {
-    C* const shg = sh + grp * L * kTile;
+  for (int gi = 0; gi < G; ++gi) {
+    C* const shg = sh + (G == 1 ? grp : gi) * L * TW;
     C v[R1];
 #pragma unroll
-    for (int m = 0; m < R1; ++m) v[m] = shg[(j + 8 * m) * kTile + c];
-    tile_step1<L>(v, shg, c, j, tw, static_cast<int>(lg_n) - lgL);
+    for (int m = 0; m < R1; ++m) v[m] = shg[(jl + 8 * m) * TW + c];
+    tile_step1<L, TW>(v, shg, c, jl, tw, static_cast<int>(lg_n) - lgL);
   }
   __syncthreads();
   // Step 2: output k of group g times tw[(g·k) mod N] to row g·L + k.
   const unsigned nmask = n1 - 1u;
 #pragma unroll
-  for (int grp = 0; grp < 2; ++grp) {
-    const unsigned g = grp != 0 ? gb : ga;
+  for (int gi = 0; gi < G; ++gi) {
+    const int gr = G == 1 ? grp : gi;
+    const unsigned g = gr != 0 ? gb : ga;
+    C* const shg = sh + gr * L * TW;
     C* const base = data + blockIdx.z * mstride + (static_cast<unsigned long long>(g * unsigned(L)) * pitch + col);
 #pragma unroll
     for (int q = 0; q < R1 / 8; ++q) {
-      const int k1 = j + 8 * q;
+      const int k1 = jl + 8 * q;
       C u[8];
-      tile_step2(u, sh + grp * L * kTile, c, k1);
+      tile_step2<TW>(u, shg, c, k1);
 #pragma unroll
       for (int k2 = 0; k2 < 8; ++k2) {
         const unsigned k = unsigned(k1 + R1 * k2);
@@ -436,13 +446,17 @@ using ColFusedPostFn = void (*)(const typename RowsTypes<T>::cx*, T*, const type
 template <class T>
 using ColFusedPreFn = void (*)(const T*, typename RowsTypes<T>::cx*, const typename RowsTypes<T>::cx*, Dct2dTables<T>,
                                unsigned, unsigned, unsigned, unsigned long long, unsigned, unsigned);
+// The fused kernels of L = 64 / 128: col_fft_post with a tile of tw = 16 / 32 columns (fused_threads(tw, 1) threads),
+// col_fft_pre with 16 columns and g = 1 / 2 groups per thread (fused_threads(16, g) threads).
 template <class T>
-ColFusedPostFn<T> col_fft_post_kernel(int l) {
-  return l == 64 ? &col_fft_post<T, 64> : l == 128 ? &col_fft_post<T, 128> : nullptr;
+ColFusedPostFn<T> col_fft_post_kernel(int l, int tw) {
+  if (tw == 32) return l == 64 ? &col_fft_post<T, 64, 32> : l == 128 ? &col_fft_post<T, 128, 32> : nullptr;
+  return l == 64 ? &col_fft_post<T, 64, 16> : l == 128 ? &col_fft_post<T, 128, 16> : nullptr;
 }
 template <class T>
-ColFusedPreFn<T> col_fft_pre_kernel(int l) {
-  return l == 64 ? &col_fft_pre<T, 64> : l == 128 ? &col_fft_pre<T, 128> : nullptr;
+ColFusedPreFn<T> col_fft_pre_kernel(int l, int g) {
+  if (g == 1) return l == 64 ? &col_fft_pre<T, 64, 16, 1> : l == 128 ? &col_fft_pre<T, 128, 16, 1> : nullptr;
+  return l == 64 ? &col_fft_pre<T, 64, 16, 2> : l == 128 ? &col_fft_pre<T, 128, 16, 2> : nullptr;
 }
 
 // tw[j] = e^{−2πij/N}, j < N, in long double rounded to T.

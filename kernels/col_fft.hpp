@@ -35,7 +35,9 @@ class ColumnFft {
   //     spectrum, natural rows) -> y (DCT-II with t1, t2's forward scales); data is left after pass A.
   //   run_pre (inverse plans): pass B' fused with pre_2d (y with t1, t2's inverse scales -> data), then pass A':
   //     data ends as run() would leave it from pre_2d's output.
-  // Same as post_2d / pre_2d with this plan's RowMap around run(), one pass over the spectrum fewer.
+  // Same as post_2d / pre_2d with this plan's RowMap around run(), one pass over the spectrum fewer. At n1 = 2048 both
+  // are ONE kernel (kernels/col_fft_onepass.cuh: a CTA holds all rows of 8 (f32) / 4 (f64) columns in shared memory;
+  // run_post then leaves data unchanged); DCTOOL_FFT2D_ONEPASS=0 keeps the two kernels.
   static bool supports_fused(std::int64_t n1, std::int64_t n2, std::int64_t batch, std::int64_t pitch);
   void run_post(cx_t<T>* data, T* y, AxisTables<T> t1, AxisTables<T> t2, cudaStream_t s) const;
   void run_pre(const T* y, cx_t<T>* data, AxisTables<T> t1, AxisTables<T> t2, cudaStream_t s) const;
@@ -52,11 +54,17 @@ class ColumnFft {
   };
   void launch(const Pass& p, cx_t<T>* data, cudaStream_t s) const;
   dim3 fused_grid() const;
+  dim3 onepass_grid() const;
   std::int64_t n1_ = 0, w_ = 0, batch_ = 0, pitch_ = 0;
   int lg_na_ = 0, lg_nb_ = 0;
   Pass pass_[2];
   bool inverse_ = false;
-  const void* fused_fn_ = nullptr;  // col_fft_post<T, na> (forward) / col_fft_pre<T, na> (inverse)
+  const void* fused_fn_ = nullptr;  // col_fft_post<T, na> / col_fft_pre<T, na>, or col_fft1_post / col_fft1_pre<T, C>
+  int onepass_c_ = 0;               // C of the one-pass kernels (n1 = 2048), 0: the two-kernel route
+  int onepass_bytes_ = 0;           // their dynamic shared memory
+  int fused_tile_ = 16;             // columns per CTA of the fused kernel (forward 32, inverse 16)
+  int fused_groups_ = 1;            // groups per thread of the fused kernel (forward 1, inverse 2)
+  int fused_bytes_ = 0;             // their dynamic shared memory
   DeviceBuffer tw_;
 };
 

@@ -13,7 +13,8 @@
  *                 input in reordered order (no reorder pass) + cuFFT's strided C2C down the columns, or at
  *                 N1 = 2048 .. 8192 our two-pass ColumnFft (kernels/col_fft.cu; its spectrum rows are digit-permuted
  *                 and post_2d / pre_2d read them through its RowMap; by default post_2d / pre_2d are fused
- *                 into ColumnFft's second forward / first inverse pass, run_post / run_pre) (Fft2dRoute::kRows);
+ *                 into ColumnFft's second forward / first inverse pass, run_post / run_pre; at N1 = 2048 the whole
+ *                 column stage with the post / preprocess is one kernel, kernels/col_fft_onepass.cuh) (Fft2dRoute::kRows);
  *                 otherwise a reorder pass + cuFFT's 2-D plan (kR2c).
  *                 DCTOOL_FFT2D=cb moves the reorder and pre into cuFFT as LTO callbacks (fft2d_cb.cu):
  *                 forward = R2C(load cb) -> post; inverse = C2R(load cb, store cb); measured slower.

@@ -31,8 +31,8 @@ std::unique_ptr<core::Plan> make(const core::TransformDesc& d) {
 BackendSpec fft2d_spec() {
   return {"cuda-fft2d",
           "2-D DCT-II/III as reorder + 2-D real FFT + symmetric postprocess (seed 000; the reorder inside our row FFT "
-          "where N2 is a power of two, our column FFT with the postprocess fused in where N1 is 2048..8192, cuFFT "
-          "otherwise); rows/cols: N-point 1-D",
+          "where N2 is a power of two, our column FFT with the postprocess fused in where N1 is 2048..8192 (one kernel "
+          "at 2048), cuFFT otherwise); rows/cols: N-point 1-D",
           "any",
           {core::Op::kDct2, core::Op::kIdct2},
           &supports,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Host emulation of the column FFT kernels (kernels/col_fft.cuh, cuda-fft2d's column stage for n1 = 2048, 4096,
 # 8192, 16384) for machines without a GPU, in the manner of scripts/rfft-emulate.sh: the header is compiled as plain
-# C++, each CTA run by 128 std::threads (one per CUDA thread; a pool reused for every CTA, CTAs one after
+# C++, each CTA run by 128 std::threads (256 for the fused passes; one per CUDA thread; a pool reused for every CTA, CTAs one after
 # another) with a std::barrier for __syncthreads; dynamic shared memory is one static buffer, poisoned (NaN)
 # before every CTA; the twiddle table and the two passes come from col_fft_twiddles / col_fft_plan exactly as
 # kernels/col_fft.cu builds and launches them.
@@ -15,9 +15,9 @@
 # Checked columns (the definition costs N^2 per column): n1 = 8192 every column of both matrices; the other n1
 # columns 0, 15, 16 and 36 of both. Every output (checked or not) must be finite.
 # 2. The fused passes (col_fft_post: pass A, then pass B + post_2d -> y, n1 x n2 = 72; col_fft_pre: pre_2d + pass
-# B' from y, then pass A'), with random twiddle/scale tables, against a long-double reference: the column DFT and
-# eqs. (14)/(17), or eq. (15) and the inverse DFT, written with std::complex (columns 0 1 15 16 35 36 and their
-# mirrors n2 - c). Forward: every y element must be written (y starts as NaN), guards unchanged; inverse: y and
+# B' from y, then pass A'; tiles of 16 and 32 columns; 8192 also split as 128 x 64), with random twiddle/scale
+# tables, against a long-double reference: the column DFT and eqs. (14)/(17), or eq. (15) and the inverse DFT,
+# written with std::complex (columns 0 1 15 16 31 32 35 36 and their mirrors n2 - c). Forward: every y element must be written (y starts as NaN), guards unchanged; inverse: y and
 # the padding columns unchanged. COLFFT_EMU_FUSED_ONLY=1 runs only part 2.
 # Error per case: max |out - ref| over max |ref| (real and imaginary parts as separate components).
 # Pass: f32 <= 1e-5, f64 <= 1e-12. Self-contained (no libraries). Usage: scripts/colfft-emulate.sh (repo root)
@@ -40,19 +40,19 @@ cat > "$T/emu.cpp" <<'CPP'
 #include "scripts/emulate/cuda_host.hpp"
 #define __shared__
 #define DCT_ASSERT_ALIGNED_CX(p) assert((reinterpret_cast<std::uintptr_t>(p) % sizeof(*(p))) == 0)
-namespace dct::cuda::colfft { alignas(16) unsigned char colfft_smem[2 * 128 * 16 * 16 + 129 * 32]; }  // the fused passes: two groups, tables
+namespace dct::cuda::colfft { alignas(16) unsigned char colfft_smem[2 * 128 * 32 * 16 + 129 * 32]; }  // the fused passes: two groups of 32 columns, tables
 #include "kernels/col_fft.cuh"
 using namespace dct::cuda;
 using LD = long double;
 
-// All CTAs of one launch: kThreads pool threads, CTAs one after another (thread 0 sets blockIdx and poisons
-// shared memory between two barriers).
+// All CTAs of one launch: `threads` pool threads (colfft::kThreads, or fused_threads(tw, g) for the fused passes), CTAs
+// one after another (thread 0 sets blockIdx and poisons shared memory between two barriers).
 template <class F>
-static void run_grid(Dim grid, F&& body) {
-  std::barrier<> bar(colfft::kThreads);
+static void run_grid(Dim grid, F&& body, unsigned threads = colfft::kThreads) {
+  std::barrier<> bar(threads);
   g_barrier = &bar;
   std::vector<std::thread> pool;
-  for (unsigned t = 0; t < static_cast<unsigned>(colfft::kThreads); ++t)
+  for (unsigned t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
       threadIdx = {t, 0, 0};
       for (unsigned z = 0; z < grid.z; ++z)
@@ -150,7 +150,7 @@ struct TypedTables {
 // as doubles (complex: re, im), or an empty vector when something outside the outputs changed or an output is
 // not finite.
 template <class T>
-static std::vector<double> run_fused(int lg_na, int lg_nb, long long w, long long pitch, long long batch, bool inverse,
+static std::vector<double> run_fused(int tile, int g, int lg_na, int lg_nb, long long w, long long pitch, long long batch, bool inverse,
                                      const std::vector<double>& in, const Tables& tab) {
   using C = typename colfft::RowsTypes<T>::cx;
   const int lg_n = lg_na + lg_nb;
@@ -177,10 +177,11 @@ static std::vector<double> run_fused(int lg_na, int lg_nb, long long w, long lon
   const TypedTables<T> tt(tab);
   colfft::ColPass plan[2];
   colfft::col_fft_plan(lg_na, lg_nb, inverse, plan);
-  const unsigned tiles = static_cast<unsigned>((w + colfft::kTile - 1) / colfft::kTile);
+  const unsigned tiles = static_cast<unsigned>((w + colfft::kTile - 1) / colfft::kTile),
+                 ftiles = static_cast<unsigned>((w + tile - 1) / tile);  // col_fft_pre: 16-column tiles
   const int l = 1 << lg_na;
-  if (colfft::fused_smem_bytes<T>(l) > static_cast<int>(sizeof colfft::colfft_smem)) return {};
-  const Dim fused_grid{tiles, (1u << lg_nb) / 2, static_cast<unsigned>(batch)};
+  if (colfft::fused_smem_bytes<T>(l, tile) > static_cast<int>(sizeof colfft::colfft_smem)) return {};
+  const Dim fused_grid{inverse ? tiles : ftiles, (1u << lg_nb) / 2, static_cast<unsigned>(batch)};
   const colfft::ColPass& plain = inverse ? plan[1] : plan[0];
   const auto run_plain = [&] {
     const colfft::ColFftFn<T> fn = colfft::col_fft_kernel<T>(plain.l);
@@ -192,14 +193,14 @@ static std::vector<double> run_fused(int lg_na, int lg_nb, long long w, long lon
   if (!inverse) {
     run_plain();
     run_grid(fused_grid, [&] {
-      colfft::col_fft_post_kernel<T>(l)(data, y, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(n2),
+      colfft::col_fft_post_kernel<T>(l, tile)(data, y, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(n2),
                                         static_cast<unsigned long long>(ms), unsigned(lg_n), unsigned(lg_nb));
-    });
+    }, static_cast<unsigned>(colfft::fused_threads(tile, 1)));
   } else {
     run_grid(fused_grid, [&] {
-      colfft::col_fft_pre_kernel<T>(l)(y, data, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(n2),
+      colfft::col_fft_pre_kernel<T>(l, g)(y, data, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(n2),
                                        static_cast<unsigned long long>(ms), unsigned(lg_n), unsigned(lg_nb));
-    });
+    }, static_cast<unsigned>(colfft::fused_threads(colfft::kTile, g)));
     run_plain();
   }
   std::vector<double> out;
@@ -325,13 +326,15 @@ static double rel_err(const std::vector<double>& out, const std::vector<LD>& ref
   return static_cast<double>(err / top);
 }
 
-// Both fused passes for n1 = 2048 / 4096 / 8192 / 16384, w = 37 (n2 = 72, the last tile partial), batch 2.
+// Both fused passes for n1 = 2048 / 4096 / 8192 / 16384 (and 8192 = 128 x 64): col_fft_post with tiles of 16 and 32
+// columns, col_fft_pre with one and two groups per thread; w = 37 (n2 = 72, the last tile partial), batch 2.
 static void fused_cases(double& max32, double& max64, int& bad) {
   const long long w = 37, batch = 2, n2 = 2 * (w - 1);
-  struct Case { int lg_na, lg_nb; long long pitch; };
-  for (const Case cs : {Case{6, 7, 41}, Case{6, 6, 48}, Case{6, 5, 45}, Case{7, 7, 43}}) {
+  struct Case { int lg_na, lg_nb; long long pitch; int tile, g; };
+  for (const Case cs : {Case{6, 7, 41, 16, 1}, Case{6, 7, 41, 32, 2}, Case{7, 6, 41, 32, 2}, Case{6, 6, 48, 16, 2},
+                        Case{6, 6, 48, 32, 1}, Case{6, 5, 45, 32, 2}, Case{7, 7, 43, 32, 2}}) {
     const long long n1 = 1LL << (cs.lg_na + cs.lg_nb);
-    const std::vector<long long> cols = {0, 1, 15, 16, 35, 36};
+    const std::vector<long long> cols = {0, 1, 15, 16, 31, 32, 35, 36};
     for (int inv = 0; inv < 2; ++inv) {
       std::mt19937 g(static_cast<unsigned>(n1 * 31 + cs.pitch + 1000 * inv));
       std::uniform_real_distribution<float> u(-1, 1);
@@ -345,12 +348,12 @@ static void fused_cases(double& max32, double& max64, int& bad) {
       std::vector<LD> ref;
       std::vector<char> checked;
       fused_reference(n1, w, batch, inv, in, tab, cols, ref, checked);
-      const double e32 = rel_err(run_fused<float>(cs.lg_na, cs.lg_nb, w, cs.pitch, batch, inv, in, tab), ref, checked);
-      const double e64 = rel_err(run_fused<double>(cs.lg_na, cs.lg_nb, w, cs.pitch, batch, inv, in, tab), ref, checked);
+      const double e32 = rel_err(run_fused<float>(cs.tile, cs.g, cs.lg_na, cs.lg_nb, w, cs.pitch, batch, inv, in, tab), ref, checked);
+      const double e64 = rel_err(run_fused<double>(cs.tile, cs.g, cs.lg_na, cs.lg_nb, w, cs.pitch, batch, inv, in, tab), ref, checked);
       const bool ok = e32 <= 1e-5 && e64 <= 1e-12;
       bad += !ok;
-      std::printf("fused n1=%lld n2=%lld pitch=%lld batch=%lld %s (columns 0 1 15 16 35 36 and mirrors): f32 %.3g f64 %.3g %s\n",
-                  n1, n2, cs.pitch, batch, inv ? "pre_2d + pass B', pass A'" : "pass A, pass B + post_2d", e32, e64,
+      std::printf("fused n1=%lld (%d x %d) post tile %d, pre groups/thread %d, n2=%lld pitch=%lld batch=%lld %s (columns 0 1 15 16 31 32 35 36 and mirrors): f32 %.3g f64 %.3g %s\n",
+                  n1, 1 << cs.lg_na, 1 << cs.lg_nb, cs.tile, cs.g, n2, cs.pitch, batch, inv ? "pre_2d + pass B', pass A'" : "pass A, pass B + post_2d", e32, e64,
                   ok ? "ok" : "FAIL");
       std::fflush(stdout);
       max32 = std::max(max32, e32);

@@ -313,24 +313,34 @@ TEST_CASE("cuda-fft2d: every FFT route (rows kernels, 2-D plan, split, LTO callb
 }
 
 // The rows route's column stage: ColumnFft (two passes, the spectrum rows left digit-permuted) with post_2d / pre_2d
-// fused into its passes (the default) or as separate kernels reading the spectrum through their row map, for n1 in
-// {2048, 4096, 8192, 16384}, and cuFFT's strided C2C for comparison. Partial 16-column tiles (n2/2+1 = 9, 25, 33, 129
-// columns), batch 2.
+// fused into its passes (the default; at n1 = 2048 one kernel, f32 with 8 or 4 columns per CTA, or the two kernels;
+// the fused forward kernel with 32- or 16-column tiles, the inverse with one or two groups per thread; 8192 also
+// split 128 x 64) or as separate kernels reading the spectrum through their row map, for n1 in {2048, 4096, 8192,
+// 16384}, and cuFFT's strided C2C for comparison. Partial column tiles (n2/2+1 = 2, 9, 25, 33, 129 columns), batch 2.
 TEST_CASE("cuda-fft2d: the column FFT stages (ColumnFft fused / separate, cuFFT) match the oracle", "[gpu][dct2gpu]") {
   require_device();
   std::uint64_t seed = 5000;
   ::setenv("DCTOOL_FFT2D", "rows", 1);
-  struct Stage { const char* cols; const char* post; };
-  for (const Stage st : {Stage{"ours", "fused"}, Stage{"ours", "separate"}, Stage{"cufft", "separate"}}) {
+  struct Stage { const char* cols; const char* post; const char* onepass; const char* c; const char* tile; const char* g; const char* na; };
+  for (const Stage st : {Stage{"ours", "fused", "1", "8", "32", "2", "64"}, Stage{"ours", "fused", "1", "4", "16", "1", "128"},
+                         Stage{"ours", "fused", "0", "8", "32", "2", "64"}, Stage{"ours", "separate", "", "8", "", "", ""},
+                         Stage{"cufft", "separate", "", "8", "", "", ""}}) {
     ::setenv("DCTOOL_FFT2D_COLS", st.cols, 1);
     ::setenv("DCTOOL_FFT2D_POST", st.post, 1);
+    ::setenv("DCTOOL_FFT2D_ONEPASS", st.onepass, 1);
+    ::setenv("DCTOOL_COLFFT1_C", st.c, 1);
+    ::setenv("DCTOOL_COLFFT_FUSED_TILE", st.tile, 1);
+    ::setenv("DCTOOL_COLFFT_FUSED_G", st.g, 1);
+    ::setenv("DCTOOL_COLFFT_NA", st.na, 1);
     fft2d_matches_oracle({Shape2{8192, 16}, Shape2{8192, 64}, Shape2{4096, 32}, Shape2{4096, 256}, Shape2{2048, 48},
-                          Shape2{16384, 16}},
-                         seed, std::string("columns '") + st.cols + "', post '" + st.post + "'");
+                          Shape2{2048, 2}, Shape2{2048, 256}, Shape2{16384, 16}},
+                         seed,
+                         std::string("columns '") + st.cols + "', post '" + st.post + "', one-pass " + st.onepass +
+                             " C " + st.c + ", tile " + st.tile + ", groups " + st.g + ", na " + st.na);
   }
-  ::unsetenv("DCTOOL_FFT2D_POST");
-  ::unsetenv("DCTOOL_FFT2D_COLS");
-  ::unsetenv("DCTOOL_FFT2D");
+  for (const char* v : {"DCTOOL_COLFFT_NA", "DCTOOL_COLFFT_FUSED_G", "DCTOOL_COLFFT_FUSED_TILE", "DCTOOL_COLFFT1_C",
+                        "DCTOOL_FFT2D_ONEPASS", "DCTOOL_FFT2D_POST", "DCTOOL_FFT2D_COLS", "DCTOOL_FFT2D"})
+    ::unsetenv(v);
 }
 
 TEST_CASE("cuda backends match the f64 oracle: small and odd shapes", "[gpu][dct2gpu]") {
