@@ -116,6 +116,72 @@ __device__ __forceinline__ int fwd_row(unsigned k1) {
 // Inverse: the row of frequency k1 before pass B' (group kb contiguous, ka natural).
 __device__ __forceinline__ int inv_row(unsigned k1) { return 64 * static_cast<int>(k1 & 31u) + static_cast<int>(k1 >> 5); }
 
+// Phases B and B': for each kb < 32 the 64-point DFT over the contiguous shared rows row0(kb) + i (i < 64), in place,
+// as col_fft_pass<T, 64>'s two tile steps (i = j + 8m: step 1 dft<8> over m, times W_64^{j·k1} = tw[32·j·k1], to
+// local row 8·k1 + j (the rows it read); barrier; step 2 dft<8> over j', output o = k1 + 8·k2 as out(kb, o, X[o]) to
+// local row 8·k1 + k2). Virtual threads c + C·(j + 8·kb) (step 1) and c + C·(k1 + 8·kb) (step 2), kIB = C/2 per
+// thread. at(row) is the thread's shared element of that row (column c). Ends without a barrier.
+template <int C, class Cx, class Row0, class At, class Out>
+__device__ __forceinline__ void blocks_dft64(int t, Row0 row0_of, At&& at, const Cx* __restrict__ tw, Out&& out) {
+  using namespace dct4::rows_detail;
+  constexpr int kIB = C / 2, lgC = ilog2(C);
+  Cx v[kIB][8];
+#pragma unroll
+  for (int i = 0; i < kIB; ++i) {  // step 1
+    const int a = (t + 512 * i) >> lgC, j = a & 7, row0 = row0_of(a >> 3);
+#pragma unroll
+    for (int m = 0; m < 8; ++m) v[i][m] = at(row0 + j + 8 * m);
+  }
+#pragma unroll
+  for (int i = 0; i < kIB; ++i) {
+    const int a = (t + 512 * i) >> lgC, j = a & 7, row0 = row0_of(a >> 3);
+    dft<8>(v[i]);
+#pragma unroll
+    for (int k1 = 0; k1 < 8; ++k1) {
+      if (k1 > 0) v[i][k1] = mul(v[i][k1], __ldg(tw + ((j * k1) << 5)));  // W_64^{j·k1}
+      at(row0 + 8 * k1 + j) = v[i][k1];
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < kIB; ++i) {  // step 2
+    const int a = (t + 512 * i) >> lgC, k1 = a & 7, row0 = row0_of(a >> 3);
+#pragma unroll
+    for (int jj = 0; jj < 8; ++jj) v[i][jj] = at(row0 + 8 * k1 + jj);
+  }
+#pragma unroll
+  for (int i = 0; i < kIB; ++i) {
+    const int a = (t + 512 * i) >> lgC, k1 = a & 7, kb = a >> 3, row0 = row0_of(kb);
+    dft<8>(v[i]);
+#pragma unroll
+    for (int k2 = 0; k2 < 8; ++k2) at(row0 + 8 * k1 + k2) = out(kb, k1 + 8 * k2, v[i][k2]);
+  }
+}
+
+// The 32-point DFT of a group held in registers (C = 8: phase A and A'), v[4·j + m] = input j + 8m: the two tile steps
+// of col_fft_pass<T, 32> in one thread (dft<4> over m, W_32^{j·k1} = tw[64·j·k1], dft<8> over j); out(kb, X[kb]) for
+// kb = k1 + 4·k2 in the order k1, k2.
+template <class Cx, class Out>
+__device__ __forceinline__ void group_dft32(Cx (&v)[32], const Cx* __restrict__ tw, Out&& out) {
+  using namespace dct4::rows_detail;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    dft<4>(v + 4 * j);
+#pragma unroll
+    for (int k1 = 1; k1 < 4; ++k1)
+      if (j > 0) v[4 * j + k1] = mul(v[4 * j + k1], __ldg(tw + ((j * k1) << 6)));  // W_32^{j·k1}
+  }
+#pragma unroll
+  for (int k1 = 0; k1 < 4; ++k1) {
+    Cx u[8];
+#pragma unroll
+    for (int jj = 0; jj < 8; ++jj) u[jj] = v[4 * jj + k1];
+    dft<8>(u);
+#pragma unroll
+    for (int k2 = 0; k2 < 8; ++k2) out(unsigned(k1 + 4 * k2), u[k2]);
+  }
+}
+
 }  // namespace onepass_detail
 
 // Forward: y (n1 = 2048 x n2 real, matrix b at y + b·2048·n2) from the row stage's half spectrum data (natural rows,
@@ -130,7 +196,7 @@ __global__ void __launch_bounds__(kOnepassThreads, 1)
   using Cx = typename RowsTypes<T>::cx;
   using S = onepass_detail::Tile<T, C>;
   using onepass_detail::slot_a;
-  constexpr int lgC = S::lgC, kIA = C, kIB = C / 2, kIP = 2 * C;  // iterations of the phases
+  constexpr int lgC = S::lgC, kIA = C, kIP = 2 * C;  // iterations of phases A and P (B: blocks_dft64)
   extern __shared__ __align__(16) unsigned char colfft_smem[];
   Cx* const sh = reinterpret_cast<Cx*>(colfft_smem);
 
@@ -173,26 +239,10 @@ __global__ void __launch_bounds__(kOnepassThreads, 1)
 #pragma unroll
       for (int m = 0; m < 4; ++m) v[4 * j + m] = load(g + 64 * (j + 8 * m));
     fetch_tables();
-#pragma unroll
-    for (int j = 0; j < 8; ++j) {
-      dft<4>(v + 4 * j);
-#pragma unroll
-      for (int k1 = 1; k1 < 4; ++k1)
-        if (j > 0) v[4 * j + k1] = mul(v[4 * j + k1], __ldg(tw + ((j * k1) << 6)));  // W_32^{j·k1}
-    }
-#pragma unroll
-    for (int k1 = 0; k1 < 4; ++k1) {
-      Cx u[8];
-#pragma unroll
-      for (int jj = 0; jj < 8; ++jj) u[jj] = v[4 * jj + k1];
-      dft<8>(u);
-#pragma unroll
-      for (int k2 = 0; k2 < 8; ++k2) {
-        const unsigned kb = unsigned(k1 + 4 * k2);
-        const Cx r = kb != 0 ? mul(u[k2], __ldg(tw + ((unsigned(g) * kb) & onepass_detail::kNMask))) : u[k2];
-        sh[S::at(g + 64 * (8 * k1 + k2), c)] = r;
-      }
-    }
+    onepass_detail::group_dft32(v, tw, [&](unsigned kb, Cx u) {
+      const Cx r = kb != 0 ? mul(u, __ldg(tw + ((unsigned(g) * kb) & onepass_detail::kNMask))) : u;
+      sh[S::at(g + 64 * (8 * (kb & 3u) + (kb >> 2)), c)] = r;  // kb = k1 + 4·k2 to row g + 64·(8·k1 + k2)
+    });
   } else {
     // Step 1, virtual thread c + C·(g + 64·j): all loads first.
     Cx v[kIA][4];
@@ -232,39 +282,9 @@ __global__ void __launch_bounds__(kOnepassThreads, 1)
   __syncthreads();
 
   // ---- phase B: pass B (for each kb the contiguous rows 64·sA(kb) + g), in place ----
-  {
-    Cx v[kIB][8];
-#pragma unroll
-    for (int i = 0; i < kIB; ++i) {  // step 1, virtual thread c + C·(j + 8·kb)
-      const int a = (t + 512 * i) >> lgC, j = a & 7, row0 = 64 * slot_a(a >> 3);
-#pragma unroll
-      for (int m = 0; m < 8; ++m) v[i][m] = sh[S::at(row0 + j + 8 * m, c)];
-    }
-#pragma unroll
-    for (int i = 0; i < kIB; ++i) {
-      const int a = (t + 512 * i) >> lgC, j = a & 7, row0 = 64 * slot_a(a >> 3);
-      dft<8>(v[i]);
-#pragma unroll
-      for (int k1 = 0; k1 < 8; ++k1) {
-        if (k1 > 0) v[i][k1] = mul(v[i][k1], __ldg(tw + ((j * k1) << 5)));  // W_64^{j·k1}
-        sh[S::at(row0 + 8 * k1 + j, c)] = v[i][k1];
-      }
-    }
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < kIB; ++i) {  // step 2, virtual thread c + C·(k1 + 8·kb)
-      const int a = (t + 512 * i) >> lgC, k1 = a & 7, row0 = 64 * slot_a(a >> 3);
-#pragma unroll
-      for (int jj = 0; jj < 8; ++jj) v[i][jj] = sh[S::at(row0 + 8 * k1 + jj, c)];
-    }
-#pragma unroll
-    for (int i = 0; i < kIB; ++i) {
-      const int a = (t + 512 * i) >> lgC, k1 = a & 7, row0 = 64 * slot_a(a >> 3);
-      dft<8>(v[i]);
-#pragma unroll
-      for (int k2 = 0; k2 < 8; ++k2) sh[S::at(row0 + 8 * k1 + k2, c)] = v[i][k2];
-    }
-  }
+  onepass_detail::blocks_dft64<C>(
+      t, [](int kb) { return 64 * slot_a(kb); }, [&](int row) -> Cx& { return sh[S::at(row, c)]; }, tw,
+      [](int, int, Cx u) { return u; });
   __syncthreads();
   if (!valid) return;
 
@@ -298,7 +318,7 @@ __global__ void __launch_bounds__(kOnepassThreads, 1)
   using namespace dct4::rows_detail;
   using Cx = typename RowsTypes<T>::cx;
   using S = onepass_detail::Tile<T, C>;
-  constexpr int lgC = S::lgC, kIA = C, kIB = C / 2, kIP = 2 * C;
+  constexpr int lgC = S::lgC, kIA = C, kIP = 2 * C;
   constexpr unsigned n1 = onepass_detail::kN1;
   extern __shared__ __align__(16) unsigned char colfft_smem[];
   Cx* const sh = reinterpret_cast<Cx*>(colfft_smem);
@@ -353,43 +373,9 @@ __global__ void __launch_bounds__(kOnepassThreads, 1)
   __syncthreads();
 
   // ---- phase B': for each kb the rows 64·kb + ka, DFT over ka, output na times W_2048^{kb·na}, in place ----
-  {
-    Cx v[kIB][8];
-#pragma unroll
-    for (int i = 0; i < kIB; ++i) {  // step 1, virtual thread c + C·(j + 8·kb)
-      const int a = (t + 512 * i) >> lgC, j = a & 7, row0 = 64 * (a >> 3);
-#pragma unroll
-      for (int m = 0; m < 8; ++m) v[i][m] = sh[S::at(row0 + j + 8 * m, c)];
-    }
-#pragma unroll
-    for (int i = 0; i < kIB; ++i) {
-      const int a = (t + 512 * i) >> lgC, j = a & 7, row0 = 64 * (a >> 3);
-      dft<8>(v[i]);
-#pragma unroll
-      for (int k1 = 0; k1 < 8; ++k1) {
-        if (k1 > 0) v[i][k1] = mul(v[i][k1], __ldg(tw + ((j * k1) << 5)));  // W_64^{j·k1}
-        sh[S::at(row0 + 8 * k1 + j, c)] = v[i][k1];
-      }
-    }
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < kIB; ++i) {  // step 2, virtual thread c + C·(k1 + 8·kb)
-      const int a = (t + 512 * i) >> lgC, k1 = a & 7, row0 = 64 * (a >> 3);
-#pragma unroll
-      for (int jj = 0; jj < 8; ++jj) v[i][jj] = sh[S::at(row0 + 8 * k1 + jj, c)];
-    }
-#pragma unroll
-    for (int i = 0; i < kIB; ++i) {
-      const int a = (t + 512 * i) >> lgC, k1 = a & 7;
-      const unsigned kb = unsigned(a >> 3);
-      dft<8>(v[i]);
-#pragma unroll
-      for (int k2 = 0; k2 < 8; ++k2) {
-        const unsigned na = unsigned(k1 + 8 * k2);
-        sh[S::at(64 * int(kb) + 8 * k1 + k2, c)] = mul(v[i][k2], __ldg(tw + ((kb * na) & onepass_detail::kNMask)));
-      }
-    }
-  }
+  onepass_detail::blocks_dft64<C>(
+      t, [](int kb) { return 64 * kb; }, [&](int row) -> Cx& { return sh[S::at(row, c)]; }, tw,
+      [&](int kb, int na, Cx u) { return mul(u, __ldg(tw + ((unsigned(kb) * unsigned(na)) & onepass_detail::kNMask))); });
   __syncthreads();
 
   // ---- phase A': for each na the slots kb at rows 64·kb + loc(na), DFT over kb, conj, to data row na + 64·nb ----
@@ -409,22 +395,7 @@ __global__ void __launch_bounds__(kOnepassThreads, 1)
     for (int j = 0; j < 8; ++j)
 #pragma unroll
       for (int m = 0; m < 4; ++m) v[4 * j + m] = sh[S::at(64 * (j + 8 * m) + ln, c)];
-#pragma unroll
-    for (int j = 0; j < 8; ++j) {
-      dft<4>(v + 4 * j);
-#pragma unroll
-      for (int k1 = 1; k1 < 4; ++k1)
-        if (j > 0) v[4 * j + k1] = mul(v[4 * j + k1], __ldg(tw + ((j * k1) << 6)));  // W_32^{j·k1}
-    }
-#pragma unroll
-    for (int k1 = 0; k1 < 4; ++k1) {
-      Cx u[8];
-#pragma unroll
-      for (int jj = 0; jj < 8; ++jj) u[jj] = v[4 * jj + k1];
-      dft<8>(u);
-#pragma unroll
-      for (int k2 = 0; k2 < 8; ++k2) store(na + 64 * (k1 + 4 * k2), u[k2]);
-    }
+    onepass_detail::group_dft32(v, tw, [&](unsigned nb, Cx u) { store(na + 64 * static_cast<int>(nb), u); });
   } else {
     // Step 1, virtual thread c + C·(na + 64·j), in place: slots j + 8m -> 8·k1 + j.
     Cx v[kIA][4];

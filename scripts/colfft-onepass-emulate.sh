@@ -45,56 +45,12 @@ namespace dct::cuda::colfft { alignas(16) unsigned char colfft_smem[161 * 1024];
 #include "kernels/col_fft_onepass.cuh"
 using namespace dct::cuda;
 using LD = long double;
-using CLD = std::complex<LD>;
+#include "scripts/emulate/colfft_ref.hpp"  // Tables, TypedTables, fused_reference, rel_err (shared with colfft-emulate.sh)
 
-// All CTAs of one launch: `threads` pool threads, CTAs one after another (thread 0 sets blockIdx and poisons shared
-// memory between two barriers).
-template <class F>
-static void run_grid(unsigned threads, Dim grid, F&& body) {
-  std::barrier<> bar(static_cast<std::ptrdiff_t>(threads));
-  g_barrier = &bar;
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      threadIdx = {t, 0, 0};
-      for (unsigned z = 0; z < grid.z; ++z)
-        for (unsigned y = 0; y < grid.y; ++y)
-          for (unsigned x = 0; x < grid.x; ++x) {
-            if (t == 0) {
-              blockIdx = {x, y, z};
-              std::memset(colfft::colfft_smem, 0xFF, sizeof colfft::colfft_smem);  // poison (NaN)
-            }
-            bar.arrive_and_wait();
-            body();
-            bar.arrive_and_wait();
-          }
-    });
-  for (auto& th : pool) th.join();
-}
 
 constexpr long long kGuard = 64;  // elements before and after the matrices
 constexpr int kLgN = 11, kLgNa = 6, kLgNb = 5;
 constexpr long long kN1 = 2048;
-
-// Random tables: tw1, s1 (n1), tw2, s2 (n2); float-exact, shared by f32 and f64.
-struct Tables { std::vector<double> tw1, s1, tw2, s2; };
-
-template <class T>
-struct TypedTables {
-  std::vector<typename colfft::RowsTypes<T>::cx> tw1, tw2;
-  std::vector<T> s1, s2;
-  explicit TypedTables(const Tables& t) {
-    for (std::size_t i = 0; i < t.s1.size(); ++i) {
-      tw1.push_back({static_cast<T>(t.tw1[2 * i]), static_cast<T>(t.tw1[2 * i + 1])});
-      s1.push_back(static_cast<T>(t.s1[i]));
-    }
-    for (std::size_t i = 0; i < t.s2.size(); ++i) {
-      tw2.push_back({static_cast<T>(t.tw2[2 * i]), static_cast<T>(t.tw2[2 * i + 1])});
-      s2.push_back(static_cast<T>(t.s2[i]));
-    }
-  }
-  colfft::Dct2dTables<T> view() const { return {tw1.data(), s1.data(), tw2.data(), s2.data()}; }
-};
 
 // One run of a route on fresh buffers. Forward: data (n1 x pitch complex, w = n2/2+1 columns, natural rows) -> y
 // (n1 x n2). Inverse: y -> data's w columns (natural rows). route 0: the two-kernel route of col_fft.cuh; route C > 0:
@@ -208,93 +164,6 @@ static std::vector<double> run_route(long long w, long long pitch, long long bat
         }
   }
   return out;
-}
-
-// Long-double references (as scripts/colfft-emulate.sh part 2). Forward: X = column DFT of the input (natural rows),
-// then eq. (14)/(17): s = W2 (W1 A + conj(W1) B), t = W2 (W1 A − conj(W1) B), Y(k1,k2) = Re s, Y(k1,N2−k2) = −Im s,
-// Y(N1−k1,k2) = −Im t, Y(N1−k1,N2−k2) = −Re t, each times s1·s2 of its indices. Inverse: eq. (15) with the scaled
-// inputs, then the unnormalized inverse column DFT. Only columns in `cols` (forward: and their mirrors n2 − c).
-static void fused_reference(long long n1, long long w, long long batch, bool inverse, const std::vector<double>& in,
-                            const Tables& tab, const std::vector<long long>& cols, std::vector<LD>& ref,
-                            std::vector<char>& checked) {
-  const LD pi = 3.141592653589793238462643383279502884L;
-  const long long n2 = 2 * (w - 1);
-  const auto tw1 = [&](long long k) { return CLD(tab.tw1[2 * k], tab.tw1[2 * k + 1]); };
-  const auto tw2 = [&](long long k) { return CLD(tab.tw2[2 * k], tab.tw2[2 * k + 1]); };
-  std::vector<CLD> e(n1);
-  for (long long t = 0; t < n1; ++t) e[t] = std::polar(LD(1), -2 * pi * t / n1);
-  const auto dft = [&](const std::vector<CLD>& x, std::vector<CLD>& X, int sign) {
-    for (long long k = 0; k < n1; ++k) {
-      LD re = 0, im = 0;
-      for (long long i = 0; i < n1; ++i) {
-        const CLD f = e[(i * k) & (n1 - 1)];
-        const LD fr = f.real(), fi = sign < 0 ? f.imag() : -f.imag();
-        re += x[i].real() * fr - x[i].imag() * fi;
-        im += x[i].real() * fi + x[i].imag() * fr;
-      }
-      X[k] = CLD(re, im);
-    }
-  };
-  ref.assign(inverse ? static_cast<std::size_t>(2 * batch * n1 * w) : static_cast<std::size_t>(batch * n1 * n2), 0);
-  checked.assign(ref.size(), 0);
-  std::vector<CLD> x(n1), X(n1);
-  for (long long b = 0; b < batch; ++b)
-    for (const long long c : cols) {
-      const long long k2 = c, m2 = n2 - c;
-      if (!inverse) {
-        for (long long r = 0; r < n1; ++r) {
-          const std::size_t i = static_cast<std::size_t>(2 * ((b * n1 + r) * w + c));
-          x[r] = CLD(in[i], in[i + 1]);
-        }
-        dft(x, X, -1);
-        const auto put = [&](long long r, long long col, LD v) {
-          const std::size_t i = static_cast<std::size_t>((b * n1 + r) * n2 + col);
-          ref[i] = v * tab.s1[r] * tab.s2[col];
-          checked[i] = 1;
-        };
-        for (long long k1 = 0; k1 <= n1 / 2; ++k1) {
-          const long long m1 = (n1 - k1) % n1;
-          const CLD s = tw2(k2) * (tw1(k1) * X[k1] + std::conj(tw1(k1)) * X[m1]);
-          const CLD t = tw2(k2) * (tw1(k1) * X[k1] - std::conj(tw1(k1)) * X[m1]);
-          put(k1, k2, s.real());
-          if (k2 != 0 && 2 * k2 != n2) put(k1, m2, -s.imag());
-          if (k1 != 0 && 2 * k1 != n1) {
-            put(m1, k2, -t.imag());
-            if (k2 != 0 && 2 * k2 != n2) put(m1, m2, -t.real());
-          }
-        }
-      } else {
-        const auto Y = [&](long long r, long long col) {
-          return static_cast<LD>(in[static_cast<std::size_t>((b * n1 + r) * n2 + col)]) * tab.s1[r] * tab.s2[col];
-        };
-        for (long long k1 = 0; k1 <= n1 / 2; ++k1) {
-          const long long m1 = n1 - k1;
-          const bool has1 = k1 != 0, has2 = k2 != 0;
-          const LD y00 = Y(k1, k2), y01 = has2 ? Y(k1, m2) : 0, y10 = has1 ? Y(m1, k2) : 0,
-                   y11 = has1 && has2 ? Y(m1, m2) : 0;
-          X[k1] = std::conj(tw1(k1) * tw2(k2)) * CLD(y00 - y11, -(y01 + y10));
-          if (has1 && 2 * k1 != n1) X[m1] = CLD(0, 1) * tw1(k1) * std::conj(tw2(k2)) * CLD(y10 - y01, -(y11 + y00));
-        }
-        dft(X, x, +1);
-        for (long long r = 0; r < n1; ++r) {
-          const std::size_t i = static_cast<std::size_t>(2 * ((b * n1 + r) * w + c));
-          ref[i] = x[r].real();
-          ref[i + 1] = x[r].imag();
-          checked[i] = checked[i + 1] = 1;
-        }
-      }
-    }
-}
-
-static double rel_err(const std::vector<double>& out, const std::vector<LD>& ref, const std::vector<char>& checked) {
-  if (out.size() != ref.size()) return INFINITY;
-  LD err = 0, top = 0;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    if (!checked[i]) continue;
-    err = std::max(err, std::fabs(static_cast<LD>(out[i]) - ref[i]));
-    top = std::max(top, std::fabs(ref[i]));
-  }
-  return static_cast<double>(err / top);
 }
 
 // Difference of two routes over every output: max |a − b| / max |b|, and how many outputs differ bitwise.
