@@ -140,7 +140,6 @@ dim3 ColumnFft<T>::onepass_grid() const {
   return dim3(static_cast<unsigned>((w_ + onepass_c_ - 1) / onepass_c_), 1u, static_cast<unsigned>(batch_));
 }
 
-
 template <class T>
 void ColumnFft<T>::run_post(cx_t<T>* data, T* y, AxisTables<T> t1, AxisTables<T> t2, cudaStream_t s) const {
   if (inverse_) throw Error(ErrorCode::kRuntime, "column fft", "run_post on an inverse plan");
@@ -153,7 +152,8 @@ void ColumnFft<T>::run_post(cx_t<T>* data, T* y, AxisTables<T> t1, AxisTables<T>
     return;
   }
   launch(pass_[0], data, s);
-  reinterpret_cast<colfft::ColFusedPostFn<T>>(fused_fn_)<<<fused_grid(), colfft::fused_threads(fused_tile_, fused_groups_), fused_bytes_, s>>>(
+  const int threads = colfft::fused_threads(fused_tile_, fused_groups_);
+  reinterpret_cast<colfft::ColFusedPostFn<T>>(fused_fn_)<<<fused_grid(), threads, fused_bytes_, s>>>(
       data, y, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, false), static_cast<unsigned>(pitch_),
       static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)), static_cast<unsigned long long>(n1_ * pitch_),
       static_cast<unsigned>(lg_na_ + lg_nb_), static_cast<unsigned>(lg_nb_));
@@ -171,7 +171,8 @@ void ColumnFft<T>::run_pre(const T* y, cx_t<T>* data, AxisTables<T> t1, AxisTabl
     DCT_CUDA_CHECK(cudaGetLastError());
     return;
   }
-  reinterpret_cast<colfft::ColFusedPreFn<T>>(fused_fn_)<<<fused_grid(), colfft::fused_threads(fused_tile_, fused_groups_), fused_bytes_, s>>>(
+  const int threads = colfft::fused_threads(fused_tile_, fused_groups_);
+  reinterpret_cast<colfft::ColFusedPreFn<T>>(fused_fn_)<<<fused_grid(), threads, fused_bytes_, s>>>(
       y, data, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, true), static_cast<unsigned>(pitch_),
       static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)), static_cast<unsigned long long>(n1_ * pitch_),
       static_cast<unsigned>(lg_na_ + lg_nb_), static_cast<unsigned>(lg_nb_));
