@@ -99,6 +99,20 @@ __device__ __forceinline__ void tile_step2(C (&u)[8], const C* sh, int c, int k1
   dct4::rows_detail::dft<8>(u);
 }
 
+// Step 2 of tile thread j for all its k1 = j + 8q (q < ceil(R1/8); R1 = 4: the caller keeps threads j >= 4 out):
+// out(k1, k2, u) for the group's output k1 + R1·k2 (all 8 of a k1 are read from shared memory before the first out).
+template <int R1, int TW, class C, class Out>
+__device__ __forceinline__ void tile_step2_all(const C* sh, int c, int j, Out&& out) {
+#pragma unroll
+  for (int q = 0; q < (R1 + 7) / 8; ++q) {
+    const int k1 = j + 8 * q;
+    C u[8];
+    tile_step2<TW>(u, sh, c, k1);
+#pragma unroll
+    for (int k2 = 0; k2 < 8; ++k2) out(k1, k2, u[k2]);
+  }
+}
+
 // Length-L DFT down the columns of the 16-column tile blockIdx.x of matrix blockIdx.z (data + z·mstride),
 // group g = blockIdx.y: input rows g·gs + r·rs (r < L), output index k to row g·gs + k·rs (in place), times
 // tw[(g·k) & (N−1)] with kTwiddle, conjugated on load (kConjIn) / store (kConjOut). Columns >= w untouched.
@@ -146,23 +160,15 @@ __global__ void __launch_bounds__(kThreads)
   if constexpr (R1 < 8) {
     if (j >= R1) return;
   }
-#pragma unroll
-  for (int q = 0; q < (R1 + 7) / 8; ++q) {
-    const int k1 = j + 8 * q;
-    C u[8];
-    tile_step2(u, sh, c, k1);
-#pragma unroll
-    for (int k2 = 0; k2 < 8; ++k2) {
-      const unsigned k = unsigned(k1 + R1 * k2);
-      C r = u[k2];
-      if (twid) r = mul(r, __ldg(tw + ((g * k) & nmask)));
-      if (valid) {
-        C* p = base + k * rstep;
-        DCT_ASSERT_ALIGNED_CX(p);
-        *p = C{r.x, sout * r.y};
-      }
+  tile_step2_all<R1, kTile>(sh, c, j, [&](int k1, int k2, C r) {
+    const unsigned k = unsigned(k1 + R1 * k2);
+    if (twid) r = mul(r, __ldg(tw + ((g * k) & nmask)));
+    if (valid) {
+      C* p = base + k * rstep;
+      DCT_ASSERT_ALIGNED_CX(p);
+      *p = C{r.x, sout * r.y};
     }
-  }
+  });
 }
 
 // ---- the last forward / first inverse pass fused with the 2-D DCT post / preprocess (kernels/dct2d_math.cuh) ----
@@ -287,14 +293,7 @@ __global__ void __launch_bounds__(fused_threads(TW, 1))
   }
   __syncthreads();
   // Step 2 in place: output ka of a group to its row 8·(ka mod R1) + ka / R1.
-#pragma unroll
-  for (int q = 0; q < R1 / 8; ++q) {
-    const int k1 = jl + 8 * q;
-    C u[8];
-    tile_step2<TW>(u, shg, c, k1);
-#pragma unroll
-    for (int k2 = 0; k2 < 8; ++k2) shg[(8 * k1 + k2) * TW + c] = u[k2];
-  }
+  tile_step2_all<R1, TW>(shg, c, jl, [&](int k1, int k2, C u) { shg[(8 * k1 + k2) * TW + c] = u; });
   __syncthreads();
   if (!valid) return;
 
@@ -387,22 +386,15 @@ __global__ void __launch_bounds__(fused_threads(TW, G))
     const unsigned g = gr != 0 ? gb : ga;
     C* const shg = sh + gr * L * TW;
     C* const base = data + blockIdx.z * mstride + (static_cast<unsigned long long>(g * unsigned(L)) * pitch + col);
-#pragma unroll
-    for (int q = 0; q < R1 / 8; ++q) {
-      const int k1 = jl + 8 * q;
-      C u[8];
-      tile_step2<TW>(u, shg, c, k1);
-#pragma unroll
-      for (int k2 = 0; k2 < 8; ++k2) {
-        const unsigned k = unsigned(k1 + R1 * k2);
-        const C r = mul(u[k2], __ldg(tw + ((g * k) & nmask)));
-        if (valid) {
-          C* p = base + k * pitch;
-          DCT_ASSERT_ALIGNED_CX(p);
-          *p = r;
-        }
+    tile_step2_all<R1, TW>(shg, c, jl, [&](int k1, int k2, C u) {
+      const unsigned k = unsigned(k1 + R1 * k2);
+      const C r = mul(u, __ldg(tw + ((g * k) & nmask)));
+      if (valid) {
+        C* p = base + k * pitch;
+        DCT_ASSERT_ALIGNED_CX(p);
+        *p = r;
       }
-    }
+    });
   }
 }
 

@@ -106,94 +106,14 @@ static double run(int lg_na, int lg_nb, long long w, long long pitch, long long 
 // as doubles (complex: re, im), or an empty vector when something outside the outputs changed or an output is
 // not finite.
 template <class T>
-static std::vector<double> run_fused(int tile, int g, int lg_na, int lg_nb, long long w, long long pitch, long long batch, bool inverse,
-                                     const std::vector<double>& in, const Tables& tab) {
-  using C = typename colfft::RowsTypes<T>::cx;
-  const int lg_n = lg_na + lg_nb;
-  const long long n1 = 1LL << lg_n, ms = n1 * pitch, n2 = 2 * (w - 1), ys = n1 * n2;
-  std::vector<C> buf(static_cast<std::size_t>(2 * kGuard + batch * ms));
-  std::vector<T> ybuf(static_cast<std::size_t>(2 * kGuard + batch * ys));
-  std::memset(buf.data(), 0xFF, buf.size() * sizeof(C));
-  std::memset(ybuf.data(), 0xFF, ybuf.size() * sizeof(T));
-  C* const data = buf.data() + kGuard;
-  T* const y = ybuf.data() + kGuard;
-  if (!inverse) {
-    for (long long b = 0; b < batch; ++b)
-      for (long long r = 0; r < n1; ++r)
-        for (long long c = 0; c < w; ++c) {
-          const std::size_t i = static_cast<std::size_t>(2 * ((b * n1 + r) * w + c));
-          data[b * ms + r * pitch + c] = C{static_cast<T>(in[i]), static_cast<T>(in[i + 1])};
-        }
-  } else {
-    for (long long i = 0; i < batch * ys; ++i) y[i] = static_cast<T>(in[static_cast<std::size_t>(i)]);
-  }
-  const std::vector<C> before = buf;
-  const std::vector<T> ybefore = ybuf;
-  const std::vector<C> tw = colfft::col_fft_twiddles<T>(lg_n);
+static std::vector<double> run_fused(int tile, int g, int lg_na, int lg_nb, long long w, long long pitch, long long batch,
+                                     bool inverse, const std::vector<double>& in, const Tables& tab) {
+  FusedBuffers<T> b(1LL << (lg_na + lg_nb), w, pitch, batch, inverse, in);
   const TypedTables<T> tt(tab);
-  colfft::ColPass plan[2];
-  colfft::col_fft_plan(lg_na, lg_nb, inverse, plan);
-  const unsigned tiles = static_cast<unsigned>((w + colfft::kTile - 1) / colfft::kTile),
-                 ftiles = static_cast<unsigned>((w + tile - 1) / tile);  // col_fft_pre: 16-column tiles
-  const int l = 1 << lg_na;
-  if (colfft::fused_smem_bytes<T>(l, tile) > static_cast<int>(sizeof colfft::colfft_smem)) return {};
-  const Dim fused_grid{inverse ? tiles : ftiles, (1u << lg_nb) / 2, static_cast<unsigned>(batch)};
-  const colfft::ColPass& plain = inverse ? plan[1] : plan[0];
-  const auto run_plain = [&] {
-    const colfft::ColFftFn<T> fn = colfft::col_fft_kernel<T>(plain.l);
-    run_grid(colfft::kThreads, Dim{tiles, plain.groups, static_cast<unsigned>(batch)}, [&] {
-      fn(data, tw.data(), unsigned(pitch), unsigned(w), plain.gs, plain.rs, static_cast<unsigned long long>(ms),
-         unsigned(lg_n), plain.flags);
-    });
-  };
-  if (!inverse) {
-    run_plain();
-    run_grid(static_cast<unsigned>(colfft::fused_threads(tile, 1)), fused_grid, [&] {
-      colfft::col_fft_post_kernel<T>(l, tile)(data, y, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(n2),
-                                        static_cast<unsigned long long>(ms), unsigned(lg_n), unsigned(lg_nb));
-    });
-  } else {
-    run_grid(static_cast<unsigned>(colfft::fused_threads(colfft::kTile, g)), fused_grid, [&] {
-      colfft::col_fft_pre_kernel<T>(l, g)(y, data, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(n2),
-                                       static_cast<unsigned long long>(ms), unsigned(lg_n), unsigned(lg_nb));
-    });
-    run_plain();
-  }
-  std::vector<double> out;
-  if (!inverse) {
-    // data may hold anything (pass A's output); y: guards unchanged, every element finite.
-    if (std::memcmp(buf.data(), before.data(), kGuard * sizeof(C)) != 0 ||
-        std::memcmp(buf.data() + kGuard + batch * ms, before.data() + kGuard + batch * ms, kGuard * sizeof(C)) != 0)
-      return {};
-    for (long long i = 0; i < kGuard; ++i)
-      if (std::memcmp(&ybuf[i], &ybefore[i], sizeof(T)) != 0 ||
-          std::memcmp(&ybuf[kGuard + batch * ys + i], &ybefore[kGuard + batch * ys + i], sizeof(T)) != 0)
-        return {};
-    for (long long i = 0; i < batch * ys; ++i) {
-      if (!std::isfinite(y[i])) {
-        std::printf("  y[%lld][%lld][%lld] not finite\n", i / ys, i % ys / n2, i % n2);
-        return {};
-      }
-      out.push_back(y[i]);
-    }
-  } else {
-    if (std::memcmp(ybuf.data(), ybefore.data(), ybuf.size() * sizeof(T)) != 0) return {};
-    for (std::size_t i = 0; i < buf.size(); ++i) {
-      const long long e = static_cast<long long>(i) - kGuard, c = e < 0 ? -1 : e % pitch;
-      if ((e < 0 || e >= batch * ms || c >= w) && std::memcmp(&buf[i], &before[i], sizeof(C)) != 0) return {};
-    }
-    for (long long b = 0; b < batch; ++b)
-      for (long long r = 0; r < n1; ++r)
-        for (long long c = 0; c < w; ++c) {
-          const C o = data[b * ms + r * pitch + c];
-          if (!std::isfinite(o.x) || !std::isfinite(o.y)) {
-            std::printf("  data[%lld][%lld][%lld] not finite\n", b, r, c);
-            return {};
-          }
-          out.push_back(o.x);
-          out.push_back(o.y);
-        }
-  }
+  if (!run_two_kernel(b, lg_na, lg_nb, tile, g, colfft::col_fft_twiddles<T>(lg_na + lg_nb), tt.view())) return {};
+  const char* why = nullptr;
+  std::vector<double> out = b.collect(false, &why);  // forward: data holds pass A's output
+  if (out.empty()) std::printf("  %s\n", why);
   return out;
 }
 
@@ -208,15 +128,9 @@ static void fused_cases(double& max32, double& max64, int& bad) {
     const long long n1 = 1LL << (cs.lg_na + cs.lg_nb);
     const std::vector<long long> cols = {0, 1, 15, 16, 31, 32, 35, 36};
     for (int inv = 0; inv < 2; ++inv) {
-      std::mt19937 g(static_cast<unsigned>(n1 * 31 + cs.pitch + 1000 * inv));
-      std::uniform_real_distribution<float> u(-1, 1);
       Tables tab;
-      for (long long i = 0; i < 2 * n1; ++i) tab.tw1.push_back(u(g));
-      for (long long i = 0; i < n1; ++i) tab.s1.push_back(u(g));
-      for (long long i = 0; i < 2 * n2; ++i) tab.tw2.push_back(u(g));
-      for (long long i = 0; i < n2; ++i) tab.s2.push_back(u(g));
-      std::vector<double> in(static_cast<std::size_t>(inv ? batch * n1 * n2 : 2 * batch * n1 * w));
-      for (double& v : in) v = u(g);
+      std::vector<double> in;
+      random_case(n1, w, batch, inv, static_cast<unsigned>(n1 * 31 + cs.pitch + 1000 * inv), tab, in);
       std::vector<LD> ref;
       std::vector<char> checked;
       fused_reference(n1, w, batch, inv, in, tab, cols, ref, checked);

@@ -48,7 +48,6 @@ using LD = long double;
 #include "scripts/emulate/colfft_ref.hpp"  // Tables, TypedTables, fused_reference, rel_err (shared with colfft-emulate.sh)
 
 
-constexpr long long kGuard = 64;  // elements before and after the matrices
 constexpr int kLgN = 11, kLgNa = 6, kLgNb = 5;
 constexpr long long kN1 = 2048;
 
@@ -59,110 +58,30 @@ constexpr long long kN1 = 2048;
 template <class T, int C>
 static std::vector<double> run_route(long long w, long long pitch, long long batch, bool inverse,
                                      const std::vector<double>& in, const Tables& tab, const char* name) {
-  using Cx = typename colfft::RowsTypes<T>::cx;
-  const long long n1 = kN1, ms = n1 * pitch, n2 = 2 * (w - 1), ys = n1 * n2;
-  std::vector<Cx> buf(static_cast<std::size_t>(2 * kGuard + batch * ms));
-  std::vector<T> ybuf(static_cast<std::size_t>(2 * kGuard + batch * ys));
-  std::memset(buf.data(), 0xFF, buf.size() * sizeof(Cx));  // NaN: guards, padding columns
-  std::memset(ybuf.data(), 0xFF, ybuf.size() * sizeof(T));
-  Cx* const data = buf.data() + kGuard;
-  T* const y = ybuf.data() + kGuard;
-  if (!inverse) {
-    for (long long b = 0; b < batch; ++b)
-      for (long long r = 0; r < n1; ++r)
-        for (long long c = 0; c < w; ++c) {
-          const std::size_t i = static_cast<std::size_t>(2 * ((b * n1 + r) * w + c));
-          data[b * ms + r * pitch + c] = Cx{static_cast<T>(in[i]), static_cast<T>(in[i + 1])};
-        }
-  } else {
-    for (long long i = 0; i < batch * ys; ++i) y[i] = static_cast<T>(in[static_cast<std::size_t>(i)]);
-  }
-  const std::vector<Cx> before = buf;
-  const std::vector<T> ybefore = ybuf;
-  const std::vector<Cx> tw = colfft::col_fft_twiddles<T>(kLgN);
+  FusedBuffers<T> b(kN1, w, pitch, batch, inverse, in);
+  const std::vector<typename colfft::RowsTypes<T>::cx> tw = colfft::col_fft_twiddles<T>(kLgN);
   const TypedTables<T> tt(tab);
-  const auto fail = [&](const char* what) {
-    std::printf("  %s %s: %s\n", name, inverse ? "inverse" : "forward", what);
-    return std::vector<double>{};
-  };
+  const unsigned long long ms = static_cast<unsigned long long>(b.ms);
   if constexpr (C == 0) {
-    colfft::ColPass plan[2];
-    colfft::col_fft_plan(kLgNa, kLgNb, inverse, plan);
-    const unsigned tiles = static_cast<unsigned>((w + colfft::kTile - 1) / colfft::kTile);
-    const Dim fused_grid{tiles, (1u << kLgNb) / 2, static_cast<unsigned>(batch)};
-    const colfft::ColPass& plain = inverse ? plan[1] : plan[0];
-    const auto run_plain = [&] {
-      const colfft::ColFftFn<T> fn = colfft::col_fft_kernel<T>(plain.l);
-      run_grid(colfft::kThreads, Dim{tiles, plain.groups, static_cast<unsigned>(batch)}, [&] {
-        fn(data, tw.data(), unsigned(pitch), unsigned(w), plain.gs, plain.rs, static_cast<unsigned long long>(ms),
-           unsigned(kLgN), plain.flags);
-      });
-    };
-    static_assert(colfft::fused_smem_bytes<T>(64) <= static_cast<int>(sizeof colfft::colfft_smem));
-    if (!inverse) {
-      run_plain();
-      run_grid(colfft::fused_threads(colfft::kTile, 1), fused_grid, [&] {
-        colfft::col_fft_post_kernel<T>(64, colfft::kTile)(data, y, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(n2),
-                                           static_cast<unsigned long long>(ms), unsigned(kLgN), unsigned(kLgNb));
-      });
-    } else {
-      run_grid(colfft::fused_threads(colfft::kTile, 2), fused_grid, [&] {
-        colfft::col_fft_pre_kernel<T>(64, 2)(y, data, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(n2),
-                                          static_cast<unsigned long long>(ms), unsigned(kLgN), unsigned(kLgNb));
-      });
-      run_plain();
-    }
+    // As kernels/col_fft.cu would launch it with the one-pass kernels off: 16-column post tiles, pre with both
+    // groups per thread.
+    if (!run_two_kernel(b, kLgNa, kLgNb, colfft::kTile, 2, tw, tt.view())) return {};
   } else {
     static_assert(colfft::onepass_smem_bytes<T, C>() <= static_cast<int>(sizeof colfft::colfft_smem));
     const Dim grid{static_cast<unsigned>((w + C - 1) / C), 1, static_cast<unsigned>(batch)};
     if (!inverse)
       run_grid(colfft::kOnepassThreads, grid, [&] {
-        colfft::col_fft1_post<T, C>(data, y, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(n2),
-                                    static_cast<unsigned long long>(ms));
+        colfft::col_fft1_post<T, C>(b.data, b.y, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(b.n2), ms);
       });
     else
       run_grid(colfft::kOnepassThreads, grid, [&] {
-        colfft::col_fft1_pre<T, C>(y, data, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(n2),
-                                   static_cast<unsigned long long>(ms));
+        colfft::col_fft1_pre<T, C>(b.y, b.data, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(b.n2), ms);
       });
   }
-  std::vector<double> out;
-  if (!inverse) {
-    // The one-pass kernel must leave data (all of it) bitwise unchanged; the two-kernel route leaves pass A's output.
-    if (C != 0 && std::memcmp(buf.data(), before.data(), buf.size() * sizeof(Cx)) != 0) return fail("data changed");
-    if (std::memcmp(buf.data(), before.data(), kGuard * sizeof(Cx)) != 0 ||
-        std::memcmp(buf.data() + kGuard + batch * ms, before.data() + kGuard + batch * ms, kGuard * sizeof(Cx)) != 0)
-      return fail("data guard changed");
-    for (long long i = 0; i < kGuard; ++i)
-      if (std::memcmp(&ybuf[i], &ybefore[i], sizeof(T)) != 0 ||
-          std::memcmp(&ybuf[kGuard + batch * ys + i], &ybefore[kGuard + batch * ys + i], sizeof(T)) != 0)
-        return fail("y guard changed");
-    for (long long i = 0; i < batch * ys; ++i) {
-      if (!std::isfinite(y[i])) {
-        std::printf("  y[%lld][%lld][%lld] not finite\n", i / ys, i % ys / n2, i % n2);
-        return fail("y not fully written");
-      }
-      out.push_back(y[i]);
-    }
-  } else {
-    if (std::memcmp(ybuf.data(), ybefore.data(), ybuf.size() * sizeof(T)) != 0) return fail("y changed");
-    for (std::size_t i = 0; i < buf.size(); ++i) {
-      const long long e = static_cast<long long>(i) - kGuard, c = e < 0 ? -1 : e % pitch;
-      if ((e < 0 || e >= batch * ms || c >= w) && std::memcmp(&buf[i], &before[i], sizeof(Cx)) != 0)
-        return fail("data guard / padding column changed");
-    }
-    for (long long b = 0; b < batch; ++b)
-      for (long long r = 0; r < n1; ++r)
-        for (long long c = 0; c < w; ++c) {
-          const Cx o = data[b * ms + r * pitch + c];
-          if (!std::isfinite(o.x) || !std::isfinite(o.y)) {
-            std::printf("  data[%lld][%lld][%lld] not finite\n", b, r, c);
-            return fail("data not finite");
-          }
-          out.push_back(o.x);
-          out.push_back(o.y);
-        }
-  }
+  // The one-pass forward must leave data (all of it) bitwise unchanged; the two-kernel route leaves pass A's output.
+  const char* why = nullptr;
+  std::vector<double> out = b.collect(C != 0, &why);
+  if (out.empty()) std::printf("  %s %s: %s\n", name, inverse ? "inverse" : "forward", why);
   return out;
 }
 
@@ -189,15 +108,9 @@ int main() {
   for (const Case& cs : cases) {
     const long long n1 = kN1, w = cs.w, n2 = 2 * (w - 1), batch = cs.batch;
     for (int inv = 0; inv < 2; ++inv) {
-      std::mt19937 g(static_cast<unsigned>(w * 131 + cs.pitch + 1000 * inv));
-      std::uniform_real_distribution<float> u(-1, 1);
       Tables tab;
-      for (long long i = 0; i < 2 * n1; ++i) tab.tw1.push_back(u(g));
-      for (long long i = 0; i < n1; ++i) tab.s1.push_back(u(g));
-      for (long long i = 0; i < 2 * n2; ++i) tab.tw2.push_back(u(g));
-      for (long long i = 0; i < n2; ++i) tab.s2.push_back(u(g));
-      std::vector<double> in(static_cast<std::size_t>(inv ? batch * n1 * n2 : 2 * batch * n1 * w));
-      for (double& v : in) v = u(g);
+      std::vector<double> in;
+      random_case(n1, w, batch, inv, static_cast<unsigned>(w * 131 + cs.pitch + 1000 * inv), tab, in);
       std::vector<LD> ref;
       std::vector<char> checked;
       const auto t0 = std::chrono::steady_clock::now();
