@@ -1,9 +1,12 @@
 /* cuda-jpeg-fused: DESIGN §4's jpeg mode in one kernel, 8-bit planes in, 8-bit planes out (issue 4: the image
    crosses device memory once each way). The device code and its design are in kernels/compress_fused.cuh
-   (one thread per 8x8 block, the block in registers; scripts/jpeg-emulate.sh runs it on the host); this file
+   (v5, the default for RGB: eight threads per 8x8 block; v3, the default for gray: one thread per block;
+   scripts/jpeg-emulate.sh runs both on the host); this file
    is the launch and the Compressor. CPU and GPU agree to > 50 dB: the coefficients that can sit exactly on a
    rounding tie are quantized bit-exactly, the others may differ where f32 noise decides the rounding. */
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -28,6 +31,28 @@ __global__ void __launch_bounds__(kThreads, 3) fused_jpeg_kernel(const jpeg_fuse
   float4* slots = smem;
   auto* hist = reinterpret_cast<unsigned*>(smem + (kPlanes == 3 ? 2 * jpeg_fused::kSlotFloat4 * kThreads : 0));
   jpeg_fused::fused_jpeg_cta<kPlanes>(p, slots, hist, threadIdx.x, blockIdx.x);
+}
+
+template <int kPlanes>
+__global__ void __launch_bounds__(jpeg_fused::rows::kThreads, 4) fused_jpeg_kernel_rows(const jpeg_fused::Params p) {
+  namespace jr = jpeg_fused::rows;
+  extern __shared__ float4 smem[];  // lane tables, the blocks' transpose areas, the histogram
+  auto* tabs = reinterpret_cast<jr::LaneTable*>(smem);
+  float* tr = reinterpret_cast<float*>(tabs + jr::kLaneTables);
+  auto* hist = reinterpret_cast<unsigned*>(tr + jr::kBlocks * jr::kTrBlock);
+  jr::fused_jpeg_cta<kPlanes>(p, tabs, tr, hist, threadIdx.x, blockIdx.x, blockIdx.y);
+}
+
+// DCTOOL_JPEG_FUSED picks the kernel (kernels/compress_fused.cuh): v5 (eight threads per 8x8 block, a row each)
+// or v3 (one thread per block, all planes in registers); their output and histogram are bit-identical. Unset:
+// v5 for RGB (4096^2 on the H200: 0.086 against 0.097 ms), v3 for gray (0.025 against 0.032 ms; notes/block8.md).
+// Anything else is a usage error, so that a mistyped A/B run cannot silently measure the default.
+bool use_rows_kernel(int planes) {
+  const char* e = std::getenv("DCTOOL_JPEG_FUSED");
+  if (e == nullptr) return planes == 3;
+  if (std::strcmp(e, "v5") == 0) return true;
+  if (std::strcmp(e, "v3") == 0) return false;
+  throw Error(ErrorCode::kUsage, "DCTOOL_JPEG_FUSED", std::string("unknown kernel '") + e + "' (v3, v5)");
 }
 
 class FusedJpegCompressor final : public core::Compressor {
@@ -64,13 +89,20 @@ class FusedJpegCompressor final : public core::Compressor {
     p.h = h;
     p.w = w;
     p.channels = ch;
+    const bool rows = use_rows_kernel(planes);
+    const int cta_blocks = rows ? jpeg_fused::rows::kBlocks : kThreads;
     p.blocks_x = static_cast<int>(wp / 8);
-    p.ctas_x = (p.blocks_x + kThreads - 1) / kThreads;
+    p.ctas_x = (p.blocks_x + cta_blocks - 1) / cta_blocks;
     p.half_bins = jpeg_fused::half_bins_for(r.quality);
+    p.strips = static_cast<int>(hp / 8);
+    p.byte_exp = 0x47000000u;
     jpeg_fused::make_tables(r.quality, p.tab);
-    auto* const kernel = planes == 3 ? fused_jpeg_kernel<3> : fused_jpeg_kernel<1>;
-    const std::size_t smem = (planes == 3 ? 2 * jpeg_fused::kSlotFloat4 * kThreads * sizeof(float4) : 0) +
-                             2 * p.half_bins * sizeof(unsigned);
+    auto* const kernel = rows ? (planes == 3 ? fused_jpeg_kernel_rows<3> : fused_jpeg_kernel_rows<1>)
+                              : (planes == 3 ? fused_jpeg_kernel<3> : fused_jpeg_kernel<1>);
+    const unsigned threads = rows ? jpeg_fused::rows::kThreads : kThreads;
+    const std::size_t smem = rows ? jpeg_fused::rows::smem_bytes(p.half_bins)
+                                  : (planes == 3 ? 2 * jpeg_fused::kSlotFloat4 * kThreads * sizeof(float4) : 0) +
+                                        2 * p.half_bins * sizeof(unsigned);
     std::vector<unsigned long long> hist(kBins);
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -81,6 +113,8 @@ class FusedJpegCompressor final : public core::Compressor {
         cudaFuncAttributes fa{};
         DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel<1>));
         DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel<3>));
+        DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel_rows<1>));
+        DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel_rows<3>));
       }
       State& st = *st_;
       if (smem > 48 * 1024)
@@ -106,7 +140,9 @@ class FusedJpegCompressor final : public core::Compressor {
       DCT_CUDA_CHECK(cudaMemcpyAsync(dev_in_.get(), pin_in_.get(), bytes, cudaMemcpyHostToDevice, s));
       DCT_CUDA_CHECK(cudaMemsetAsync(hist_.get(), 0, kBins * sizeof(unsigned long long), s));
       ev_[1].record(s);
-      kernel<<<static_cast<unsigned>(p.ctas_x * (hp / 8)), kThreads, smem, s>>>(p);
+      const dim3 grid = rows ? dim3(p.ctas_x, (p.strips + jpeg_fused::rows::kStrips - 1) / jpeg_fused::rows::kStrips)
+                             : dim3(static_cast<unsigned>(p.ctas_x * (hp / 8)));
+      kernel<<<grid, threads, smem, s>>>(p);
       DCT_CUDA_CHECK(cudaGetLastError());
       ev_[2].record(s);
       DCT_CUDA_CHECK(cudaMemcpyAsync(pin_out_.get(), dev_out_.get(), bytes, cudaMemcpyDeviceToHost, s));

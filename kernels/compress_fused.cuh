@@ -33,6 +33,7 @@
    Edges: W not a multiple of 8 takes byte loads with the column clamped and byte stores cropped; rows are
    clamped / cropped on every path (the padding of §4 repeats the last row/column). */
 #include <algorithm>
+#include <cstddef>
 
 #include "core/compress.hpp"
 #include "cpu/block8.hpp"
@@ -58,6 +59,7 @@ struct Table {
   float deq[64];     // Q · S_i / 256
   float tie_d[4];    // −8Q of the tie coefficients
   float tie_r[4];    // fl(1 / (8Q))
+  float tie_c[4];    // fl(1/2 + 1/(16Q)): v5's two-operation form of the same rounding (quantize_lane)
 };
 
 struct Params {
@@ -66,6 +68,8 @@ struct Params {
   unsigned long long* hist;  // kBins bins, q = i − kZeroBin; the zero bin is not written
   int h, w, channels, blocks_x, ctas_x;
   int half_bins;             // the shared histogram covers q in [−half_bins, half_bins − 1]
+  int strips;                // v5: 8-row strips of the padded image (H/8 rounded up)
+  unsigned byte_exp;         // v5: 0x47000000 (byte_float's exponent byte, from a register rather than a MOV each)
   Table tab[2];              // luma, chroma
 };
 
@@ -81,6 +85,7 @@ inline void make_tables(int quality, Table (&tab)[2]) {
       if (const int s = tie_slot(k); s >= 0) {  // sf = 1/8 there: F/(8Q), as the CPU's (F/8)/Q
         tab[c].tie_d[s] = static_cast<float>(-8 * q[k]);
         tab[c].tie_r[s] = static_cast<float>(1.0 / (8 * q[k]));
+        tab[c].tie_c[s] = static_cast<float>(0.5 + 1.0 / (16 * q[k]));
       }
     }
   }
@@ -133,8 +138,8 @@ __device__ __forceinline__ void store_row(unsigned char* plane, int w, int y, in
 }
 
 // Feig-Linzer forward kernel K on x[o], x[o + s], ..., x[o + 7s] (block8.cuh's fl_forward, FMAs explicit).
-template <int o, int s>
-__device__ __forceinline__ void fl_fwd8(float (&x)[64]) {
+template <int o, int s, int N>
+__device__ __forceinline__ void fl_fwd8(float (&x)[N]) {
   constexpr float t1 = 0.19891236737965800691f, t2 = 0.41421356237309504880f, t3 = 0.66817863791929891999f;
   constexpr float r = 1.1795804271032746f;
   const float s0 = __fadd_rn(x[o], x[o + 7 * s]), s1 = __fadd_rn(x[o + s], x[o + 6 * s]);
@@ -158,8 +163,8 @@ __device__ __forceinline__ void fl_fwd8(float (&x)[64]) {
 
 // K^T (block8.cuh's fl_inverse with u5 = r·u5', u6 = r·u6' and r moved into the output FMAs); kSat saturates
 // the outputs to [0, 1] (FADD.SAT / FFMA.SAT).
-template <int o, int s, bool kSat>
-__device__ __forceinline__ void fl_inv8(float (&x)[64]) {
+template <int o, int s, bool kSat, int N>
+__device__ __forceinline__ void fl_inv8(float (&x)[N]) {
   constexpr float t1 = 0.19891236737965800691f, t2 = 0.41421356237309504880f, t3 = 0.66817863791929891999f;
   constexpr float r = 1.1795804271032746f;
   const float a = __fadd_rn(x[o + s], x[o + 7 * s]), b = __fsub_rn(x[o + s], x[o + 7 * s]);
@@ -373,5 +378,239 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, float4* slots, u
   for (int i = t; i < nb; i += kThreads)
     if (hist[i] != 0) atomicAdd(&p.hist[i - p.half_bins + kZeroBin], static_cast<unsigned long long>(hist[i]));
 }
+
+
+/* v5 (DCTOOL_JPEG_FUSED=v5): eight threads per 8x8 block, one row each. v3 keeps a whole block in 64 registers
+   and unrolls every 8-point transform of it: ≈ 5000 static instructions and 168 registers, and Nsight Compute
+   showed it waiting on instruction fetch for 2.5 of every 5.8 cycles at 12 warps per SM. Here a thread holds
+   8 values: the row pass is in-thread, a transpose through the block's shared-memory area (8 scattered STS,
+   two LDS.128, conflict-free: see kTrCol / kTrBlock) gives thread r the column u = r, the column pass is
+   in-thread, and so on back. The code of a plane is four 8-point graphs, the quantizer and two transposes,
+   so the whole kernel is a few hundred instructions; the 8 threads of a block sit in one warp (__syncwarp).
+   Arithmetic, rounding and its order are v3's operation for operation (the same graphs on the same values),
+   so the output and the histogram are bit-identical to v3; only the exact-tie coefficients take a shorter
+   (equivalent) form, see quantize_lane. */
+namespace rows {
+
+constexpr int kThreads = 256;              // 32 blocks: an 8 x 256 pixel segment of a strip
+constexpr int kBlocks = kThreads / 8;
+constexpr int kTrCol = 12;                 // floats per column of a block's transpose area: LDS.128 of 8 lanes
+                                           // start at banks 12u mod 32 = 0, 12, 24, 4, ...: disjoint
+constexpr int kTrBlock = 8 * kTrCol + 8;   // 104 ≡ 8 (mod 32): a warp's 4 blocks x 8 rows of STS hit 32 banks
+constexpr int kLaneTables = 16;            // [luma, chroma] x lane u
+constexpr int kStrips = 4;                 // strips per CTA (grid: ctas_x x ceil(strips / kStrips)): the CTA's set-up,
+                                           // histogram clear and flush once for 4 strips; the next strip's loads
+                                           // are in flight while one is coded
+
+// What the thread holding column u (horizontal frequency u) needs of one quantization table.
+struct alignas(16) LaneTable {
+  float fq[8];      // S_f / Q at (v, u), v = 0..7
+  float deq[8];     // Q S_i / 256
+  float tie_c[2];   // v = 0, 4 on the lanes u = 0, 4 (tie coefficients); unused elsewhere
+  float dc_add;     // lane 0: the +128.5/256 of the reconstruction folded into the DC; else 0
+  float pad;
+};
+
+__host__ __device__ constexpr std::size_t smem_bytes(int half_bins) {
+  return kLaneTables * sizeof(LaneTable) + kBlocks * kTrBlock * sizeof(float) + 2 * half_bins * sizeof(unsigned);
+}
+
+// Row r of this block's transpose area gets column r of the 8 threads' rows: x[c] of thread r goes to
+// trb[c·kTrCol + r], thread r reads trb[r·kTrCol + 0..7]. The first __syncwarp orders the previous reads.
+__device__ __forceinline__ void transpose8(float (&x)[8], float* trb, int r) {
+  __syncwarp();
+#pragma unroll
+  for (int c = 0; c < 8; ++c) trb[c * kTrCol + r] = x[c];
+  __syncwarp();
+  const float4 a = *reinterpret_cast<const float4*>(trb + r * kTrCol);
+  const float4 b = *reinterpret_cast<const float4*>(trb + r * kTrCol + 4);
+  x[0] = a.x; x[1] = a.y; x[2] = a.z; x[3] = a.w;
+  x[4] = b.x; x[5] = b.y; x[6] = b.z; x[7] = b.w;
+}
+
+// Where q = bits(M + q) − kMagicBits is counted: hist[q + half_bins] of the CTA's shared histogram. On the device a
+// shared-window address (base + 4 bits, one IMAD) and a predicated red.shared (no branch per coefficient).
+struct HistAt {
+#ifdef __CUDA_ARCH__
+  unsigned base;  // shared address of hist[half_bins − kMagicBits] (mod 2^32)
+#else
+  unsigned* hist;
+  int half_bins;
+#endif
+};
+
+__device__ __forceinline__ HistAt hist_at(unsigned* hist, int half_bins) {
+#ifdef __CUDA_ARCH__
+  return {static_cast<unsigned>(__cvta_generic_to_shared(hist)) + 4u * (static_cast<unsigned>(half_bins) - kMagicBits)};
+#else
+  return {hist, half_bins};
+#endif
+}
+
+// hist[q]++ when bits b = bits(M + q) has q != 0.
+__device__ __forceinline__ void hist_add_if(HistAt h, unsigned b) {
+#ifdef __CUDA_ARCH__
+  asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t@p red.shared.add.u32 [%1], 1;\n\t}" ::"r"(b & kQMask),
+               "r"(h.base + 4u * b)
+               : "memory");
+#else
+  if (b & kQMask) atomicAdd(&h.hist[static_cast<int>(b - kMagicBits) + h.half_bins], 1u);
+#endif
+}
+
+// v3's quantize() for the column this lane holds: q = rne(F S/Q) onto M, dequantized. The tie coefficients
+// (v, u) with v, u in {0, 4} (lanes 0 and 4, elements 0 and 4): F is an integer with |F| <= 8192 there and v3
+// (like the CPU) takes floor(fl(F/(8Q)) + 1/2) = floor((F + 4Q)/(8Q)); here floor(fl(F r + c)) with r = fl(1/(8Q)),
+// c = fl(1/2 + 1/(16Q)), which is the same integer: the exact value (F + 4Q + 1/2)/(8Q) lies at least 1/(16Q) from
+// every integer, while F r + c and its rounding err by at most 1024 · 2^-24 + 2^-25 + 2^-14 < 1/(16 · 255).
+__device__ __forceinline__ void quantize_lane(const LaneTable& lt, bool tie_lane, float (&x)[8], HistAt hist_at,
+                                              bool count) {
+#pragma unroll
+  for (int v = 0; v < 8; ++v) {
+    const float n = __fmaf_rn(x[v], lt.fq[v], kMagic);
+    if (v == 0 || v == 4) {
+      const float tq = __fadd_rd(__fmaf_rn(x[v], lt.fq[v], lt.tie_c[v / 4]), kMagic);
+      x[v] = tie_lane ? tq : n;
+    } else {
+      x[v] = n;
+    }
+  }
+  if (count) {  // every q != 0 once, into the CTA's histogram (as v3; lanes of blocks past the image skip)
+    hist_add_if(hist_at, fbits(x[0]));
+    if ((fbits(x[1]) | fbits(x[2]) | fbits(x[3])) & kQMask) {
+      hist_add_if(hist_at, fbits(x[1]));
+      hist_add_if(hist_at, fbits(x[2]));
+      hist_add_if(hist_at, fbits(x[3]));
+    }
+    if ((fbits(x[4]) | fbits(x[5]) | fbits(x[6]) | fbits(x[7])) & kQMask) {
+      hist_add_if(hist_at, fbits(x[4]));
+      hist_add_if(hist_at, fbits(x[5]));
+      hist_add_if(hist_at, fbits(x[6]));
+      hist_add_if(hist_at, fbits(x[7]));
+    }
+  }
+  x[0] = __fmaf_rn(__fsub_rn(x[0], kMagic), lt.deq[0], lt.dc_add);
+#pragma unroll
+  for (int v = 1; v < 8; ++v) x[v] = __fmul_rn(__fsub_rn(x[v], kMagic), lt.deq[v]);
+}
+
+// One plane of the block: x is this thread's row of samples − 128 in, its row of t/256 saturated out.
+__device__ __forceinline__ void code_lane(const LaneTable& lt, bool tie_lane, float (&x)[8], float* trb, int r,
+                                          HistAt hist_at, bool count) {
+  fl_fwd8<0, 1>(x);  // the row
+  transpose8(x, trb, r);
+  fl_fwd8<0, 1>(x);  // column u = r
+  quantize_lane(lt, tie_lane, x, hist_at, count);
+  fl_inv8<0, 1, false>(x);
+  transpose8(x, trb, r);
+  fl_inv8<0, 1, true>(x);  // row r
+}
+
+// Byte k (0..3) of word as 2^15 + b, the exponent byte e = 0x47000000 from a register.
+__device__ __forceinline__ float byte_float(uint2 v, int k, unsigned e) {
+  return __uint_as_float(__byte_perm(k < 4 ? v.x : v.y, e, 0x7404u | ((k & 3) << 4)));
+}
+
+// The work of thread t of CTA (cx, cy): strips kStrips·cy ... of the 32 blocks from cx·32. Shared memory:
+// tabs[kLaneTables], tr[kBlocks · kTrBlock], hist[2 · half_bins].
+template <int kPlanes>
+__device__ __forceinline__ void fused_jpeg_cta(const Params& p, LaneTable* tabs, float* tr, unsigned* hist, int t,
+                                               int cx, int cy) {
+  const int nb = 2 * p.half_bins;
+  for (int i = t; i < nb; i += kThreads) hist[i] = 0;
+  if (t < kLaneTables) {
+    const Table& tb = p.tab[t / 8];
+    const int u = t % 8;
+    LaneTable& lt = tabs[t];
+    for (int v = 0; v < 8; ++v) {
+      lt.fq[v] = tb.fq[8 * v + u];
+      lt.deq[v] = tb.deq[8 * v + u];
+    }
+    lt.tie_c[0] = tie_slot(u) >= 0 ? tb.tie_c[tie_slot(u)] : 0.f;
+    lt.tie_c[1] = tie_slot(32 + u) >= 0 ? tb.tie_c[tie_slot(32 + u)] : 0.f;
+    lt.dc_add = u == 0 ? 128.5f / 256.f : 0.f;
+    lt.pad = 0.f;
+  }
+  __syncthreads();
+  const int b = t >> 3, r = t & 7;
+  const int bx = cx * kBlocks + b, x0 = 8 * bx;
+  const bool active = bx < p.blocks_x;  // lanes of blocks past the image run along (the transposes are warp-wide)
+  const long long hw = static_cast<long long>(p.h) * p.w;
+  const bool vec = (p.w & 7) == 0;
+  const bool tie_lane = (r & 3) == 0;
+  const unsigned e = p.byte_exp;
+  const HistAt h_at = hist_at(hist, p.half_bins);
+  float* const trb = tr + b * kTrBlock;
+  const int s0 = cy * kStrips, s1 = min(s0 + kStrips, p.strips);
+  auto load = [&](int strip, uint2 (&in)[kPlanes]) {
+    const int y = min(8 * strip + r, p.h - 1);
+#pragma unroll
+    for (int pl = 0; pl < kPlanes; ++pl)
+      in[pl] = active ? load_row(p.in + pl * hw, p.w, y, x0, vec) : make_uint2(0x80808080u, 0x80808080u);
+  };
+  uint2 next[kPlanes];
+  load(s0, next);
+  for (int strip = s0; strip < s1; ++strip) {
+    uint2 in[kPlanes];
+#pragma unroll
+    for (int pl = 0; pl < kPlanes; ++pl) in[pl] = next[pl];
+    if (strip + 1 < s1) load(strip + 1, next);  // in flight while this strip is coded
+    const int yr = 8 * strip + r;
+    const bool store = active && yr < p.h;
+    if constexpr (kPlanes == 1) {
+      float x[8];
+#pragma unroll
+      for (int c = 0; c < 8; ++c) x[c] = __fsub_rn(byte_float(in[0], c, e), kByteBase + 128.f);
+      code_lane(tabs[r], tie_lane, x, trb, r, h_at, active);
+      if (store) {
+        float m[8];
+#pragma unroll
+        for (int c = 0; c < 8; ++c) m[c] = floor_magic(x[c]);
+        store_row(p.out, p.w, yr, x0, vec, make_uint2(pack4(m[0], m[1], m[2], m[3]), pack4(m[4], m[5], m[6], m[7])));
+      }
+    } else {
+      float yv[8], cb[8], cr[8];
+#pragma unroll
+      for (int c = 0; c < 8; ++c) {  // v3's colour conversion, value for value
+        const float R = byte_float(in[0], c, e), G = byte_float(in[1], c, e), B = byte_float(in[2], c, e);
+        const float dr = __fsub_rn(R, G), db = __fsub_rn(B, G);
+        const float y1000 = __fmaf_rn(dr, 299.f, __fmaf_rn(db, 114.f, __fmaf_rn(G, 1000.f, -1000.f * (kByteBase + 128.f) + 500.f)));
+        yv[c] = floorf(__fmul_rn(y1000, 0.001f));
+        cb[c] = fminf(floorf(__fmaf_rn(__fmaf_rn(dr, float(-0.168735892 / 0.5), db), 0.5f, 0.5f)), 127.f);
+        cr[c] = fminf(floorf(__fmaf_rn(__fmaf_rn(db, float(-0.081312411 / 0.5), dr), 0.5f, 0.5f)), 127.f);
+      }
+      code_lane(tabs[r], tie_lane, yv, trb, r, h_at, active);
+#pragma unroll
+      for (int c = 0; c < 8; ++c) yv[c] = fminf(floor_magic(yv[c]), kMagic + 255.f);  // M + Y
+      code_lane(tabs[8 + r], tie_lane, cb, trb, r, h_at, active);
+#pragma unroll
+      for (int c = 0; c < 8; ++c) cb[c] = __fsub_rn(fminf(floor_magic(cb[c]), kMagic + 255.f), kMagic + 128.f);
+      code_lane(tabs[8 + r], tie_lane, cr, trb, r, h_at, active);
+#pragma unroll
+      for (int c = 0; c < 8; ++c) cr[c] = __fsub_rn(fminf(floor_magic(cr[c]), kMagic + 255.f), kMagic + 128.f);
+      if (store) {  // v3's YCbCr -> RGB
+        float o[3][8];
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+          o[0][c] = __fmaf_rn(cr[c], 1.402f, yv[c]);
+          o[1][c] = __fmaf_rn(__fmaf_rn(cb[c], float(0.344136286 / 0.714136286), cr[c]), -0.714136286f, yv[c]);
+          o[2][c] = __fmaf_rn(cb[c], kBCb, yv[c]);
+        }
+#pragma unroll
+        for (int pl = 0; pl < 3; ++pl)
+          store_row(p.out + pl * hw, p.w, yr, x0, vec,
+                    make_uint2(pack4(o[pl][0], o[pl][1], o[pl][2], o[pl][3]), pack4(o[pl][4], o[pl][5], o[pl][6], o[pl][7])));
+      }
+    }
+    if (store)
+      for (int ch = kPlanes; ch < p.channels; ++ch)  // alpha: carried through
+        store_row(p.out + ch * hw, p.w, yr, x0, vec, load_row(p.in + ch * hw, p.w, yr, x0, vec));
+  }
+  __syncthreads();
+  for (int i = t; i < nb; i += kThreads)
+    if (hist[i] != 0) atomicAdd(&p.hist[i - p.half_bins + kZeroBin], static_cast<unsigned long long>(hist[i]));
+}
+
+}  // namespace rows
 
 }  // namespace dct::cuda::jpeg_fused

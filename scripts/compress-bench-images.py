@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Synthetic RGB test images for compress benchmarks (smooth gradients, rings and texture, so that PNG
-stays small while the 8x8 DCT sees real content): compress-bench-images.py OUT.png HEIGHT WIDTH [SEED]."""
+stays small while the 8x8 DCT sees real content): compress-bench-images.py OUT.png HEIGHT WIDTH [SEED].
+With DCTOOL_BENCH_GRAY=1 in the environment the image is 8-bit gray (the first plane)."""
+import os
 import struct
 import sys
 import zlib
@@ -10,13 +12,14 @@ import numpy as np
 
 def write_png(path, a):
     h, w, c = a.shape
+    kind = {1: 0, 3: 2}[c]  # PNG colour type: gray, RGB
     raw = b"".join(b"\x00" + a[i].tobytes() for i in range(h))
 
     def chunk(t, d):
         return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
 
     with open(path, "wb") as f:
-        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, kind, 0, 0, 0)) +
                 chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
 
 
@@ -30,6 +33,8 @@ def main():
     img = np.stack([base, 255 - base * 0.8, 0.5 * base + 0.25 * x / w * 255], axis=2)
     if len(sys.argv) > 5:  # optional texture (makes the PNG large)
         img += rng.integers(-3, 4, size=(h, w, 1))
+    if os.environ.get("DCTOOL_BENCH_GRAY") == "1":
+        img = img[:, :, :1]
     write_png(out, np.clip(img, 0, 255).astype(np.uint8))
 
 

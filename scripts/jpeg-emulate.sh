@@ -3,8 +3,10 @@
 # GPU: the header is compiled as plain C++ with the CUDA intrinsics it uses written out below (bit-exact for the
 # arguments the kernel gives them), each CTA run as 128 std::threads with a std::barrier for __syncthreads
 # (CTAs one after another), and the reconstruction, nonzero count and entropy compared with the CPU compressor
-# (cpu-8x8-flmad) on data/*.png and synthetic odd sizes (alpha, partial CTAs, W % 8 != 0) at quality 10/50/90.
-# Pass: PSNR(CPU, emulated GPU) > 50 dB everywhere and alpha carried through unchanged.
+# (cpu-8x8-flmad) on data/*.png and synthetic odd sizes (alpha, partial CTAs, W % 8 != 0) at quality 10/50/90,
+# for both kernels (DCTOOL_JPEG_FUSED: v3, one thread per block; v5, eight threads per block, __syncwarp as the
+# CTA barrier). Pass: PSNR(CPU, emulated GPU) > 50 dB everywhere, alpha carried through unchanged, and v5's
+# output and histogram bit-identical to v3's.
 # Usage: scripts/jpeg-emulate.sh [BUILD_DIR]   (needs libdct_app.a, libdct_cpu.a, libdct_core.a; run from the repo root)
 set -eu
 B=$(cd "${1:-build}" && pwd); R=$(pwd); T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -47,6 +49,7 @@ inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
 inline float down(long double s) { float r = float(s); return r > s ? std::nextafter(r, -INFINITY) : r; }
 inline float __fadd_rd(float a, float b) { return down((long double)a + b); }
 inline float __fmaf_rd(float a, float b, float c) { return down((long double)a * b + c); }
+inline void __syncwarp() { __syncthreads(); }
 inline float __saturatef(float v) { return v > 0.f ? (v < 1.f ? v : 1.f) : 0.f; }
 inline unsigned atomicAdd(unsigned* p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_add(v); }
 inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
@@ -55,8 +58,10 @@ inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v)
 #include "kernels/compress_fused.cuh"
 using namespace dct;
 namespace jf = dct::cuda::jpeg_fused;
-// The launch and the result exactly as kernels/compress_fused.cu does them.
-core::CompressResult emulate(const core::Dataset& in, int quality) {
+std::vector<unsigned long long> g_last_hist;  // the device histogram of the last emulate()
+
+// The launch and the result exactly as kernels/compress_fused.cu does them (kernel v3 or v5).
+core::CompressResult emulate(const core::Dataset& in, int quality, int variant) {
   const int h = int(in.tensor.rows()), w = int(in.tensor.cols()), ch = int(in.tensor.channels());
   const int planes = core::coded_planes(ch);
   const long long hp = core::round_up8(h), wp = core::round_up8(w), bytes = 1LL * h * w * ch;
@@ -71,23 +76,42 @@ core::CompressResult emulate(const core::Dataset& in, int quality) {
   p.w = w;
   p.channels = ch;
   p.blocks_x = int(wp / 8);
-  const int threads = jf::kThreads;
-  p.ctas_x = (p.blocks_x + jf::kThreads - 1) / jf::kThreads;
+  const int cta_blocks = variant == 5 ? jf::rows::kBlocks : jf::kThreads;
+  const int threads = variant == 5 ? jf::rows::kThreads : jf::kThreads;
+  p.ctas_x = (p.blocks_x + cta_blocks - 1) / cta_blocks;
   p.half_bins = jf::half_bins_for(quality);
+  p.strips = int(hp / 8);
+  p.byte_exp = 0x47000000u;
   jf::make_tables(quality, p.tab);
   std::vector<float4> slots(2 * jf::kSlotFloat4 * jf::kThreads);
   std::vector<unsigned> shist(2 * p.half_bins);
-  for (long long cta = 0; cta < p.ctas_x * (hp / 8); ++cta) {
+  std::vector<jf::rows::LaneTable> tabs(jf::rows::kLaneTables);
+  std::vector<float4> tr(jf::rows::kBlocks * jf::rows::kTrBlock / 4);
+  // v3: a 1-D grid of ctas_x x strips; v5: ctas_x x ceil(strips / kStrips) (cta = cx + ctas_x cy).
+  const long long ctas = variant == 5 ? p.ctas_x * ((p.strips + jf::rows::kStrips - 1) / jf::rows::kStrips)
+                                      : p.ctas_x * (hp / 8);
+  for (long long cta = 0; cta < ctas; ++cta) {
     std::memset(slots.data(), 0xFF, slots.size() * sizeof(float4));  // poison (NaN): unwritten slots show up
     std::memset(shist.data(), 0xFF, shist.size() * sizeof(unsigned));
+    std::memset(tabs.data(), 0xFF, tabs.size() * sizeof(jf::rows::LaneTable));
+    std::memset(tr.data(), 0xFF, tr.size() * sizeof(float4));
     emu_run_cta(static_cast<unsigned>(threads), [&](unsigned t) {
-      if (planes == 3) jf::fused_jpeg_cta<3>(p, slots.data(), shist.data(), int(t), int(cta));
-      else jf::fused_jpeg_cta<1>(p, slots.data(), shist.data(), int(t), int(cta));
+      float* const trf = reinterpret_cast<float*>(tr.data());
+      const int cx = int(cta % p.ctas_x), cy = int(cta / p.ctas_x);
+      if (variant == 5) {
+        if (planes == 3) jf::rows::fused_jpeg_cta<3>(p, tabs.data(), trf, shist.data(), int(t), cx, cy);
+        else jf::rows::fused_jpeg_cta<1>(p, tabs.data(), trf, shist.data(), int(t), cx, cy);
+      } else if (planes == 3) {
+        jf::fused_jpeg_cta<3>(p, slots.data(), shist.data(), int(t), int(cta));
+      } else {
+        jf::fused_jpeg_cta<1>(p, slots.data(), shist.data(), int(t), int(cta));
+      }
     });
   }
   core::CompressResult res;
   res.image = core::HostTensor(in.tensor.shape(), ch, in.tensor.precision());
   for (long long i = 0; i < bytes; ++i) res.image.set(i, dst[i]);
+  g_last_hist = hist;
   std::vector<std::int64_t> counts(hist.begin(), hist.end());
   res.coefficients = hp * wp * planes;
   std::int64_t nonzero = 0;
@@ -132,7 +156,7 @@ int main(int argc, char** argv) {
   cases.push_back({"astronaut 64x8 +alpha", synthetic(64, 8, 4, &ast)});
   cases.push_back({"ramp 203x301 rgb", synthetic(203, 301, 3, nullptr)});
   cases.push_back({"ramp 24x40 rgb", synthetic(24, 40, 3, nullptr)});
-  int bad = 0;
+  int bad = 0, differ = 0;
   double worst = INFINITY;
   for (const Case& c : cases)
     for (int q : {10, 50, 90}) {
@@ -140,20 +164,35 @@ int main(int argc, char** argv) {
       r.quality = q;
       r.backend = "cpu-8x8-flmad";
       const core::CompressResult want = cpu->run(r, c.d);
-      const core::CompressResult got = emulate(c.d, q);
-      const double psnr = core::psnr_db(core::mse(want.image, got.image), 255.0);
-      std::int64_t alpha_diff = 0;
-      const std::int64_t ch = c.d.tensor.channels(), hw = c.d.tensor.rows() * c.d.tensor.cols();
-      for (std::int64_t k = core::coded_planes(ch); k < ch; ++k)
-        for (std::int64_t i = 0; i < hw; ++i) alpha_diff += got.image.get(k * hw + i) != c.d.tensor.get(k * hw + i);
-      const bool ok = psnr > 50.0 && alpha_diff == 0 && want.coefficients == got.coefficients;
-      worst = std::min(worst, psnr);
-      bad += !ok;
-      std::printf("%-26s q%-3d PSNR(CPU,GPU) %7.2f dB  nonzero %lld / %lld (%+.2e)  entropy %.5f / %.5f (%+.1e)%s%s\n",
-                  c.name.c_str(), q, psnr, (long long)want.nonzero, (long long)got.nonzero,
-                  want.nonzero_fraction() - got.nonzero_fraction(), want.entropy_bits, got.entropy_bits,
-                  got.entropy_bits - want.entropy_bits, alpha_diff ? "  ALPHA CHANGED" : "", ok ? "" : "  FAIL");
+      std::vector<unsigned long long> hist3;
+      std::vector<double> image3;
+      for (int variant : {3, 5}) {
+        const core::CompressResult got = emulate(c.d, q, variant);
+        const double psnr = core::psnr_db(core::mse(want.image, got.image), 255.0);
+        std::int64_t alpha_diff = 0, v3_diff = 0;
+        const std::int64_t ch = c.d.tensor.channels(), hw = c.d.tensor.rows() * c.d.tensor.cols();
+        for (std::int64_t k = core::coded_planes(ch); k < ch; ++k)
+          for (std::int64_t i = 0; i < hw; ++i) alpha_diff += got.image.get(k * hw + i) != c.d.tensor.get(k * hw + i);
+        if (variant == 3) {
+          hist3 = g_last_hist;
+          image3.resize(static_cast<std::size_t>(ch * hw));
+          for (std::int64_t i = 0; i < ch * hw; ++i) image3[i] = got.image.get(i);
+        } else {
+          for (std::int64_t i = 0; i < ch * hw; ++i) v3_diff += got.image.get(i) != image3[i];
+          v3_diff += g_last_hist != hist3;
+          differ += v3_diff != 0;
+        }
+        const bool ok = psnr > 50.0 && alpha_diff == 0 && want.coefficients == got.coefficients && v3_diff == 0;
+        worst = std::min(worst, psnr);
+        bad += !ok;
+        std::printf("v%d %-26s q%-3d PSNR(CPU,GPU) %7.2f dB  nonzero %lld / %lld (%+.2e)  entropy %.5f / %.5f (%+.1e)%s%s%s\n",
+                    variant, c.name.c_str(), q, psnr, (long long)want.nonzero, (long long)got.nonzero,
+                    want.nonzero_fraction() - got.nonzero_fraction(), want.entropy_bits, got.entropy_bits,
+                    got.entropy_bits - want.entropy_bits, alpha_diff ? "  ALPHA CHANGED" : "",
+                    v3_diff ? "  DIFFERS FROM v3" : "", ok ? "" : "  FAIL");
+      }
     }
+  std::printf("v5 identical to v3 in %d of %d cases\n", int(cases.size()) * 3 - differ, int(cases.size()) * 3);
   std::printf("min PSNR %.2f dB\n%s\n", worst, bad ? "FAIL" : "OK");
   return bad;
 }

@@ -107,54 +107,66 @@ TEST_CASE("block8 gpu: CPU and GPU compress reconstructions agree to PSNR > 50 d
   }
 }
 
-// The fused kernel has three load/store paths: whole 8 x 256 tiles and the partial last tile of a strip with
-// 8-byte vectors (W a multiple of 8, all 8 rows inside the image), and the byte path with edge replication
-// (W not a multiple of 8, or the last strip of an H that is not). Crops of the sample images reach all three;
-// an added alpha plane must come back unchanged. The whole images as well as the crops.
+// The fused kernel has three load/store paths: whole tiles (8 x 256 pixels: 128 blocks in v3, 32 in v5) and the
+// partial last tile of a strip with 8-byte vectors (W a multiple of 8, all 8 rows inside the image), and the
+// byte path with edge replication (W not a multiple of 8, or the last strip of an H that is not). Crops of the
+// sample images reach all three; an added alpha plane must come back unchanged. The whole images as well as the
+// crops, with both kernels (DCTOOL_JPEG_FUSED=v3, v5); v5's image, nonzero count and entropy must equal v3's.
 TEST_CASE("block8 gpu: fused jpeg on partial tiles, odd sizes and alpha agrees with the CPU compressor",
           "[compress][gpu]") {
   const core::Compressor* fused = app::find_compressor("cuda-jpeg-fused");
   const core::Compressor* cpu = app::find_compressor("cpu");
   REQUIRE(fused != nullptr);
   REQUIRE(cpu != nullptr);
-  {
-    for (const char* file : {"camera.png", "astronaut.png"}) {
-      const core::Dataset src = app::image_codec().read(test::source_dir() + "/data/" + file, Precision::kF32);
-      const std::int64_t H = src.tensor.rows(), W = src.tensor.cols(), C = src.tensor.channels();
-      struct Crop {
-        std::int64_t h, w;
-        bool alpha;
-      };
-      for (const Crop cr : {Crop{H, W, false}, Crop{200, 360, false}, Crop{205, 296, true}, Crop{203, 301, false},
-                            Crop{64, 8, true}}) {
-        core::Dataset in;
-        in.kind = src.kind;
-        const std::int64_t ch = C + (cr.alpha ? 1 : 0);
-        in.tensor = core::HostTensor(Shape2{cr.h, cr.w}, ch, Precision::kF32);
-        for (std::int64_t c = 0; c < ch; ++c)
-          for (std::int64_t i = 0; i < cr.h; ++i)
-            for (std::int64_t j = 0; j < cr.w; ++j)
-              in.tensor.set((c * cr.h + i) * cr.w + j,
-                            c < C ? src.tensor.get((c * H + i) * W + j) : double((7 * i + 3 * j) % 256));
-        core::CompressRequest r;
-        r.quality = 50;
-        core::CompressRequest rc = r;
-        rc.backend = "cpu-8x8-flmad";
-        const core::CompressResult want = cpu->run(rc, in);
-        REQUIRE(fused->supports(r, in).ok);
-        const core::CompressResult got = fused->run(r, in);
-        const double p = core::psnr_db(core::mse(want.image, got.image), 255.0);
-        INFO(file << " crop " << cr.h << "x" << cr.w << (cr.alpha ? " +alpha" : "")
-                     << ": PSNR(CPU, GPU) " << p << " dB; nonzero " << want.nonzero << " / " << got.nonzero
-                     << ", entropy " << want.entropy_bits << " / " << got.entropy_bits);
+  for (const char* file : {"camera.png", "astronaut.png"}) {
+    const core::Dataset src = app::image_codec().read(test::source_dir() + "/data/" + file, Precision::kF32);
+    const std::int64_t H = src.tensor.rows(), W = src.tensor.cols(), C = src.tensor.channels();
+    struct Crop {
+      std::int64_t h, w;
+      bool alpha;
+    };
+    for (const Crop cr : {Crop{H, W, false}, Crop{200, 360, false}, Crop{205, 296, true}, Crop{203, 301, false},
+                          Crop{64, 8, true}}) {
+      core::Dataset in;
+      in.kind = src.kind;
+      const std::int64_t ch = C + (cr.alpha ? 1 : 0);
+      in.tensor = core::HostTensor(Shape2{cr.h, cr.w}, ch, Precision::kF32);
+      for (std::int64_t c = 0; c < ch; ++c)
+        for (std::int64_t i = 0; i < cr.h; ++i)
+          for (std::int64_t j = 0; j < cr.w; ++j)
+            in.tensor.set((c * cr.h + i) * cr.w + j,
+                          c < C ? src.tensor.get((c * H + i) * W + j) : double((7 * i + 3 * j) % 256));
+      core::CompressRequest r;
+      r.quality = 50;
+      core::CompressRequest rc = r;
+      rc.backend = "cpu-8x8-flmad";
+      const core::CompressResult want = cpu->run(rc, in);
+      REQUIRE(fused->supports(r, in).ok);
+      ::setenv("DCTOOL_JPEG_FUSED", "v3", 1);
+      const core::CompressResult v3 = fused->run(r, in);
+      ::setenv("DCTOOL_JPEG_FUSED", "v5", 1);
+      const core::CompressResult v5 = fused->run(r, in);
+      ::unsetenv("DCTOOL_JPEG_FUSED");
+      std::int64_t v5_diff = 0;
+      for (std::int64_t i = 0; i < v3.image.elements(); ++i) v5_diff += v3.image.get(i) != v5.image.get(i);
+      INFO(file << " crop " << cr.h << "x" << cr.w << (cr.alpha ? " +alpha" : "") << ": v5 differs from v3 in "
+                << v5_diff << " samples");
+      CHECK(v5_diff == 0);
+      CHECK(v5.nonzero == v3.nonzero);
+      CHECK(v5.entropy_bits == v3.entropy_bits);
+      for (const core::CompressResult* got : {&v3, &v5}) {
+        const double p = core::psnr_db(core::mse(want.image, got->image), 255.0);
+        INFO((got == &v3 ? "v3" : "v5") << ": PSNR(CPU, GPU) " << p << " dB; nonzero " << want.nonzero << " / "
+                                        << got->nonzero << ", entropy " << want.entropy_bits << " / "
+                                        << got->entropy_bits);
         CHECK(p > 50.0);
-        CHECK(want.coefficients == got.coefficients);
-        CHECK(std::abs(want.nonzero_fraction() - got.nonzero_fraction()) < 1e-3);
-        CHECK(std::abs(want.entropy_bits - got.entropy_bits) < 1e-2);
+        CHECK(want.coefficients == got->coefficients);
+        CHECK(std::abs(want.nonzero_fraction() - got->nonzero_fraction()) < 1e-3);
+        CHECK(std::abs(want.entropy_bits - got->entropy_bits) < 1e-2);
         if (cr.alpha) {
           const std::int64_t a0 = (ch - 1) * cr.h * cr.w;
           std::int64_t diff = 0;
-          for (std::int64_t i = 0; i < cr.h * cr.w; ++i) diff += got.image.get(a0 + i) != in.tensor.get(a0 + i);
+          for (std::int64_t i = 0; i < cr.h * cr.w; ++i) diff += got->image.get(a0 + i) != in.tensor.get(a0 + i);
           CHECK(diff == 0);
         }
       }
