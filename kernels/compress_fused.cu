@@ -89,7 +89,9 @@ class FusedJpegCompressor final : public core::Compressor {
     p.h = h;
     p.w = w;
     p.channels = ch;
-    const bool rows = use_rows_kernel(planes);
+    // v5's grid has ceil(strips / kStrips) rows, at most 65535 (images up to 2 M rows); taller ones take v3.
+    const bool rows = use_rows_kernel(planes) &&
+                      (hp / 8 + jpeg_fused::rows::kStrips - 1) / jpeg_fused::rows::kStrips <= 65535;
     const int cta_blocks = rows ? jpeg_fused::rows::kBlocks : kThreads;
     p.blocks_x = static_cast<int>(wp / 8);
     p.ctas_x = (p.blocks_x + cta_blocks - 1) / cta_blocks;
