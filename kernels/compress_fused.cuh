@@ -102,11 +102,11 @@ inline int half_bins_for(int quality) {
 
 __device__ __forceinline__ unsigned fbits(float f) { return __float_as_uint(f); }
 
-// Byte k (0..3) of word as 2^15 + b.
-__device__ __forceinline__ float byte_float(unsigned word, int k) {
-  return __uint_as_float(__byte_perm(word, 0x47000000u, 0x7404u | (k << 4)));
+// Byte k (0..7) of v as 2^15 + b: e is the exponent byte 0x47000000 (v5 passes it from a register, which saves
+// a MOV of the selector per call; v3 lets it be an immediate).
+__device__ __forceinline__ float byte_float(uint2 v, int k, unsigned e = 0x47000000u) {
+  return __uint_as_float(__byte_perm(k < 4 ? v.x : v.y, e, 0x7404u | ((k & 3) << 4)));
 }
-__device__ __forceinline__ float byte_float(uint2 v, int k) { return byte_float(k < 4 ? v.x : v.y, k & 3); }
 
 // Four values M + n -> four bytes clamp(n, 0, 255).
 __device__ __forceinline__ unsigned pack4(float a, float b, float c, float d) {
@@ -265,6 +265,38 @@ constexpr float kBCb = 1.77200007f;
 // M + floor(t) for the saturated u = t/256.
 __device__ __forceinline__ float floor_magic(float u) { return __fmaf_rd(u, 256.f, kMagic); }
 
+// The reconstructed planes as the final colour conversion takes them: M + Y, and C − 128 for Cb and Cr.
+__device__ __forceinline__ float luma_out(float u) { return fminf(floor_magic(u), kMagic + 255.f); }
+__device__ __forceinline__ float chroma_out(float u) { return __fsub_rn(luma_out(u), kMagic + 128.f); }
+
+// RGB samples as 2^15 + b -> Y − 128, Cb − 128, Cr − 128 rounded as the CPU (the header comment says how).
+__device__ __forceinline__ void ycc_from_rgb(float R, float G, float B, float& y, float& cb, float& cr) {
+  const float dr = __fsub_rn(R, G), db = __fsub_rn(B, G);
+  // 1000 (Y − 128) + 500, exact; fl(0.001) > 0.001 keeps exact ties on the upper side.
+  const float y1000 = __fmaf_rn(dr, 299.f, __fmaf_rn(db, 114.f, __fmaf_rn(G, 1000.f, -1000.f * (kByteBase + 128.f) + 500.f)));
+  y = floorf(__fmul_rn(y1000, 0.001f));
+  cb = fminf(floorf(__fmaf_rn(__fmaf_rn(dr, float(-0.168735892 / 0.5), db), 0.5f, 0.5f)), 127.f);
+  cr = fminf(floorf(__fmaf_rn(__fmaf_rn(db, float(-0.081312411 / 0.5), dr), 0.5f, 0.5f)), 127.f);
+}
+
+// M + Y, Cb − 128, Cr − 128 -> M + R, M + G, M + B: R = Y + 1.402 Cr', G = Y − 0.714 (Cr' + 0.482 Cb'),
+// B = Y + 1.772 Cb' onto M + Y, rounded to nearest by the FFMA itself (pack4 clamps).
+__device__ __forceinline__ void rgb_from_ycc(float y, float cb, float cr, float& r, float& g, float& b) {
+  r = __fmaf_rn(cr, 1.402f, y);
+  g = __fmaf_rn(__fmaf_rn(cb, float(0.344136286 / 0.714136286), cr), -0.714136286f, y);
+  b = __fmaf_rn(cb, kBCb, y);
+}
+
+// The CTA's shared histogram (2 half_bins bins): cleared before the first __syncthreads, added to the
+// global one (bins q + kZeroBin) after the last.
+__device__ __forceinline__ void hist_clear(const Params& p, unsigned* hist, int t, int threads) {
+  for (int i = t; i < 2 * p.half_bins; i += threads) hist[i] = 0;
+}
+__device__ __forceinline__ void hist_flush(const Params& p, const unsigned* hist, int t, int threads) {
+  for (int i = t; i < 2 * p.half_bins; i += threads)
+    if (hist[i] != 0) atomicAdd(&p.hist[i - p.half_bins + kZeroBin], static_cast<unsigned long long>(hist[i]));
+}
+
 // A gray block: 8 rows of bytes in (edge rows replicated), coded in registers, rounded and
 // stored (rows past the image skipped).
 __device__ __forceinline__ void code_gray_block(const Params& p, float (&x)[64], unsigned* hist, int y0, int x0,
@@ -290,8 +322,7 @@ __device__ __forceinline__ void code_gray_block(const Params& p, float (&x)[64],
 // of shared memory for RGB). kPlanes: coded planes (1 gray, 3 YCbCr).
 template <int kPlanes>
 __device__ __forceinline__ void fused_jpeg_cta(const Params& p, float4* slots, unsigned* hist, int t, int cta) {
-  const int nb = 2 * p.half_bins;
-  for (int i = t; i < nb; i += kThreads) hist[i] = 0;
+  hist_clear(p, hist, t, kThreads);
   __syncthreads();
   const int bx = (cta % p.ctas_x) * kThreads + t, y0 = (cta / p.ctas_x) * 8, x0 = 8 * bx;
   const long long hw = static_cast<long long>(p.h) * p.w;
@@ -313,13 +344,8 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, float4* slots, u
       for (int r = 0; r < 8; ++r) {
 #pragma unroll
         for (int c = 0; c < 8; ++c) {
-          const float R = byte_float(in[0][r], c), G = byte_float(in[1][r], c), B = byte_float(in[2][r], c);
-          const float dr = __fsub_rn(R, G), db = __fsub_rn(B, G);
-          // 1000 (Y − 128) + 500, exact; fl(0.001) > 0.001 keeps exact ties on the upper side.
-          const float y1000 = __fmaf_rn(dr, 299.f, __fmaf_rn(db, 114.f, __fmaf_rn(G, 1000.f, -1000.f * (kByteBase + 128.f) + 500.f)));
-          x[8 * r + c] = floorf(__fmul_rn(y1000, 0.001f));
-          cb[c] = fminf(floorf(__fmaf_rn(__fmaf_rn(dr, float(-0.168735892 / 0.5), db), 0.5f, 0.5f)), 127.f);
-          cr[c] = fminf(floorf(__fmaf_rn(__fmaf_rn(db, float(-0.081312411 / 0.5), dr), 0.5f, 0.5f)), 127.f);
+          ycc_from_rgb(byte_float(in[0][r], c), byte_float(in[1][r], c), byte_float(in[2][r], c), x[8 * r + c], cb[c],
+                       cr[c]);
         }
         cb_slot[(2 * r) * kThreads + t] = make_float4(cb[0], cb[1], cb[2], cb[3]);
         cb_slot[(2 * r + 1) * kThreads + t] = make_float4(cb[4], cb[5], cb[6], cb[7]);
@@ -329,7 +355,7 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, float4* slots, u
       code_block(p.tab[0], x, hist, p.half_bins);
       // Y as M + Y (clamped); swap it into the Cb slot; code Cb; swap (Cb − 128) into the Cr slot; code Cr.
 #pragma unroll
-      for (int k = 0; k < 64; ++k) x[k] = fminf(floor_magic(x[k]), kMagic + 255.f);
+      for (int k = 0; k < 64; ++k) x[k] = luma_out(x[k]);
 #pragma unroll 1
       for (int pl = 0; pl < 2; ++pl) {
         float4* const slot = slots + pl * kSlotFloat4 * kThreads;
@@ -344,7 +370,7 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, float4* slots, u
         }
         code_block(p.tab[1], x, hist, p.half_bins);
 #pragma unroll
-        for (int k = 0; k < 64; ++k) x[k] = __fsub_rn(fminf(floor_magic(x[k]), kMagic + 255.f), kMagic + 128.f);
+        for (int k = 0; k < 64; ++k) x[k] = chroma_out(x[k]);
       }
       // x: Cr − 128; Cb slot: M + Y; Cr slot: Cb − 128. R = Y + 1.402 Cr', G = Y − 0.714 (Cr' + 0.482 Cb'),
       // B = Y + 1.772 Cb' onto M + Y: rounded to nearest by the FFMA itself.
@@ -357,12 +383,8 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, float4* slots, u
           const float4 y4 = cb_slot[(2 * r + hlf) * kThreads + t], c4 = cr_slot[(2 * r + hlf) * kThreads + t];
           const float Y[4] = {y4.x, y4.y, y4.z, y4.w}, CB[4] = {c4.x, c4.y, c4.z, c4.w};
 #pragma unroll
-          for (int c = 0; c < 4; ++c) {
-            const float cbv = CB[c], crv = x[8 * r + 4 * hlf + c];
-            o[0][4 * hlf + c] = __fmaf_rn(crv, 1.402f, Y[c]);
-            o[1][4 * hlf + c] = __fmaf_rn(__fmaf_rn(cbv, float(0.344136286 / 0.714136286), crv), -0.714136286f, Y[c]);
-            o[2][4 * hlf + c] = __fmaf_rn(cbv, kBCb, Y[c]);
-          }
+          for (int c = 0; c < 4; ++c)
+            rgb_from_ycc(Y[c], CB[c], x[8 * r + 4 * hlf + c], o[0][4 * hlf + c], o[1][4 * hlf + c], o[2][4 * hlf + c]);
         }
 #pragma unroll
         for (int pl = 0; pl < 3; ++pl)
@@ -375,8 +397,7 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, float4* slots, u
         store_row(p.out + ch * hw, p.w, y0 + r, x0, vec, load_row(p.in + ch * hw, p.w, y0 + r, x0, vec));
   }
   __syncthreads();
-  for (int i = t; i < nb; i += kThreads)
-    if (hist[i] != 0) atomicAdd(&p.hist[i - p.half_bins + kZeroBin], static_cast<unsigned long long>(hist[i]));
+  hist_flush(p, hist, t, kThreads);
 }
 
 
@@ -506,18 +527,12 @@ __device__ __forceinline__ void code_lane(const LaneTable& lt, bool tie_lane, fl
   fl_inv8<0, 1, true>(x);  // row r
 }
 
-// Byte k (0..3) of word as 2^15 + b, the exponent byte e = 0x47000000 from a register.
-__device__ __forceinline__ float byte_float(uint2 v, int k, unsigned e) {
-  return __uint_as_float(__byte_perm(k < 4 ? v.x : v.y, e, 0x7404u | ((k & 3) << 4)));
-}
-
 // The work of thread t of CTA (cx, cy): strips kStrips·cy ... of the 32 blocks from cx·32. Shared memory:
 // tabs[kLaneTables], tr[kBlocks · kTrBlock], hist[2 · half_bins].
 template <int kPlanes>
 __device__ __forceinline__ void fused_jpeg_cta(const Params& p, LaneTable* tabs, float* tr, unsigned* hist, int t,
                                                int cx, int cy) {
-  const int nb = 2 * p.half_bins;
-  for (int i = t; i < nb; i += kThreads) hist[i] = 0;
+  hist_clear(p, hist, t, kThreads);
   if (t < kLaneTables) {
     const Table& tb = p.tab[t / 8];
     const int u = t % 8;
@@ -571,31 +586,21 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, LaneTable* tabs,
     } else {
       float yv[8], cb[8], cr[8];
 #pragma unroll
-      for (int c = 0; c < 8; ++c) {  // v3's colour conversion, value for value
-        const float R = byte_float(in[0], c, e), G = byte_float(in[1], c, e), B = byte_float(in[2], c, e);
-        const float dr = __fsub_rn(R, G), db = __fsub_rn(B, G);
-        const float y1000 = __fmaf_rn(dr, 299.f, __fmaf_rn(db, 114.f, __fmaf_rn(G, 1000.f, -1000.f * (kByteBase + 128.f) + 500.f)));
-        yv[c] = floorf(__fmul_rn(y1000, 0.001f));
-        cb[c] = fminf(floorf(__fmaf_rn(__fmaf_rn(dr, float(-0.168735892 / 0.5), db), 0.5f, 0.5f)), 127.f);
-        cr[c] = fminf(floorf(__fmaf_rn(__fmaf_rn(db, float(-0.081312411 / 0.5), dr), 0.5f, 0.5f)), 127.f);
-      }
+      for (int c = 0; c < 8; ++c)
+        ycc_from_rgb(byte_float(in[0], c, e), byte_float(in[1], c, e), byte_float(in[2], c, e), yv[c], cb[c], cr[c]);
       code_lane(tabs[r], tie_lane, yv, trb, r, h_at, active);
 #pragma unroll
-      for (int c = 0; c < 8; ++c) yv[c] = fminf(floor_magic(yv[c]), kMagic + 255.f);  // M + Y
+      for (int c = 0; c < 8; ++c) yv[c] = luma_out(yv[c]);
       code_lane(tabs[8 + r], tie_lane, cb, trb, r, h_at, active);
 #pragma unroll
-      for (int c = 0; c < 8; ++c) cb[c] = __fsub_rn(fminf(floor_magic(cb[c]), kMagic + 255.f), kMagic + 128.f);
+      for (int c = 0; c < 8; ++c) cb[c] = chroma_out(cb[c]);
       code_lane(tabs[8 + r], tie_lane, cr, trb, r, h_at, active);
 #pragma unroll
-      for (int c = 0; c < 8; ++c) cr[c] = __fsub_rn(fminf(floor_magic(cr[c]), kMagic + 255.f), kMagic + 128.f);
-      if (store) {  // v3's YCbCr -> RGB
+      for (int c = 0; c < 8; ++c) cr[c] = chroma_out(cr[c]);
+      if (store) {
         float o[3][8];
 #pragma unroll
-        for (int c = 0; c < 8; ++c) {
-          o[0][c] = __fmaf_rn(cr[c], 1.402f, yv[c]);
-          o[1][c] = __fmaf_rn(__fmaf_rn(cb[c], float(0.344136286 / 0.714136286), cr[c]), -0.714136286f, yv[c]);
-          o[2][c] = __fmaf_rn(cb[c], kBCb, yv[c]);
-        }
+        for (int c = 0; c < 8; ++c) rgb_from_ycc(yv[c], cb[c], cr[c], o[0][c], o[1][c], o[2][c]);
 #pragma unroll
         for (int pl = 0; pl < 3; ++pl)
           store_row(p.out + pl * hw, p.w, yr, x0, vec,
@@ -607,8 +612,7 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, LaneTable* tabs,
         store_row(p.out + ch * hw, p.w, yr, x0, vec, load_row(p.in + ch * hw, p.w, yr, x0, vec));
   }
   __syncthreads();
-  for (int i = t; i < nb; i += kThreads)
-    if (hist[i] != 0) atomicAdd(&p.hist[i - p.half_bins + kZeroBin], static_cast<unsigned long long>(hist[i]));
+  hist_flush(p, hist, t, kThreads);
 }
 
 }  // namespace rows
