@@ -16,6 +16,7 @@
 #include "kernels/backends.hpp"
 #include "kernels/block8_backends.hpp"
 #include "kernels/compress_fused.cuh"
+#include "kernels/compress_fused_tc.cuh"
 #include "kernels/gpu_plan.cuh"
 
 namespace dct::cuda {
@@ -43,16 +44,33 @@ __global__ void __launch_bounds__(jpeg_fused::rows::kThreads, 4) fused_jpeg_kern
   jr::fused_jpeg_cta<kPlanes>(p, tabs, tr, hist, threadIdx.x, blockIdx.x, blockIdx.y);
 }
 
-// DCTOOL_JPEG_FUSED picks the kernel (kernels/compress_fused.cuh): v5 (eight threads per 8x8 block, a row each)
-// or v3 (one thread per block, all planes in registers); their output and histogram are bit-identical. Unset:
-// v5 for RGB (4096^2 on the H200: 0.086 against 0.097 ms), v3 for gray (0.025 against 0.032 ms; notes/block8.md).
-// Anything else is a usage error, so that a mistyped A/B run cannot silently measure the default.
-bool use_rows_kernel(int planes) {
+template <int kPlanes>
+__global__ void __launch_bounds__(jpeg_fused::tc::kThreads, 2) fused_jpeg_kernel_tc(const jpeg_fused::Params p) {
+  extern __shared__ unsigned hist_tc[];  // the CTA's histogram
+  jpeg_fused::tc::fused_jpeg_cta<kPlanes>(p, hist_tc, threadIdx.x, blockIdx.x, blockIdx.y);
+}
+
+enum class Kernel { kV3, kV5, kV6 };
+
+// An integer switch from the environment (v6's DCTOOL_JPEG_TC_STRIPS), dflt when unset.
+int env_int(const char* name, int dflt) {
+  const char* e = std::getenv(name);
+  return e == nullptr ? dflt : std::atoi(e);
+}
+
+// DCTOOL_JPEG_FUSED picks the kernel: v3 (one thread per block, all planes in registers) or v5 (eight threads per
+// 8x8 block, a row each; kernels/compress_fused.cuh), whose output and histogram are bit-identical, or v6 (the
+// DCTs on the tensor cores, f16 products, kernels/compress_fused_tc.cuh; opt-in: slower than both on the H200,
+// 0.100 against v5's 0.086 ms for 4096^2 RGB). Unset: v5 for RGB (0.086 against v3's 0.097 ms), v3 for gray
+// (0.025 against v5's 0.032, v6's 0.042-0.049 ms; notes/block8.md). Anything else is a usage error, so that a
+// mistyped A/B run cannot silently measure the default.
+Kernel pick_kernel(int planes) {
   const char* e = std::getenv("DCTOOL_JPEG_FUSED");
-  if (e == nullptr) return planes == 3;
-  if (std::strcmp(e, "v5") == 0) return true;
-  if (std::strcmp(e, "v3") == 0) return false;
-  throw Error(ErrorCode::kUsage, "DCTOOL_JPEG_FUSED", std::string("unknown kernel '") + e + "' (v3, v5)");
+  if (e == nullptr) return planes == 3 ? Kernel::kV5 : Kernel::kV3;
+  if (std::strcmp(e, "v6") == 0) return Kernel::kV6;
+  if (std::strcmp(e, "v5") == 0) return Kernel::kV5;
+  if (std::strcmp(e, "v3") == 0) return Kernel::kV3;
+  throw Error(ErrorCode::kUsage, "DCTOOL_JPEG_FUSED", std::string("unknown kernel '") + e + "' (v3, v5, v6)");
 }
 
 class FusedJpegCompressor final : public core::Compressor {
@@ -89,22 +107,34 @@ class FusedJpegCompressor final : public core::Compressor {
     p.h = h;
     p.w = w;
     p.channels = ch;
-    // v5's grid has ceil(strips / kStrips) rows, at most 65535 (images up to 2 M rows); taller ones take v3.
-    const bool rows = use_rows_kernel(planes) &&
-                      (hp / 8 + jpeg_fused::rows::kStrips - 1) / jpeg_fused::rows::kStrips <= 65535;
-    const int cta_blocks = rows ? jpeg_fused::rows::kBlocks : kThreads;
+    // v5's and v6's grids have ceil(strips / 4) rows, at most 65535 (images up to 2 M rows); taller ones take v3.
+    Kernel kind = pick_kernel(planes);
+    p.tc_strips = std::max(1, env_int("DCTOOL_JPEG_TC_STRIPS", jpeg_fused::tc::kStrips));  // v6's strips per CTA
+    const long long grid_y = (hp / 8 + (kind == Kernel::kV6 ? p.tc_strips : 4) - 1) / (kind == Kernel::kV6 ? p.tc_strips : 4);
+    if (kind != Kernel::kV3 && grid_y > 65535) kind = Kernel::kV3;
+    static_assert(jpeg_fused::rows::kStrips == 4, "v5's grid rows above");
+    const long long cta_pixels = kind == Kernel::kV6   ? 16 * jpeg_fused::tc::kWarps
+                                 : kind == Kernel::kV5 ? 8 * jpeg_fused::rows::kBlocks
+                                                       : 8 * kThreads;
     p.blocks_x = static_cast<int>(wp / 8);
-    p.ctas_x = (p.blocks_x + cta_blocks - 1) / cta_blocks;
+    p.ctas_x = static_cast<int>((wp + cta_pixels - 1) / cta_pixels);
     p.half_bins = jpeg_fused::half_bins_for(r.quality);
     p.strips = static_cast<int>(hp / 8);
     p.byte_exp = 0x47000000u;
     jpeg_fused::make_tables(r.quality, p.tab);
-    auto* const kernel = rows ? (planes == 3 ? fused_jpeg_kernel_rows<3> : fused_jpeg_kernel_rows<1>)
-                              : (planes == 3 ? fused_jpeg_kernel<3> : fused_jpeg_kernel<1>);
-    const unsigned threads = rows ? jpeg_fused::rows::kThreads : kThreads;
-    const std::size_t smem = rows ? jpeg_fused::rows::smem_bytes(p.half_bins)
-                                  : (planes == 3 ? 2 * jpeg_fused::kSlotFloat4 * kThreads * sizeof(float4) : 0) +
-                                        2 * p.half_bins * sizeof(unsigned);
+    jpeg_fused::tc::make_cprime(p.cprime);
+    const bool three = planes == 3;
+    auto* const kernel = kind == Kernel::kV6   ? (three ? fused_jpeg_kernel_tc<3> : fused_jpeg_kernel_tc<1>)
+                         : kind == Kernel::kV5 ? (three ? fused_jpeg_kernel_rows<3> : fused_jpeg_kernel_rows<1>)
+                                               : (three ? fused_jpeg_kernel<3> : fused_jpeg_kernel<1>);
+    const unsigned threads = kind == Kernel::kV6   ? jpeg_fused::tc::kThreads
+                             : kind == Kernel::kV5 ? jpeg_fused::rows::kThreads
+                                                   : kThreads;
+    const std::size_t smem = kind == Kernel::kV6 ? jpeg_fused::tc::smem_bytes(p.half_bins)
+                             : kind == Kernel::kV5
+                                 ? jpeg_fused::rows::smem_bytes(p.half_bins)
+                                 : (three ? 2 * jpeg_fused::kSlotFloat4 * kThreads * sizeof(float4) : 0) +
+                                       2 * p.half_bins * sizeof(unsigned);
     std::vector<unsigned long long> hist(kBins);
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -117,6 +147,8 @@ class FusedJpegCompressor final : public core::Compressor {
         DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel<3>));
         DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel_rows<1>));
         DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel_rows<3>));
+        DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel_tc<1>));
+        DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel_tc<3>));
       }
       State& st = *st_;
       if (smem > 48 * 1024)
@@ -142,8 +174,8 @@ class FusedJpegCompressor final : public core::Compressor {
       DCT_CUDA_CHECK(cudaMemcpyAsync(dev_in_.get(), pin_in_.get(), bytes, cudaMemcpyHostToDevice, s));
       DCT_CUDA_CHECK(cudaMemsetAsync(hist_.get(), 0, kBins * sizeof(unsigned long long), s));
       ev_[1].record(s);
-      const dim3 grid = rows ? dim3(p.ctas_x, (p.strips + jpeg_fused::rows::kStrips - 1) / jpeg_fused::rows::kStrips)
-                             : dim3(static_cast<unsigned>(p.ctas_x * (hp / 8)));
+      const dim3 grid = kind == Kernel::kV3 ? dim3(static_cast<unsigned>(p.ctas_x * (hp / 8)))
+                                            : dim3(p.ctas_x, static_cast<unsigned>(grid_y));
       kernel<<<grid, threads, smem, s>>>(p);
       DCT_CUDA_CHECK(cudaGetLastError());
       ev_[2].record(s);

@@ -60,6 +60,7 @@ struct Table {
   float tie_d[4];    // −8Q of the tie coefficients
   float tie_r[4];    // fl(1 / (8Q))
   float tie_c[4];    // fl(1/2 + 1/(16Q)): v5's two-operation form of the same rounding (quantize_lane)
+  float qf[64];      // Q itself (v6: its quantizer works on the unscaled F' = 8F of the tensor-core DCT)
 };
 
 struct Params {
@@ -71,6 +72,9 @@ struct Params {
   int strips;                // v5: 8-row strips of the padded image (H/8 rounded up)
   unsigned byte_exp;         // v5: 0x47000000 (byte_float's exponent byte, from a register rather than a MOV each)
   Table tab[2];              // luma, chroma
+  float cprime[64];          // v6: C' = 2√2 × the orthonormal 8-point DCT-II matrix (kernels/compress_fused_tc.cuh)
+  float zero;                // v6: 0, a value the compiler cannot see, so that constant MMA operands stay in registers
+  int tc_strips;             // v6: strips per CTA
 };
 
 // The kernel's tables for one quality: Annex K tables scaled as libjpeg, the Feig-Linzer ortho scales.
@@ -82,6 +86,7 @@ inline void make_tables(int quality, Table (&tab)[2]) {
       const double sf = a.fwd_scale[k / 8] * a.fwd_scale[k % 8], si = a.inv_scale[k / 8] * a.inv_scale[k % 8];
       tab[c].fq[k] = static_cast<float>(sf / q[k]);
       tab[c].deq[k] = static_cast<float>(q[k] * si / 256.0);
+      tab[c].qf[k] = static_cast<float>(q[k]);
       if (const int s = tie_slot(k); s >= 0) {  // sf = 1/8 there: F/(8Q), as the CPU's (F/8)/Q
         tab[c].tie_d[s] = static_cast<float>(-8 * q[k]);
         tab[c].tie_r[s] = static_cast<float>(1.0 / (8 * q[k]));
