@@ -52,10 +52,16 @@ __global__ void __launch_bounds__(jpeg_fused::tc::kThreads, 2) fused_jpeg_kernel
 
 enum class Kernel { kV3, kV5, kV6 };
 
-// An integer switch from the environment (v6's DCTOOL_JPEG_TC_STRIPS), dflt when unset.
-int env_int(const char* name, int dflt) {
+// A positive integer switch from the environment (v6's DCTOOL_JPEG_TC_STRIPS), dflt when unset; anything else is
+// a usage error.
+int env_positive(const char* name, int dflt) {
   const char* e = std::getenv(name);
-  return e == nullptr ? dflt : std::atoi(e);
+  if (e == nullptr) return dflt;
+  char* end = nullptr;
+  const long v = std::strtol(e, &end, 10);
+  if (end == e || *end != '\0' || v < 1 || v > 65536)
+    throw Error(ErrorCode::kUsage, name, std::string("'") + e + "' is not a count from 1 to 65536");
+  return static_cast<int>(v);
 }
 
 // DCTOOL_JPEG_FUSED picks the kernel: v3 (one thread per block, all planes in registers) or v5 (eight threads per
@@ -107,12 +113,13 @@ class FusedJpegCompressor final : public core::Compressor {
     p.h = h;
     p.w = w;
     p.channels = ch;
-    // v5's and v6's grids have ceil(strips / 4) rows, at most 65535 (images up to 2 M rows); taller ones take v3.
+    // v5's grid has ceil(strips / 4) rows, v6's ceil(strips / tc_strips), at most 65535 (v5: images up to 2 M
+    // rows, v6 with 16 strips per CTA up to 8 M); taller ones take v3.
     Kernel kind = pick_kernel(planes);
-    p.tc_strips = std::max(1, env_int("DCTOOL_JPEG_TC_STRIPS", jpeg_fused::tc::kStrips));  // v6's strips per CTA
-    const long long grid_y = (hp / 8 + (kind == Kernel::kV6 ? p.tc_strips : 4) - 1) / (kind == Kernel::kV6 ? p.tc_strips : 4);
+    p.tc_strips = env_positive("DCTOOL_JPEG_TC_STRIPS", jpeg_fused::tc::kStrips);
+    const long long strips_per_cta = kind == Kernel::kV6 ? p.tc_strips : jpeg_fused::rows::kStrips;
+    const long long grid_y = (hp / 8 + strips_per_cta - 1) / strips_per_cta;
     if (kind != Kernel::kV3 && grid_y > 65535) kind = Kernel::kV3;
-    static_assert(jpeg_fused::rows::kStrips == 4, "v5's grid rows above");
     const long long cta_pixels = kind == Kernel::kV6   ? 16 * jpeg_fused::tc::kWarps
                                  : kind == Kernel::kV5 ? 8 * jpeg_fused::rows::kBlocks
                                                        : 8 * kThreads;
