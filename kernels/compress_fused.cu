@@ -79,6 +79,32 @@ Kernel pick_kernel(int planes) {
   throw Error(ErrorCode::kUsage, "DCTOOL_JPEG_FUSED", std::string("unknown kernel '") + e + "' (v3, v5, v6)");
 }
 
+// How one kernel is launched: CTA size, pixels of a strip per CTA, strips per CTA (v3: one, a 1-D grid), dynamic
+// shared memory.
+struct Shape {
+  void (*kernel)(jpeg_fused::Params);
+  unsigned threads;
+  long long cta_pixels, strips_per_cta;
+  std::size_t smem;
+};
+
+Shape shape_of(Kernel kind, int planes, int half_bins, int tc_strips) {
+  const bool three = planes == 3;
+  const std::size_t hist = 2 * static_cast<std::size_t>(half_bins) * sizeof(unsigned);
+  switch (kind) {
+    case Kernel::kV6:
+      return {three ? fused_jpeg_kernel_tc<3> : fused_jpeg_kernel_tc<1>, jpeg_fused::tc::kThreads,
+              16 * jpeg_fused::tc::kWarps, tc_strips, jpeg_fused::tc::smem_bytes(half_bins)};
+    case Kernel::kV5:
+      return {three ? fused_jpeg_kernel_rows<3> : fused_jpeg_kernel_rows<1>, jpeg_fused::rows::kThreads,
+              8 * jpeg_fused::rows::kBlocks, jpeg_fused::rows::kStrips, jpeg_fused::rows::smem_bytes(half_bins)};
+    case Kernel::kV3:
+      break;
+  }
+  return {three ? fused_jpeg_kernel<3> : fused_jpeg_kernel<1>, kThreads, 8 * kThreads, 1,
+          (three ? 2 * jpeg_fused::kSlotFloat4 * kThreads * sizeof(float4) : 0) + hist};
+}
+
 class FusedJpegCompressor final : public core::Compressor {
  public:
   std::string_view name() const override { return "cuda-jpeg-fused"; }
@@ -117,31 +143,17 @@ class FusedJpegCompressor final : public core::Compressor {
     // rows, v6 with 16 strips per CTA up to 8 M); taller ones take v3.
     Kernel kind = pick_kernel(planes);
     p.tc_strips = env_positive("DCTOOL_JPEG_TC_STRIPS", jpeg_fused::tc::kStrips);
-    const long long strips_per_cta = kind == Kernel::kV6 ? p.tc_strips : jpeg_fused::rows::kStrips;
-    const long long grid_y = (hp / 8 + strips_per_cta - 1) / strips_per_cta;
-    if (kind != Kernel::kV3 && grid_y > 65535) kind = Kernel::kV3;
-    const long long cta_pixels = kind == Kernel::kV6   ? 16 * jpeg_fused::tc::kWarps
-                                 : kind == Kernel::kV5 ? 8 * jpeg_fused::rows::kBlocks
-                                                       : 8 * kThreads;
-    p.blocks_x = static_cast<int>(wp / 8);
-    p.ctas_x = static_cast<int>((wp + cta_pixels - 1) / cta_pixels);
     p.half_bins = jpeg_fused::half_bins_for(r.quality);
+    Shape sh = shape_of(kind, planes, p.half_bins, p.tc_strips);
+    if (kind != Kernel::kV3 && (hp / 8 + sh.strips_per_cta - 1) / sh.strips_per_cta > 65535)
+      sh = shape_of(kind = Kernel::kV3, planes, p.half_bins, p.tc_strips);
+    const long long grid_y = (hp / 8 + sh.strips_per_cta - 1) / sh.strips_per_cta;  // v3: hp / 8
+    p.blocks_x = static_cast<int>(wp / 8);
+    p.ctas_x = static_cast<int>((wp + sh.cta_pixels - 1) / sh.cta_pixels);
     p.strips = static_cast<int>(hp / 8);
     p.byte_exp = 0x47000000u;
     jpeg_fused::make_tables(r.quality, p.tab);
-    jpeg_fused::tc::make_cprime(p.cprime);
-    const bool three = planes == 3;
-    auto* const kernel = kind == Kernel::kV6   ? (three ? fused_jpeg_kernel_tc<3> : fused_jpeg_kernel_tc<1>)
-                         : kind == Kernel::kV5 ? (three ? fused_jpeg_kernel_rows<3> : fused_jpeg_kernel_rows<1>)
-                                               : (three ? fused_jpeg_kernel<3> : fused_jpeg_kernel<1>);
-    const unsigned threads = kind == Kernel::kV6   ? jpeg_fused::tc::kThreads
-                             : kind == Kernel::kV5 ? jpeg_fused::rows::kThreads
-                                                   : kThreads;
-    const std::size_t smem = kind == Kernel::kV6 ? jpeg_fused::tc::smem_bytes(p.half_bins)
-                             : kind == Kernel::kV5
-                                 ? jpeg_fused::rows::smem_bytes(p.half_bins)
-                                 : (three ? 2 * jpeg_fused::kSlotFloat4 * kThreads * sizeof(float4) : 0) +
-                                       2 * p.half_bins * sizeof(unsigned);
+    if (kind == Kernel::kV6) jpeg_fused::tc::make_cprime(p.cprime);
     std::vector<unsigned long long> hist(kBins);
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -158,8 +170,9 @@ class FusedJpegCompressor final : public core::Compressor {
         DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel_tc<3>));
       }
       State& st = *st_;
-      if (smem > 48 * 1024)
-        DCT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+      if (sh.smem > 48 * 1024)
+        DCT_CUDA_CHECK(cudaFuncSetAttribute(sh.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(sh.smem)));
       if (st.dev_in.bytes() < bytes) {
         st.dev_in = DeviceBuffer(bytes);
         st.dev_out = DeviceBuffer(bytes);
@@ -181,9 +194,9 @@ class FusedJpegCompressor final : public core::Compressor {
       DCT_CUDA_CHECK(cudaMemcpyAsync(dev_in_.get(), pin_in_.get(), bytes, cudaMemcpyHostToDevice, s));
       DCT_CUDA_CHECK(cudaMemsetAsync(hist_.get(), 0, kBins * sizeof(unsigned long long), s));
       ev_[1].record(s);
-      const dim3 grid = kind == Kernel::kV3 ? dim3(static_cast<unsigned>(p.ctas_x * (hp / 8)))
+      const dim3 grid = kind == Kernel::kV3 ? dim3(static_cast<unsigned>(p.ctas_x * grid_y))
                                             : dim3(p.ctas_x, static_cast<unsigned>(grid_y));
-      kernel<<<grid, threads, smem, s>>>(p);
+      sh.kernel<<<grid, sh.threads, sh.smem, s>>>(p);
       DCT_CUDA_CHECK(cudaGetLastError());
       ev_[2].record(s);
       DCT_CUDA_CHECK(cudaMemcpyAsync(pin_out_.get(), dev_out_.get(), bytes, cudaMemcpyDeviceToHost, s));

@@ -22,7 +22,7 @@
    Precision: the samples and q·Q are exact in f16; C' and the two intermediate products are rounded to f16
    (11 bits), so F' carries ≈ 2^-12 relative error: coefficients within that of a rounding boundary may be
    quantized the other way than in f32. Modelled in numpy before writing this: PSNR(exact f64 pipeline, this one)
-   58–63 dB at quality 10–90 on the sample images, PSNR against the original changed by < 0.002 dB; the gpu test
+   59.8–63.0 dB at quality 10–90 on the sample images, PSNR against the original changed by < 0.002 dB; the gpu test
    holds it to DESIGN's CPU/GPU criterion (> 50 dB) and to the CPU's nonzero count and entropy (H200, run10:
    PSNR(v5, v6) 57.7–63.8 dB).
    Measured (notes/block8.md, "Fused jpeg, v6"): correct but slower than v5 (RGB) and v3 (gray) — 108 instructions
