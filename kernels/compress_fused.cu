@@ -1,9 +1,10 @@
 /* cuda-jpeg-fused: DESIGN §4's jpeg mode in one kernel, 8-bit planes in, 8-bit planes out (issue 4: the image
-   crosses device memory once each way). The device code and its design are in kernels/compress_fused.cuh
-   (v5, the default for RGB: eight threads per 8x8 block; v3, the default for gray: one thread per block;
-   scripts/jpeg-emulate.sh runs both on the host); this file
-   is the launch and the Compressor. CPU and GPU agree to > 50 dB: the coefficients that can sit exactly on a
-   rounding tie are quantized bit-exactly, the others may differ where f32 noise decides the rounding. */
+   crosses device memory once each way). The device code and its design are in kernels/compress_fused_tc.cuh (v6,
+   the default: the 8x8 DCTs on the tensor cores) and kernels/compress_fused.cuh (v3 and v5, CPU-exact, by
+   DCTOOL_JPEG_FUSED); scripts/jpeg-emulate.sh runs all three on the host. This file is the launch and the
+   Compressor. CPU and GPU agree to > 50 dB: v3/v5 quantize the coefficients that can sit exactly on a rounding tie
+   bit-exactly and differ elsewhere only where f32 noise decides the rounding; v6's f16 products move a few more
+   coefficients across a rounding boundary (PSNR(CPU, v6) 57.7-63.8 dB on the sample images). */
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -44,16 +45,23 @@ __global__ void __launch_bounds__(jpeg_fused::rows::kThreads, 4) fused_jpeg_kern
   jr::fused_jpeg_cta<kPlanes>(p, tabs, tr, hist, threadIdx.x, blockIdx.x, blockIdx.y);
 }
 
-template <int kPlanes>
+template <int kPlanes, int kPairs>
 __global__ void __launch_bounds__(jpeg_fused::tc::kThreads, 2) fused_jpeg_kernel_tc(const jpeg_fused::Params p) {
-  extern __shared__ unsigned hist_tc[];  // the CTA's histogram
-  jpeg_fused::tc::fused_jpeg_cta<kPlanes>(p, hist_tc, threadIdx.x, blockIdx.x, blockIdx.y);
+  extern __shared__ uint4 smem_tc[];  // the warps' output staging areas, then the CTA's histogram
+  auto* stage = reinterpret_cast<unsigned char*>(smem_tc);
+  auto* hist = reinterpret_cast<unsigned*>(stage + jpeg_fused::tc::stage_bytes(kPlanes, kPairs));
+  jpeg_fused::tc::fused_jpeg_cta<kPlanes, kPairs>(p, stage, hist, threadIdx.x, blockIdx.x, blockIdx.y);
 }
+
+// v6's kernels by planes (1, 3) and block pairs per warp (1, 2, 4).
+template <int kPlanes>
+constexpr void (*kTcKernels[3])(jpeg_fused::Params) = {fused_jpeg_kernel_tc<kPlanes, 1>, fused_jpeg_kernel_tc<kPlanes, 2>,
+                                                         fused_jpeg_kernel_tc<kPlanes, 4>};
 
 enum class Kernel { kV3, kV5, kV6 };
 
-// A positive integer switch from the environment (v6's DCTOOL_JPEG_TC_STRIPS), dflt when unset; anything else is
-// a usage error.
+// A positive integer switch from the environment (v6's DCTOOL_JPEG_TC_STRIPS), dflt when unset (0: unset); anything
+// else is a usage error.
 int env_positive(const char* name, int dflt) {
   const char* e = std::getenv(name);
   if (e == nullptr) return dflt;
@@ -64,16 +72,15 @@ int env_positive(const char* name, int dflt) {
   return static_cast<int>(v);
 }
 
-// DCTOOL_JPEG_FUSED picks the kernel: v3 (one thread per block, all planes in registers) or v5 (eight threads per
-// 8x8 block, a row each; kernels/compress_fused.cuh), whose output and histogram are bit-identical, or v6 (the
-// DCTs on the tensor cores, f16 products, kernels/compress_fused_tc.cuh; opt-in: slower than both on the H200,
-// 0.100 against v5's 0.086 ms for 4096^2 RGB). Unset: v5 for RGB (0.086 against v3's 0.097 ms), v3 for gray
-// (0.025 against v5's 0.032, v6's 0.042-0.049 ms; notes/block8.md). Anything else is a usage error, so that a
+// DCTOOL_JPEG_FUSED picks the kernel: v6 (the default: the DCTs on the tensor cores, f16 products, four block pairs
+// per warp, the output staged per warp in shared memory; kernels/compress_fused_tc.cuh), or the CPU-exact ones, v3 (one
+// thread per block, all planes in registers) and v5 (eight threads per 8x8 block, a row each; compress_fused.cuh),
+// whose output and histogram are bit-identical to each other. H200, quality 50 (run11, notes/block8.md): 4096^2 RGB
+// v6 0.069, v5 0.087, v3 0.097 ms; 4096^2 gray v6 0.022, v3 0.025 ms. Anything else is a usage error, so that a
 // mistyped A/B run cannot silently measure the default.
-Kernel pick_kernel(int planes) {
+Kernel pick_kernel() {
   const char* e = std::getenv("DCTOOL_JPEG_FUSED");
-  if (e == nullptr) return planes == 3 ? Kernel::kV5 : Kernel::kV3;
-  if (std::strcmp(e, "v6") == 0) return Kernel::kV6;
+  if (e == nullptr || std::strcmp(e, "v6") == 0) return Kernel::kV6;
   if (std::strcmp(e, "v5") == 0) return Kernel::kV5;
   if (std::strcmp(e, "v3") == 0) return Kernel::kV3;
   throw Error(ErrorCode::kUsage, "DCTOOL_JPEG_FUSED", std::string("unknown kernel '") + e + "' (v3, v5, v6)");
@@ -88,13 +95,23 @@ struct Shape {
   std::size_t smem;
 };
 
-Shape shape_of(Kernel kind, int planes, int half_bins, int tc_strips) {
+// v6's block pairs per warp: DCTOOL_JPEG_TC_PAIRS (1, 2 or 4; anything else is a usage error), else dflt.
+int tc_pairs(int dflt) {
+  const int n = env_positive("DCTOOL_JPEG_TC_PAIRS", dflt);
+  if (n != 1 && n != 2 && n != 4)
+    throw Error(ErrorCode::kUsage, "DCTOOL_JPEG_TC_PAIRS", "'" + std::to_string(n) + "' is not 1, 2 or 4");
+  return n;
+}
+
+Shape shape_of(Kernel kind, int planes, int half_bins, int tc_strips, int tc_pairs) {
   const bool three = planes == 3;
   const std::size_t hist = 2 * static_cast<std::size_t>(half_bins) * sizeof(unsigned);
   switch (kind) {
-    case Kernel::kV6:
-      return {three ? fused_jpeg_kernel_tc<3> : fused_jpeg_kernel_tc<1>, jpeg_fused::tc::kThreads,
-              16 * jpeg_fused::tc::kWarps, tc_strips, jpeg_fused::tc::smem_bytes(half_bins)};
+    case Kernel::kV6: {
+      const int i = tc_pairs == 4 ? 2 : tc_pairs == 2 ? 1 : 0;
+      return {three ? kTcKernels<3>[i] : kTcKernels<1>[i], jpeg_fused::tc::kThreads,
+              16LL * jpeg_fused::tc::kWarps * tc_pairs, tc_strips, jpeg_fused::tc::smem_bytes(half_bins, planes, tc_pairs)};
+    }
     case Kernel::kV5:
       return {three ? fused_jpeg_kernel_rows<3> : fused_jpeg_kernel_rows<1>, jpeg_fused::rows::kThreads,
               8 * jpeg_fused::rows::kBlocks, jpeg_fused::rows::kStrips, jpeg_fused::rows::smem_bytes(half_bins)};
@@ -139,37 +156,47 @@ class FusedJpegCompressor final : public core::Compressor {
     p.h = h;
     p.w = w;
     p.channels = ch;
-    // v5's grid has ceil(strips / 4) rows, v6's ceil(strips / tc_strips), at most 65535 (v5: images up to 2 M
-    // rows, v6 with 16 strips per CTA up to 8 M); taller ones take v3.
-    Kernel kind = pick_kernel(planes);
-    p.tc_strips = env_positive("DCTOOL_JPEG_TC_STRIPS", jpeg_fused::tc::kStrips);
+    Kernel kind = pick_kernel();
+    const int pairs = tc_pairs(jpeg_fused::tc::kPairs);
+    const int strips_env = env_positive("DCTOOL_JPEG_TC_STRIPS", 0);
     p.half_bins = jpeg_fused::half_bins_for(r.quality);
-    Shape sh = shape_of(kind, planes, p.half_bins, p.tc_strips);
-    if (kind != Kernel::kV3 && (hp / 8 + sh.strips_per_cta - 1) / sh.strips_per_cta > 65535)
-      sh = shape_of(kind = Kernel::kV3, planes, p.half_bins, p.tc_strips);
-    const long long grid_y = (hp / 8 + sh.strips_per_cta - 1) / sh.strips_per_cta;  // v3: hp / 8
     p.blocks_x = static_cast<int>(wp / 8);
-    p.ctas_x = static_cast<int>((wp + sh.cta_pixels - 1) / sh.cta_pixels);
     p.strips = static_cast<int>(hp / 8);
     p.byte_exp = 0x47000000u;
     jpeg_fused::make_tables(r.quality, p.tab);
-    if (kind == Kernel::kV6) jpeg_fused::tc::make_cprime(p.cprime);
     std::vector<unsigned long long> hist(kBins);
     {
       std::lock_guard<std::mutex> lock(mu_);
       activate_device();
       if (!st_) {
         st_ = std::make_unique<State>();
-        // Load both kernels now, outside every timed region (CUDA loads kernels lazily, at first use: milliseconds).
+        st_->sms = current_sm_count();
+        // Load every kernel now, outside every timed region (CUDA loads kernels lazily, at first use: milliseconds).
         cudaFuncAttributes fa{};
         DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel<1>));
         DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel<3>));
         DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel_rows<1>));
         DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel_rows<3>));
-        DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel_tc<1>));
-        DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel_tc<3>));
+        for (int i = 0; i < 3; ++i) {
+          DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, kTcKernels<1>[i]));
+          DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, kTcKernels<3>[i]));
+        }
       }
       State& st = *st_;
+      // v6's strips per CTA: the switch, else 16 halved (down to 2) while the grid has fewer than 4 CTAs per SM.
+      p.tc_strips = strips_env;
+      if (p.tc_strips == 0) {
+        const long long ctas_x = (wp + 16LL * jpeg_fused::tc::kWarps * pairs - 1) / (16LL * jpeg_fused::tc::kWarps * pairs);
+        p.tc_strips = jpeg_fused::tc::kStrips;
+        while (p.tc_strips > 2 && ctas_x * ((p.strips + p.tc_strips - 1) / p.tc_strips) < 4LL * st.sms) p.tc_strips /= 2;
+      }
+      // v5's grid has ceil(strips / 4) rows, v6's ceil(strips / tc_strips), at most 65535 (v5: images up to 2 M
+      // rows, v6 up to 1 M at 2 strips per CTA); taller ones take v3.
+      Shape sh = shape_of(kind, planes, p.half_bins, p.tc_strips, pairs);
+      if (kind != Kernel::kV3 && (hp / 8 + sh.strips_per_cta - 1) / sh.strips_per_cta > 65535)
+        sh = shape_of(kind = Kernel::kV3, planes, p.half_bins, p.tc_strips, pairs);
+      const long long grid_y = (hp / 8 + sh.strips_per_cta - 1) / sh.strips_per_cta;  // v3: hp / 8
+      p.ctas_x = static_cast<int>((wp + sh.cta_pixels - 1) / sh.cta_pixels);
       if (sh.smem > 48 * 1024)
         DCT_CUDA_CHECK(cudaFuncSetAttribute(sh.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(sh.smem)));
@@ -192,6 +219,13 @@ class FusedJpegCompressor final : public core::Compressor {
       p.hist = hist_.as<unsigned long long>();
       ev_[0].record(s);
       DCT_CUDA_CHECK(cudaMemcpyAsync(dev_in_.get(), pin_in_.get(), bytes, cudaMemcpyHostToDevice, s));
+      if (kind == Kernel::kV6) {  // the lanes' MMA fragments and quantizer constants, made for this quality
+        float cp[64];
+        jpeg_fused::tc::make_cprime(cp);
+        jpeg_fused::tc::make_lane_setup(cp, p.tab, *static_cast<jpeg_fused::tc::LaneSetup(*)[32]>(st.pin_setup.get()));
+        DCT_CUDA_CHECK(cudaMemcpyAsync(st.tc_setup.get(), st.pin_setup.get(), st.tc_setup.bytes(), cudaMemcpyHostToDevice, s));
+        p.tc_setup = st.tc_setup.get();
+      }
       DCT_CUDA_CHECK(cudaMemsetAsync(hist_.get(), 0, kBins * sizeof(unsigned long long), s));
       ev_[1].record(s);
       const dim3 grid = kind == Kernel::kV3 ? dim3(static_cast<unsigned>(p.ctas_x * grid_y))
@@ -227,7 +261,9 @@ class FusedJpegCompressor final : public core::Compressor {
   // Device state, made on first use (constructing the compressor touches no device).
   struct State {
     DeviceBuffer dev_in, dev_out, hist{kBins * sizeof(unsigned long long)};
-    PinnedBuffer pin_in, pin_out;
+    DeviceBuffer tc_setup{32 * sizeof(jpeg_fused::tc::LaneSetup)};
+    PinnedBuffer pin_in, pin_out, pin_setup{32 * sizeof(jpeg_fused::tc::LaneSetup)};
+    int sms = 1;
     CudaStream stream;
     CudaEvent ev[4];
   };

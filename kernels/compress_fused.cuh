@@ -72,8 +72,7 @@ struct Params {
   int strips;                // v5: 8-row strips of the padded image (H/8 rounded up)
   unsigned byte_exp;         // v5: 0x47000000 (byte_float's exponent byte, from a register rather than a MOV each)
   Table tab[2];              // luma, chroma
-  float cprime[64];          // v6: C' = 2√2 × the orthonormal 8-point DCT-II matrix (kernels/compress_fused_tc.cuh)
-  float zero;                // v6: 0, a value the compiler cannot see, so that constant MMA operands stay in registers
+  const void* tc_setup;      // v6: 32 tc::LaneSetup (the lanes' MMA fragments and quantizer constants; device memory)
   int tc_strips;             // v6: strips per CTA
 };
 

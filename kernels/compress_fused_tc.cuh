@@ -1,12 +1,12 @@
 #pragma once
-/* v6 of cuda-jpeg-fused (DCTOOL_JPEG_FUSED=v6): the 8x8 DCTs on the tensor cores (mma.sync m16n8k16, f16 in,
-   f32 accumulate). v5's accounting (notes/block8.md) put the four 8-point graphs per plane, their transposes
+/* v6 of cuda-jpeg-fused, the default (DCTOOL_JPEG_FUSED=v6): the 8x8 DCTs on the tensor cores (mma.sync m16n8k16,
+   f16 in, f32 accumulate). v5's accounting (notes/block8.md) put the four 8-point graphs per plane, their transposes
    and the quantizer tables at ≈ 60 of its 126 instructions per pixel; here they are four MMAs per plane and
    block pair (0.25 warp-instructions per pixel each) and three f16x2 packings, with no transposes at all.
 
-   One warp codes a block pair (8 rows x 16 columns: blocks A and B side by side), lane (g, t) = (lane / 4,
-   lane % 4). With C' = 2√2 C (C the orthonormal DCT-II matrix: C' has rows of ones and of ±1 at 0 and 4,
-   √2 cos elsewhere) the 2-D transform is F' = C' X C'ᵀ = 8 F. Four products, each D = A·B (+ C) with a
+   A warp codes kPairs block pairs side by side per strip (each 8 rows x 16 columns: blocks A and B), lane (g, t) =
+   (lane / 4, lane % 4); the pairs' MMA chains are independent, so one hides the other's latency. With C' = 2√2 C
+   (C the orthonormal DCT-II matrix: C' has rows of ones and of ±1 at 0 and 4, √2 cos elsewhere) the 2-D transform is F' = C' X C'ᵀ = 8 F. Four products, each D = A·B (+ C) with a
    constant 16x16 A and the data as B (16 x 8, column n = g, rows k = 2t, 2t+1 in b0 and 2t+8, 2t+9 in b1):
      1. rows:     B = the samples − 128 (thread: row g, columns 4t .. 4t+3 of the pair, the slot order folded
                   into A1), A1 = C' per block on the slots of that block: D1[(blk, u)][r] = Σ_c C'[u][c] X[r][c].
@@ -23,15 +23,20 @@
    (11 bits), so F' carries ≈ 2^-12 relative error: coefficients within that of a rounding boundary may be
    quantized the other way than in f32. Modelled in numpy before writing this: PSNR(exact f64 pipeline, this one)
    59.8–63.0 dB at quality 10–90 on the sample images, PSNR against the original changed by < 0.002 dB; the gpu test
-   holds it to DESIGN's CPU/GPU criterion (> 50 dB) and to the CPU's nonzero count and entropy (H200, run10:
-   PSNR(v5, v6) 57.7–63.8 dB).
-   Measured (notes/block8.md, "Fused jpeg, v6"): correct but slower than v5 (RGB) and v3 (gray) — 108 instructions
-   per pixel against the ≈ 67 predicted, issued at 0.57 per scheduler — so it is opt-in, not a default.
+   holds it to DESIGN's CPU/GPU criterion (> 50 dB) and to the CPU's nonzero count and entropy (H200, run10 and
+   run11: PSNR(v5, v6) 57.7–63.8 dB). Host emulation (scripts/jpeg-emulate.sh): one synthetic case below 50 dB, a
+   24x40 linear ramp at quality 50 (49.9 dB: one coefficient flip in 960 pixels).
+   Lane set-up: the A fragments and quantizer constants of each lane are made on the host (make_lane_setup) and read
+   with coalesced 16-byte loads. Output: staged per warp in shared memory and stored as whole rows of the warp's
+   segment (2-byte stores from the lanes' registers cost 2.6-3.1x the L2 write requests and made v6 L2-bound).
+   Measured (H200, run11; notes/block8.md, "Fused jpeg, v6"): 4096² RGB 0.069 ms against v5's 0.087, gray 0.022
+   against v3's 0.025; 80 (RGB) and 21 (gray) instructions per pixel.
    Colour conversion, output rounding and byte packing are v3's (shared helpers). Edges as v3/v5: rows and columns
    clamped on load (the §4 padding), stores cropped; block B of the last pair may lie past the padded width (odd
    blocks_x): coded, neither stored nor counted. Whole warps past the image run along (MMAs are warp-wide). */
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 
 #include "kernels/compress_fused.cuh"
 
@@ -43,16 +48,27 @@
 
 namespace dct::cuda::jpeg_fused::tc {
 
-constexpr int kWarps = 8;              // block pairs per CTA, side by side: an 8 x 128 pixel segment of a strip
+constexpr int kWarps = 8;              // warps per CTA, side by side along the strip
 constexpr int kThreads = 32 * kWarps;
-constexpr int kStrips = 16;            // default strips per CTA (Params::tc_strips; grid: ctas_x x ceil(strips / tc_strips)):
-                                       // the lane set-up (divergent constant-bank reads) paid once per 16 strips
+constexpr int kStrips = 16;            // strips per CTA unless the grid would be small (the host halves it, down to 2,
+                                       // to >= 4 CTAs per SM; DCTOOL_JPEG_TC_STRIPS sets it)
+constexpr int kPairs = 4;              // block pairs per warp (DCTOOL_JPEG_TC_PAIRS: 1, 2, 4): the fastest at every size,
+                                       // gray and RGB (run11 call2)
 
-__host__ __device__ constexpr std::size_t smem_bytes(int half_bins) {
-  return 2 * static_cast<std::size_t>(half_bins) * sizeof(unsigned);
+// The output goes through a per-warp staging area in shared memory, so that each row of a plane leaves as whole
+// 32-byte sectors (a lane's own results are 2-byte pieces: stored directly, they made 2.6-3.1x the L2 write requests of
+// v3/v5 and bound v6 on L2 throughput; run11 call1). Row stride 20·pairs bytes: the lanes' 2-byte writes are
+// conflict-free and every lane's 4·pairs-byte read is aligned.
+__host__ __device__ constexpr int stage_stride(int pairs) { return 20 * pairs; }
+__host__ __device__ constexpr std::size_t stage_bytes(int planes, int pairs) {
+  return static_cast<std::size_t>(kWarps) * planes * 8 * stage_stride(pairs);
+}
+// Dynamic shared memory: the staging areas, then the histogram (2·half_bins bins).
+__host__ __device__ constexpr std::size_t smem_bytes(int half_bins, int planes, int pairs) {
+  return stage_bytes(planes, pairs) + 2 * static_cast<std::size_t>(half_bins) * sizeof(unsigned);
 }
 
-// C' (row-major, C'[k][n]) into the kernel parameters.
+// C' (row-major, C'[k][n]), for the lane set-up.
 inline void make_cprime(float (&cp)[64]) {
   for (int k = 0; k < 8; ++k)
     for (int n = 0; n < 8; ++n)
@@ -92,19 +108,6 @@ struct AFrag {
   unsigned r[4];  // f16x2: (g, 2t..2t+1), (g+8, 2t..2t+1), (g, 2t+8..2t+9), (g+8, 2t+8..2t+9)
 };
 
-// This lane's fragment of the 16 x 16 matrix f(m, k). z = 0 (Params::zero) is added as z·(salt + 1 .. 4) to the
-// four registers: expressions the compiler can neither fold nor merge (salt: distinct per matrix), so every
-// fragment stays in its own four registers across the loop (with equal or known-zero values ptxas shares the
-// registers and re-assembles the quads with MOVs before every MMA).
-template <class F>
-__device__ __forceinline__ AFrag afrag(int g, int t, float z, int salt, F f) {
-  auto reg = [&](int i, int m, int k) {
-    const float zi = z * static_cast<float>(salt + i + 1);
-    return h2(f(m, k) + zi, f(m, k + 1) + zi);
-  };
-  return {{reg(0, g, 2 * t), reg(1, g + 8, 2 * t), reg(2, g, 2 * t + 8), reg(3, g + 8, 2 * t + 8)}};
-}
-
 // D = A·B + C over the warp; b0: B rows 2t, 2t+1 of column g, b1: rows 2t+8, 2t+9.
 __device__ __forceinline__ void mma(float (&d)[4], const AFrag& a, unsigned b0, unsigned b1, const float (&c)[4]) {
 #if defined(__CUDA_ARCH__)
@@ -124,18 +127,58 @@ struct Mats {
   AFrag a1, a2, a3, a4;
 };
 
-// z: Params::zero (see afrag).
-__device__ __forceinline__ Mats make_mats(const float* cp, float z, int g, int t) {
-  Mats m;
-  // Step 1's slots: k = 2t' + e holds column 4t' + e of the pair, k = 2t' + 8 + e column 4t' + 2 + e.
-  m.a1 = afrag(g, t, z, 0, [cp](int r, int k) {
-    const int c = 4 * ((k & 7) >> 1) + 2 * (k >> 3) + (k & 1);
-    return (r >> 3) == (c >> 3) ? cp[8 * (r & 7) + (c & 7)] : 0.f;
-  });
-  m.a2 = afrag(g, t, z, 4, [cp](int i, int j) { return (i >> 3) == (j >> 3) ? cp[8 * (i & 7) + (j & 7)] : 0.f; });
-  m.a3 = afrag(g, t, z, 8, [cp](int i, int j) { return (i >> 3) == (j >> 3) ? 0.125f * cp[8 * (j & 7) + (i & 7)] : 0.f; });
-  m.a4 = afrag(g, t, z, 12, [cp](int i, int j) { return (i >> 3) == (j >> 3) ? cp[8 * (j & 7) + (i & 7)] : 0.f; });
-  return m;
+// The bits of the f16 nearest to f (ties to even), for 0 and 2^-14 <= |f| < 65504 (host side: the lane set-up).
+inline unsigned f16_bits(float f) {
+  unsigned x;
+  std::memcpy(&x, &f, sizeof x);
+  const unsigned s = (x >> 16) & 0x8000u, a = x & 0x7FFFFFFFu;
+  if (a == 0) return s;
+  const unsigned m = a & 0x7FFFFFu, hm = ((((a >> 23) - 112u) << 10) | (m >> 13)), rem = m & 0x1FFFu;
+  return s | (hm + ((rem > 0x1000u || (rem == 0x1000u && (hm & 1u))) ? 1u : 0u));  // a carry moves into the exponent
+}
+
+// The fragment entry f(m, k) of this lane's four registers (row g / g+8, columns 2t.. / 2t+8..).
+template <class F>
+inline void afrag_host(unsigned (&r)[4], int g, int t, F f) {
+  const int rows[4] = {g, g + 8, g, g + 8}, cols[4] = {2 * t, 2 * t, 2 * t + 8, 2 * t + 8};
+  for (int i = 0; i < 4; ++i) r[i] = f16_bits(f(rows[i], cols[i])) | (f16_bits(f(rows[i], cols[i] + 1)) << 16);
+}
+
+// What a lane needs, made on the host and read by each lane with eight coalesced 16-byte loads (v6's first form
+// read it from the constant bank with lane-divergent addresses: serialized, paid once per CTA).
+struct LaneSetup {
+  unsigned a[4][4];   // the lane's fragments of A1 .. A4 (f16x2)
+  float quant[2][8];  // luma, chroma at (v, u) = (g, 2t + e): r0, r1, c0, Q0, Q1, −M·Q0, −M·Q1, 0
+  float init[4];      // step 4's accumulator, 128.5 (four loads: ptxas cannot share them, so no MOVs make the quad)
+};
+
+// The 32 lanes' set-up from C' (make_cprime) and the quality's tables.
+inline void make_lane_setup(const float (&cp)[64], const Table (&tab)[2], LaneSetup (&ls)[32]) {
+  for (int lane = 0; lane < 32; ++lane) {
+    const int g = lane >> 2, t = lane & 3;
+    LaneSetup& l = ls[lane];
+    // Step 1's slots: k = 2t' + e holds column 4t' + e of the pair, k = 2t' + 8 + e column 4t' + 2 + e.
+    afrag_host(l.a[0], g, t, [&cp](int r, int k) {
+      const int c = 4 * ((k & 7) >> 1) + 2 * (k >> 3) + (k & 1);
+      return (r >> 3) == (c >> 3) ? cp[8 * (r & 7) + (c & 7)] : 0.f;
+    });
+    afrag_host(l.a[1], g, t, [&cp](int i, int j) { return (i >> 3) == (j >> 3) ? cp[8 * (i & 7) + (j & 7)] : 0.f; });
+    afrag_host(l.a[2], g, t, [&cp](int i, int j) { return (i >> 3) == (j >> 3) ? 0.125f * cp[8 * (j & 7) + (i & 7)] : 0.f; });
+    afrag_host(l.a[3], g, t, [&cp](int i, int j) { return (i >> 3) == (j >> 3) ? cp[8 * (j & 7) + (i & 7)] : 0.f; });
+    for (int c = 0; c < 2; ++c) {
+      float* qv = l.quant[c];
+      const int k0 = 8 * g + 2 * t;
+      for (int e = 0; e < 2; ++e) {
+        const float q = tab[c].qf[k0 + e];
+        qv[e] = 1.f / (8.f * q);  // fl(1/(8Q)), as __frcp_rn
+        qv[3 + e] = q;
+        qv[5 + e] = -kMagic * q;
+      }
+      qv[2] = tie_slot(k0) >= 0 ? tab[c].tie_c[tie_slot(k0)] : 0.5f;
+      qv[7] = 0.f;
+    }
+    for (float& v : l.init) v = 128.5f;
+  }
 }
 
 // One quantization table at this lane's two positions (v, u) = (g, 2t + e), e = 0, 1 (u odd: never a tie).
@@ -146,17 +189,9 @@ struct Quant {
   float nmq[2];  // −M·Q (exact: 3Q · 2^22)
 };
 
-__device__ __forceinline__ Quant make_quant(const Table& tb, int g, int t) {
-  Quant qt;
-  const int k0 = 8 * g + 2 * t;
-#pragma unroll
-  for (int e = 0; e < 2; ++e) {
-    qt.q[e] = tb.qf[k0 + e];
-    qt.r[e] = __frcp_rn(8.f * qt.q[e]);
-    qt.nmq[e] = -kMagic * qt.q[e];
-  }
-  qt.c0 = tie_slot(k0) >= 0 ? tb.tie_c[tie_slot(k0)] : 0.5f;
-  return qt;
+__device__ __forceinline__ Quant quant_of(uint4 lo, uint4 hi) {
+  return {{__uint_as_float(lo.x), __uint_as_float(lo.y)}, __uint_as_float(lo.z), {__uint_as_float(lo.w), __uint_as_float(hi.x)},
+          {__uint_as_float(hi.y), __uint_as_float(hi.z)}};
 }
 
 // hist[q]++ for bits b = bits(M + q), zeros included (their bin is cleared before the flush: the host counts
@@ -215,88 +250,162 @@ __device__ DCT_TC_NOINLINE void store4_edge(unsigned char* row, int w, int x, un
   }
 }
 
-// The work of thread tid of CTA (cx, cy): warp w codes block pair cx·kWarps + w of strips kStrips·cy ...
-template <int kPlanes>
-__device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned* hist, int tid, int cx, int cy) {
+// The work of thread tid of CTA (cx, cy): warp w codes kPairs adjacent block pairs, (cx·kWarps + w)·kPairs ...,
+// of strips tc_strips·cy ... (the pairs' MMA chains are independent: the compiler interleaves them, which hides
+// the latency of one chain's four dependent MMAs; v6's first form, one pair per warp, was latency-bound for gray).
+// A lane's 4·kPairs bytes of a staged row.
+template <int kPairs>
+struct ChunkOf {
+  using type = unsigned;
+};
+template <>
+struct ChunkOf<2> {
+  using type = uint2;
+};
+template <>
+struct ChunkOf<4> {
+  using type = uint4;
+};
+
+// stage: the CTA's staging areas (stage_bytes), hist: its histogram.
+template <int kPlanes, int kPairs>
+__device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* stage, unsigned* hist, int tid, int cx,
+                                               int cy) {
+  using Chunk = typename ChunkOf<kPairs>::type;
+  constexpr int kStride = stage_stride(kPairs);
   hist_clear(p, hist, tid, kThreads);
   const int lane = tid & 31, g = lane >> 2, t = lane & 3;
-  const int pair = cx * kWarps + (tid >> 5);
-  const bool active = pair < (p.blocks_x + 1) / 2;  // warp-uniform
+  const int pair0 = (cx * kWarps + (tid >> 5)) * kPairs, pairs = (p.blocks_x + 1) / 2;
   const int w = p.w, h = p.h, wp = 8 * p.blocks_x;
-  const int xin = 16 * pair + 4 * t, xa = 16 * pair + 2 * t;       // this lane's input / output columns
-  const bool fast_in = (w & 3) == 0 && xin + 4 <= w;                // one aligned word
-  const bool fast_out = (w & 1) == 0 && xa + 10 <= w;               // two aligned 2-byte pieces
+  const int xin0 = 16 * pair0 + 4 * t, xa0 = 16 * pair0 + 2 * t;  // this lane's input / output columns, pair 0
+  // Every pair of the warp inside the image with aligned words (per lane; else the edge paths, pair by pair).
+  const bool fast_in = (w & 3) == 0 && xin0 + 16 * (kPairs - 1) + 4 <= w;
+  const bool fast_out = (w & 1) == 0 && xa0 + 16 * (kPairs - 1) + 10 <= w;
   const long long hw = static_cast<long long>(h) * w;
-  const Mats m = make_mats(p.cprime, p.zero, g, t);
-  const Quant ql = make_quant(p.tab[0], g, t);
-  const Quant qc = make_quant(p.tab[kPlanes == 3 ? 1 : 0], g, t);
-  const float c4[4] = {128.5f + 17 * p.zero, 128.5f + 18 * p.zero, 128.5f + 19 * p.zero, 128.5f + 20 * p.zero};  // afrag
+  // The warp's segment (8 rows x 16·kPairs columns per plane) inside the image, rows of whole chunks: stored from the
+  // staging area, lane = (row lane / 4, bytes 4·kPairs·(lane % 4) ...). Warp-uniform.
+  const bool seg_fast = w % (4 * kPairs) == 0 && 16 * (pair0 + kPairs) <= w;
+  unsigned char* const wstage = stage + (tid >> 5) * (kPlanes * 8 * kStride);
+  const int sr = lane >> 2, sc = 4 * kPairs * (lane & 3);
+  Mats m;
+  Quant ql, qc;
+  float c4[4];
+  {
+    const uint4* src = static_cast<const uint4*>(p.tc_setup) + lane * (sizeof(LaneSetup) / sizeof(uint4));
+    uint4 v[sizeof(LaneSetup) / sizeof(uint4)];
+#pragma unroll
+    for (int i = 0; i < static_cast<int>(sizeof(LaneSetup) / sizeof(uint4)); ++i) v[i] = __ldg(src + i);
+    AFrag* const a[4] = {&m.a1, &m.a2, &m.a3, &m.a4};
+#pragma unroll
+    for (int i = 0; i < 4; ++i) *a[i] = {{v[i].x, v[i].y, v[i].z, v[i].w}};
+    ql = quant_of(v[4], v[5]);
+    qc = kPlanes == 3 ? quant_of(v[6], v[7]) : ql;
+    c4[0] = __uint_as_float(v[8].x), c4[1] = __uint_as_float(v[8].y), c4[2] = __uint_as_float(v[8].z),
+    c4[3] = __uint_as_float(v[8].w);
+  }
   const rows::HistAt h_at = rows::hist_at(hist, p.half_bins);
   const unsigned e = p.byte_exp;
   __syncthreads();
   const int s0 = cy * p.tc_strips, s1 = min(s0 + p.tc_strips, p.strips);
-  const unsigned char* const in_lane = p.in + xin;
-  auto load = [&](int strip, unsigned (&in)[kPlanes]) {  // one branch per strip, not per plane
+  auto load = [&](int strip, unsigned (&in)[kPairs][kPlanes]) {  // one branch per strip, not per plane or pair
     const long long row = static_cast<long long>(min(8 * strip + g, h - 1)) * w;
-    if (active && fast_in) {
+    if (fast_in) {
 #pragma unroll
-      for (int pl = 0; pl < kPlanes; ++pl) in[pl] = __ldg(reinterpret_cast<const unsigned*>(in_lane + row + pl * hw));
+      for (int j = 0; j < kPairs; ++j)
+#pragma unroll
+        for (int pl = 0; pl < kPlanes; ++pl)
+          in[j][pl] = __ldg(reinterpret_cast<const unsigned*>(p.in + row + pl * hw + xin0 + 16 * j));
     } else {
 #pragma unroll
-      for (int pl = 0; pl < kPlanes; ++pl) in[pl] = active ? load4_edge(p.in + pl * hw + row, w, wp, xin) : 0x80808080u;
+      for (int j = 0; j < kPairs; ++j)
+#pragma unroll
+        for (int pl = 0; pl < kPlanes; ++pl)
+          in[j][pl] = pair0 + j < pairs ? load4_edge(p.in + pl * hw + row, w, wp, xin0 + 16 * j) : 0x80808080u;
     }
   };
-  unsigned next[kPlanes];
+  unsigned next[kPairs][kPlanes];
   load(s0, next);
   for (int strip = s0; strip < s1; ++strip) {
-    unsigned in[kPlanes];
+    unsigned in[kPairs][kPlanes];
 #pragma unroll
-    for (int pl = 0; pl < kPlanes; ++pl) in[pl] = next[pl];
+    for (int j = 0; j < kPairs; ++j)
+#pragma unroll
+      for (int pl = 0; pl < kPlanes; ++pl) in[j][pl] = next[j][pl];
     if (strip + 1 < s1) load(strip + 1, next);  // in flight while this strip is coded
     const int yr = 8 * strip + g;
-    unsigned out[kPlanes];  // bytes: columns xa, xa + 1, xa + 8, xa + 9
-    if constexpr (kPlanes == 1) {
-      float o[4];
-      code_pair(m, ql, c4, bytes_h2(in[0], 0), bytes_h2(in[0], 1), o, h_at);
-      out[0] = pack4(__fadd_rd(o[0], kMagic), __fadd_rd(o[1], kMagic), __fadd_rd(o[2], kMagic),
-                     __fadd_rd(o[3], kMagic));
-    } else {
-      float yv[4], cb[4], cr[4];
+    unsigned out[kPairs][kPlanes];  // bytes: columns xa, xa + 1, xa + 8, xa + 9 of each pair
 #pragma unroll
-      for (int c = 0; c < 4; ++c) {
-        const uint2 r = make_uint2(in[0], 0u), gr = make_uint2(in[1], 0u), b = make_uint2(in[2], 0u);
-        ycc_from_rgb(byte_float(r, c, e), byte_float(gr, c, e), byte_float(b, c, e), yv[c], cb[c], cr[c]);
+    for (int j = 0; j < kPairs; ++j) {
+      if constexpr (kPlanes == 1) {
+        float o[4];
+        code_pair(m, ql, c4, bytes_h2(in[j][0], 0), bytes_h2(in[j][0], 1), o, h_at);
+        out[j][0] = pack4(__fadd_rd(o[0], kMagic), __fadd_rd(o[1], kMagic), __fadd_rd(o[2], kMagic),
+                          __fadd_rd(o[3], kMagic));
+      } else {
+        float yv[4], cb[4], cr[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+          const uint2 r = make_uint2(in[j][0], 0u), gr = make_uint2(in[j][1], 0u), b = make_uint2(in[j][2], 0u);
+          ycc_from_rgb(byte_float(r, c, e), byte_float(gr, c, e), byte_float(b, c, e), yv[c], cb[c], cr[c]);
+        }
+        float oy[4], ob[4], orr[4];
+        code_pair(m, ql, c4, h2(yv[0], yv[1]), h2(yv[2], yv[3]), oy, h_at);
+        code_pair(m, qc, c4, h2(cb[0], cb[1]), h2(cb[2], cb[3]), ob, h_at);
+        code_pair(m, qc, c4, h2(cr[0], cr[1]), h2(cr[2], cr[3]), orr, h_at);
+        float o[3][4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c)
+          rgb_from_ycc(luma_clamped(oy[c]), __fsub_rn(luma_clamped(ob[c]), kMagic + 128.f),
+                       __fsub_rn(luma_clamped(orr[c]), kMagic + 128.f), o[0][c], o[1][c], o[2][c]);
+#pragma unroll
+        for (int pl = 0; pl < 3; ++pl) out[j][pl] = pack4(o[pl][0], o[pl][1], o[pl][2], o[pl][3]);
       }
-      float oy[4], ob[4], orr[4];
-      code_pair(m, ql, c4, h2(yv[0], yv[1]), h2(yv[2], yv[3]), oy, h_at);
-      code_pair(m, qc, c4, h2(cb[0], cb[1]), h2(cb[2], cb[3]), ob, h_at);
-      code_pair(m, qc, c4, h2(cr[0], cr[1]), h2(cr[2], cr[3]), orr, h_at);
-      float o[3][4];
-#pragma unroll
-      for (int c = 0; c < 4; ++c)
-        rgb_from_ycc(luma_clamped(oy[c]), __fsub_rn(luma_clamped(ob[c]), kMagic + 128.f),
-                     __fsub_rn(luma_clamped(orr[c]), kMagic + 128.f), o[0][c], o[1][c], o[2][c]);
-#pragma unroll
-      for (int pl = 0; pl < 3; ++pl) out[pl] = pack4(o[pl][0], o[pl][1], o[pl][2], o[pl][3]);
     }
-    if (active && yr < h) {
+    __syncwarp();  // the previous strip's reads of the staging area are done
+#pragma unroll
+    for (int j = 0; j < kPairs; ++j)
+#pragma unroll
+      for (int pl = 0; pl < kPlanes; ++pl) {
+        unsigned char* const s = wstage + (pl * 8 + g) * kStride + 16 * j + 2 * t;
+        *reinterpret_cast<unsigned short*>(s) = static_cast<unsigned short>(out[j][pl]);
+        *reinterpret_cast<unsigned short*>(s + 8) = static_cast<unsigned short>(out[j][pl] >> 16);
+      }
+    __syncwarp();
+    if (seg_fast) {
+      if (8 * strip + sr < h) {
+        unsigned char* const o = p.out + static_cast<long long>(8 * strip + sr) * w + 16 * pair0 + sc;
+#pragma unroll
+        for (int pl = 0; pl < kPlanes; ++pl)
+          *reinterpret_cast<Chunk*>(o + pl * hw) = *reinterpret_cast<const Chunk*>(wstage + (pl * 8 + sr) * kStride + sc);
+      }
+    } else if (yr < h) {  // from this lane's registers
       unsigned char* const row = p.out + static_cast<long long>(yr) * w;
       if (fast_out) {
 #pragma unroll
-        for (int pl = 0; pl < kPlanes; ++pl) {
-          *reinterpret_cast<unsigned short*>(row + pl * hw + xa) = static_cast<unsigned short>(out[pl]);
-          *reinterpret_cast<unsigned short*>(row + pl * hw + xa + 8) = static_cast<unsigned short>(out[pl] >> 16);
-        }
+        for (int j = 0; j < kPairs; ++j)
+#pragma unroll
+          for (int pl = 0; pl < kPlanes; ++pl) {
+            unsigned char* const o = row + pl * hw + xa0 + 16 * j;
+            *reinterpret_cast<unsigned short*>(o) = static_cast<unsigned short>(out[j][pl]);
+            *reinterpret_cast<unsigned short*>(o + 8) = static_cast<unsigned short>(out[j][pl] >> 16);
+          }
       } else {
-        for (int pl = 0; pl < kPlanes; ++pl) store4_edge(row + pl * hw, w, xa, out[pl]);
+        for (int j = 0; j < kPairs; ++j)
+          if (pair0 + j < pairs)
+            for (int pl = 0; pl < kPlanes; ++pl) store4_edge(row + pl * hw, w, xa0 + 16 * j, out[j][pl]);
       }
-      for (int ch = kPlanes; ch < p.channels; ++ch) {  // alpha: carried through, this lane's 4 input columns
+    }
+    if (yr < h) {
+      for (int ch = kPlanes; ch < p.channels; ++ch) {  // alpha: carried through, this lane's input columns
         const unsigned char* src = p.in + ch * hw + static_cast<long long>(yr) * w;
         unsigned char* dst = p.out + ch * hw + static_cast<long long>(yr) * w;
-        if (fast_in) {
-          *reinterpret_cast<unsigned*>(dst + xin) = __ldg(reinterpret_cast<const unsigned*>(src + xin));
-        } else {
-          for (int k = 0; k < 4 && xin + k < w; ++k) dst[xin + k] = src[xin + k];
+        for (int j = 0; j < kPairs; ++j) {
+          const int x = xin0 + 16 * j;
+          if (fast_in) {
+            *reinterpret_cast<unsigned*>(dst + x) = __ldg(reinterpret_cast<const unsigned*>(src + x));
+          } else {
+            for (int k = 0; k < 4 && x + k < w; ++k) dst[x + k] = src[x + k];
+          }
         }
       }
     }

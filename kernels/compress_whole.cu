@@ -364,13 +364,6 @@ void queue_select(const T* c, i64 hw, int ch, i64 k, bool sort, int sms, SelectB
              b.state.as<const SelectState<T>>(), b.counts.as<const unsigned>(), chunks, thr, last);
 }
 
-int sm_count() {
-  int dev = 0, sms = 0;
-  DCT_CUDA_CHECK(cudaGetDevice(&dev));
-  DCT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  return std::max(sms, 1);
-}
-
 // The transform of one geometry and precision: the cuda-fft2d tables (axis 1 carries the 2 of eq. 14; the
 // inverse scales do not depend on it) and the two cuFFT plans.
 template <class T>
@@ -461,7 +454,7 @@ class WholeCompressor final : public core::Compressor {
     if (!st_ || st_->geo.device != dev) {
       st_.reset();  // a new device (--device changed): nothing of the old one is usable there
       st_ = std::make_unique<State>();
-      st_->sms = sm_count();
+      st_->sms = current_sm_count();
       st_->geo.device = dev;
     }
     return *st_;

@@ -1,5 +1,6 @@
 #include "kernels/cuda_util.cuh"
 
+#include <algorithm>
 #include <string>
 
 namespace dct::cuda {
@@ -141,6 +142,13 @@ DeviceInfo query_device(int ordinal) {
   d.major = p.major;
   d.minor = p.minor;
   return d;
+}
+
+int current_sm_count() {
+  int dev = 0, sms = 0;
+  DCT_CUDA_CHECK(cudaGetDevice(&dev));
+  DCT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  return std::max(sms, 1);
 }
 
 }  // namespace dct::cuda

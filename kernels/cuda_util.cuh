@@ -136,5 +136,6 @@ struct DeviceInfo {
   int major = 0, minor = 0;
 };
 DeviceInfo query_device(int ordinal);  // throws kRuntime
+int current_sm_count();                // SMs of the current device (>= 1); throws kRuntime
 
 }  // namespace dct::cuda

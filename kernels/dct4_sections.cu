@@ -101,9 +101,7 @@ class SectionsPlan final : public GpuPlan {
     for (int s = 0; s < 4; ++s) p_.lane4[s] = n17::sec4_lane(p_.t, s);
     for (int s = 0; s < 8; ++s) p_.lane8[s] = n17::sec8_lane(p_.t, s);
     transforms_ = d.batch * d.shape.rows;
-    int dev = 0, sms = 0;
-    DCT_CUDA_CHECK(cudaGetDevice(&dev));
-    DCT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const int sms = current_sm_count();
     const long long tiles = (transforms_ + kThreads / S - 1) / (kThreads / S);
     blocks_ = static_cast<unsigned>(std::max<long long>(1, std::min<long long>(tiles, 16LL * sms)));
   }

@@ -112,7 +112,8 @@ TEST_CASE("block8 gpu: CPU and GPU compress reconstructions agree to PSNR > 50 d
 // byte path with edge replication (W not a multiple of 8, or the last strip of an H that is not). Crops of the
 // sample images reach all three; an added alpha plane must come back unchanged. The whole images as well as the
 // crops, with the three kernels (DCTOOL_JPEG_FUSED=v3, v5, v6); v5's image, nonzero count and entropy must equal
-// v3's; v6 (tensor cores, f16 products, not bit-identical) is held to the CPU criteria below like the others.
+// v3's; v6 (tensor cores, f16 products, not bit-identical) is held to the CPU criteria below like the others, and
+// with 1, 2 and 4 block pairs per warp (DCTOOL_JPEG_TC_PAIRS: the same arithmetic per pair) must be bit-identical.
 TEST_CASE("block8 gpu: fused jpeg on partial tiles, odd sizes and alpha agrees with the CPU compressor",
           "[compress][gpu]") {
   const core::Compressor* fused = app::find_compressor("cuda-jpeg-fused");
@@ -149,6 +150,18 @@ TEST_CASE("block8 gpu: fused jpeg on partial tiles, odd sizes and alpha agrees w
       const core::CompressResult v5 = fused->run(r, in);
       ::setenv("DCTOOL_JPEG_FUSED", "v6", 1);
       const core::CompressResult v6 = fused->run(r, in);
+      for (const char* pairs : {"1", "2", "4"}) {
+        ::setenv("DCTOOL_JPEG_TC_PAIRS", pairs, 1);
+        const core::CompressResult vp = fused->run(r, in);
+        std::int64_t diff = 0;
+        for (std::int64_t i = 0; i < v6.image.elements(); ++i) diff += v6.image.get(i) != vp.image.get(i);
+        INFO(file << " crop " << cr.h << "x" << cr.w << ": v6 with " << pairs << " pairs per warp differs from the "
+                  << "default in " << diff << " samples");
+        CHECK(diff == 0);
+        CHECK(vp.nonzero == v6.nonzero);
+        CHECK(vp.entropy_bits == v6.entropy_bits);
+      }
+      ::unsetenv("DCTOOL_JPEG_TC_PAIRS");
       ::unsetenv("DCTOOL_JPEG_FUSED");
       std::int64_t v5_diff = 0;
       for (std::int64_t i = 0; i < v3.image.elements(); ++i) v5_diff += v3.image.get(i) != v5.image.get(i);
