@@ -183,16 +183,15 @@ class FusedJpegCompressor final : public core::Compressor {
         }
       }
       State& st = *st_;
-      // v6's strips per CTA: the switch, else 16 halved (down to 2) while the grid has fewer than 4 CTAs per SM.
-      p.tc_strips = strips_env;
-      if (p.tc_strips == 0) {
-        const long long ctas_x = (wp + 16LL * jpeg_fused::tc::kWarps * pairs - 1) / (16LL * jpeg_fused::tc::kWarps * pairs);
-        p.tc_strips = jpeg_fused::tc::kStrips;
-        while (p.tc_strips > 2 && ctas_x * ((p.strips + p.tc_strips - 1) / p.tc_strips) < 4LL * st.sms) p.tc_strips /= 2;
-      }
       // v5's grid has ceil(strips / 4) rows, v6's ceil(strips / tc_strips), at most 65535 (v5: images up to 2 M
       // rows, v6 up to 1 M at 2 strips per CTA); taller ones take v3.
-      Shape sh = shape_of(kind, planes, p.half_bins, p.tc_strips, pairs);
+      Shape sh = shape_of(kind, planes, p.half_bins, strips_env > 0 ? strips_env : jpeg_fused::tc::kStrips, pairs);
+      if (kind == Kernel::kV6 && strips_env == 0) {  // 16 strips per CTA halved (down to 2) while < 4 CTAs per SM
+        const long long ctas_x = (wp + sh.cta_pixels - 1) / sh.cta_pixels;
+        while (sh.strips_per_cta > 2 && ctas_x * ((p.strips + sh.strips_per_cta - 1) / sh.strips_per_cta) < 4LL * st.sms)
+          sh.strips_per_cta /= 2;
+      }
+      p.tc_strips = static_cast<int>(sh.strips_per_cta);
       if (kind != Kernel::kV3 && (hp / 8 + sh.strips_per_cta - 1) / sh.strips_per_cta > 65535)
         sh = shape_of(kind = Kernel::kV3, planes, p.half_bins, p.tc_strips, pairs);
       const long long grid_y = (hp / 8 + sh.strips_per_cta - 1) / sh.strips_per_cta;  // v3: hp / 8
