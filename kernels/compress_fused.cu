@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(jpeg_fused::rows::kThreads, 4) fused_jpeg_kern
 }
 
 template <int kPlanes, int kPairs>
-__global__ void __launch_bounds__(jpeg_fused::tc::kThreads, 2) fused_jpeg_kernel_tc(const jpeg_fused::Params p) {
+__global__ void __launch_bounds__(jpeg_fused::tc::kThreads, kPlanes == 1 ? 3 : 2) fused_jpeg_kernel_tc(const jpeg_fused::Params p) {
   extern __shared__ uint4 smem_tc[];  // the warps' output staging areas, then the CTA's histogram
   auto* stage = reinterpret_cast<unsigned char*>(smem_tc);
   auto* hist = reinterpret_cast<unsigned*>(stage + jpeg_fused::tc::stage_bytes(kPlanes, kPairs));

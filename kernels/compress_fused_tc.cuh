@@ -15,10 +15,12 @@
      3. inverse along u: the dequantized q·Q as B, A3 = diag(C'ᵀ, C'ᵀ) / 8: D3[(blk, x)][v] = W[v][x].
      4. inverse along v: A4 = diag(C'ᵀ, C'ᵀ), accumulator initialised to 128.5: D4[(blk, y)][x] = sample + 0.5,
                   i.e. row g, columns 2t, 2t+1 of block A (d0, d1) and of block B (d2, d3).
-   Quantizer: q = floor(F'·r + c) onto M (FFMA, FADD.RM: M + q, the histogram's integer), r = fl(1/(8Q)),
-   c = 1/2, or fl(1/2 + 1/(16Q)) at the tie coefficients (v, u) ∈ {0, 4}²: there F' is an exact integer (rows 0
-   and 4 of C' are ±1, so the MMAs add integers exactly) and v5's proof applies (compress_fused.cuh,
-   quantize_lane). Dequantizer: FFMA(M + q, Q, −M·Q) = q·Q exactly (an integer < 2048: exact in f16).
+   Quantizer: one FFMA, M + q = rn(F'·r + M) (M + q: the histogram's integer), r = fl(1/(8Q)): F'·r rounded to the
+   nearest integer. Exact ties F'·r = k + 1/2, which the CPU rounds up, occur only at (v, u) ∈ {0, 4}², where F' is an
+   exact integer (rows 0 and 4 of C' are ±1, so the MMAs add integers exactly): step 2's accumulator starts at 1/4
+   there (0 elsewhere), so the FFMA sees F' + 1/4, exact in f32. A rounding boundary of F'/(8Q) lies at F' = 4Q(2k + 1),
+   an integer, so adding 1/4 moves ties up and crosses no other boundary; r's relative error (2^-24, |F'·r| <= 128)
+   is 2^-17 at most, far inside the 1/(32Q) >= 2^-13 left between F' + 1/4 and a boundary. Dequantizer: FFMA(M + q, Q, −M·Q) = q·Q exactly (an integer < 2048: exact in f16).
    Precision: the samples and q·Q are exact in f16; C' and the two intermediate products are rounded to f16
    (11 bits), so F' carries ≈ 2^-12 relative error: coefficients within that of a rounding boundary may be
    quantized the other way than in f32. Modelled in numpy before writing this: PSNR(exact f64 pipeline, this one)
@@ -91,8 +93,8 @@ __device__ __forceinline__ unsigned h2(float lo, float hi) {
 
 // Two bytes of w (k = 0: bytes 0, 1; k = 1: bytes 2, 3) as f16x2 of byte − 128, exactly: the f16 with bits
 // 0x6400 | b is 1024 + b; minus 1152.
-__device__ __forceinline__ unsigned bytes_h2(unsigned w, int k) {
-  const unsigned v = __byte_perm(w, 0x64646464u, k == 0 ? 0x4140u : 0x4342u);
+// f16x2 v − (1152, 1152).
+__device__ __forceinline__ unsigned bytes_sub(unsigned v) {
 #if defined(__CUDA_ARCH__)
   unsigned r;
   asm("sub.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(0x64806480u));
@@ -102,6 +104,114 @@ __device__ __forceinline__ unsigned bytes_h2(unsigned w, int k) {
 #else
   return v;
 #endif
+}
+__device__ __forceinline__ unsigned bytes_h2(unsigned w, int k) {
+  return bytes_sub(__byte_perm(w, 0x64646464u, k == 0 ? 0x4140u : 0x4342u));
+}
+
+// dp2a: the two signed 16-bit halves of a times bytes 0, 1 (kHi: 2, 3) of b, unsigned, plus c.
+template <bool kHi>
+__device__ __forceinline__ int dp2a(unsigned a, unsigned b, int c) {
+#if defined(__CUDA_ARCH__)
+  int d;
+  if constexpr (kHi) {
+    asm("dp2a.hi.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+  } else {
+    asm("dp2a.lo.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+  }
+  return d;
+#else
+  const int s = kHi ? 16 : 0;
+  return c + static_cast<short>(a & 0xFFFFu) * static_cast<int>((b >> s) & 0xFFu) +
+         static_cast<short>(a >> 16) * static_cast<int>((b >> (s + 8)) & 0xFFu);
+#endif
+}
+
+// min(a, b) per f16 half.
+__device__ __forceinline__ unsigned hmin2(unsigned a, unsigned b) {
+#if defined(__CUDA_ARCH__)
+  unsigned r;
+  asm("min.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+#elif defined(DCT_EMULATE)
+  return emu_hmin2(a, b);
+#else
+  return a + b;
+#endif
+}
+
+// One plane of the forward colour conversion: t = kr R + kg G + kb B + c >= 0 (kr, kg, kb: 16-bit signed), its
+// quotient by d through the multiply-high by m = ⌊2^32 / d⌋ + 1 (exact for every t of 8-bit samples: checked
+// exhaustively by tests/test_compress.cpp), as the f16 bits of 1024 + quotient. The B bytes come interleaved with a
+// constant byte 87 and c = 87 a, so one dp2a adds kb B + c and no register holds c: each c is the rounding offset
+// d / 2 plus s·d, the s that makes it a multiple of 87 (and t >= 0), taken off again in the multiply-high's addend.
+struct YccRow {
+  unsigned rg;     // (kr, kg)
+  unsigned b;      // (kb, a)
+  unsigned m;      // ⌊2^32 / d⌋ + 1
+  unsigned sub;    // f16x2 of 1024 + s (+ 128 for Y): 1024 + quotient − sub is Y − 128, Cb − 128, Cr − 128
+  unsigned top;    // f16x2 of 1024 + s + 127: Cb and Cr clamped to 255
+};
+constexpr unsigned kYccB = 87;  // the constant byte beside each B
+__host__ __device__ constexpr unsigned pack_s16(int lo, int hi) {
+  return (static_cast<unsigned>(lo) & 0xFFFFu) | (static_cast<unsigned>(hi) << 16);
+}
+// f16x2 of an integer 1024 <= n < 2048, twice.
+__host__ __device__ constexpr unsigned f16x2_int(int n) { return (0x6400u + static_cast<unsigned>(n - 1024)) * 0x10001u; }
+// quotient = ⌊(kr R + kg G + kb B + d/2 + s·d) / d⌋ = level + s (Y: 0 .. 255; Cb, Cr: −128 .. 128, level 128 below).
+__host__ __device__ constexpr YccRow ycc_row(int kr, int kg, int kb, int d, int s, int level) {
+  return {pack_s16(kr, kg), pack_s16(kb, (d / 2 + s * d) / static_cast<int>(kYccB)),
+          static_cast<unsigned>((1ull << 32) / static_cast<unsigned>(d) + 1), f16x2_int(1024 + s + level),
+          f16x2_int(1024 + s + 127)};
+}
+// The CPU's conversion (core::rgb_to_ycc, DESIGN §4) as integer quotients: 1000 Y = 299 R + 587 G + 114 B,
+// 1772 (Cb − 128) = 886 B − 299 R − 587 G, 1402 (Cr − 128) = 701 R − 587 G − 114 B, each rounded half up (+ d/2), Cb and
+// Cr clamped to 255. Against core::rgb_to_ycc over all 2^24 colours (scripts/jpeg-emulate.sh): Cb equal everywhere, Y
+// and Cr 1 higher at 3464 and 2666 exact ties that the CPU's double arithmetic rounds down (v3/v5's float conversion
+// differs at 6761 and 2666). s makes c = d/2 + s·d a multiple of 87 with t >= 0: Y 43 (c = 43500), Cb 130 (231246),
+// Cr 130 (182961); quotients < 1024.
+inline constexpr YccRow kYccRows[3] = {ycc_row(299, 587, 114, 1000, 43, 128), ycc_row(-299, -587, 886, 1772, 130, 0),
+                                       ycc_row(701, -587, -114, 1402, 130, 0)};
+static_assert((1000 / 2 + 43 * 1000) % kYccB == 0 && (1772 / 2 + 130 * 1772) % kYccB == 0 &&
+              (1402 / 2 + 130 * 1402) % kYccB == 0, "c must be a multiple of the constant byte");
+
+// f16x2 a − b, min(a, b).
+__device__ __forceinline__ unsigned hsub2(unsigned a, unsigned b) {
+#if defined(__CUDA_ARCH__)
+  unsigned r;
+  asm("sub.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+#elif defined(DCT_EMULATE)
+  return emu_hsub2(a, b);
+#else
+  return a - b;
+#endif
+}
+
+template <int kPlane>
+__device__ __forceinline__ void ycc_plane(const unsigned (&rg)[2], const unsigned (&b)[2], unsigned (&out)[2]) {
+  constexpr YccRow k = kYccRows[kPlane];
+  unsigned v[4];  // the quotients
+  v[0] = __umulhi(static_cast<unsigned>(dp2a<false>(k.rg, rg[0], dp2a<false>(k.b, b[0], 0))), k.m);
+  v[1] = __umulhi(static_cast<unsigned>(dp2a<true>(k.rg, rg[0], dp2a<true>(k.b, b[0], 0))), k.m);
+  v[2] = __umulhi(static_cast<unsigned>(dp2a<false>(k.rg, rg[1], dp2a<false>(k.b, b[1], 0))), k.m);
+  v[3] = __umulhi(static_cast<unsigned>(dp2a<true>(k.rg, rg[1], dp2a<true>(k.b, b[1], 0))), k.m);
+#pragma unroll
+  for (int i = 0; i < 2; ++i) {
+    const unsigned x = __byte_perm(v[2 * i], v[2 * i + 1], 0x5410u) | 0x64006400u;  // f16x2 of 1024 + quotient
+    out[i] = hsub2(kPlane == 0 ? x : hmin2(x, k.top), k.sub);
+  }
+}
+
+// Y − 128, Cb − 128, Cr − 128 of this lane's four pixels as f16x2 in step 1's slots (pixels 0, 1 and 2, 3), from their
+// R, G, B bytes: exact integers, rounded as the CPU rounds them but for the ties named above.
+__device__ __forceinline__ void ycc_h2(unsigned r, unsigned g, unsigned b, unsigned (&y)[2], unsigned (&cb)[2],
+                                       unsigned (&cr)[2]) {
+  const unsigned rg[2] = {__byte_perm(r, g, 0x5140u), __byte_perm(r, g, 0x7362u)};  // R, G of pixels 0, 1 | 2, 3
+  const unsigned bk[2] = {__byte_perm(b, kYccB * 0x01010101u, 0x5140u), __byte_perm(b, kYccB * 0x01010101u, 0x7362u)};
+  ycc_plane<0>(rg, bk, y);
+  ycc_plane<1>(rg, bk, cb);
+  ycc_plane<2>(rg, bk, cr);
 }
 
 struct AFrag {
@@ -144,12 +254,13 @@ inline void afrag_host(unsigned (&r)[4], int g, int t, F f) {
   for (int i = 0; i < 4; ++i) r[i] = f16_bits(f(rows[i], cols[i])) | (f16_bits(f(rows[i], cols[i] + 1)) << 16);
 }
 
-// What a lane needs, made on the host and read by each lane with eight coalesced 16-byte loads (v6's first form
+// What a lane needs, made on the host and read by each lane with ten coalesced 16-byte loads (v6's first form
 // read it from the constant bank with lane-divergent addresses: serialized, paid once per CTA).
 struct LaneSetup {
   unsigned a[4][4];   // the lane's fragments of A1 .. A4 (f16x2)
-  float quant[2][8];  // luma, chroma at (v, u) = (g, 2t + e): r0, r1, c0, Q0, Q1, −M·Q0, −M·Q1, 0
-  float init[4];      // step 4's accumulator, 128.5 (four loads: ptxas cannot share them, so no MOVs make the quad)
+  float quant[2][8];  // luma, chroma at (v, u) = (g, 2t + e): r0, r1, Q0, Q1, −M·Q0, −M·Q1, 0, 0
+  float init2[4];     // step 2's accumulator: 1/4 at the tie coefficients (v, u) ∈ {0, 4}², else 0
+  float init4[4];     // step 4's accumulator, 128.5 (four loads: ptxas cannot share them, so no MOVs make the quad)
 };
 
 // The 32 lanes' set-up from C' (make_cprime) and the quality's tables.
@@ -171,27 +282,31 @@ inline void make_lane_setup(const float (&cp)[64], const Table (&tab)[2], LaneSe
       for (int e = 0; e < 2; ++e) {
         const float q = tab[c].qf[k0 + e];
         qv[e] = 1.f / (8.f * q);  // fl(1/(8Q)), as __frcp_rn
-        qv[3 + e] = q;
-        qv[5 + e] = -kMagic * q;
+        qv[2 + e] = q;
+        qv[4 + e] = -kMagic * q;
       }
-      qv[2] = tie_slot(k0) >= 0 ? tab[c].tie_c[tie_slot(k0)] : 0.5f;
-      qv[7] = 0.f;
+      qv[6] = qv[7] = 0.f;
     }
-    for (float& v : l.init) v = 128.5f;
+    // Accumulator i: (v, u) = (g, 2t + (i & 1)) of block i >> 1; ties only at even u.
+    for (int i = 0; i < 4; ++i) l.init2[i] = (i & 1) == 0 && tie_slot(8 * g + 2 * t) >= 0 ? 0.25f : 0.f;
+    for (float& v : l.init4) v = 128.5f;
   }
 }
 
 // One quantization table at this lane's two positions (v, u) = (g, 2t + e), e = 0, 1 (u odd: never a tie).
 struct Quant {
   float r[2];    // fl(1/(8Q))
-  float c0;      // 1/2, or fl(1/2 + 1/(16Q)) at a tie coefficient
   float q[2];    // Q
   float nmq[2];  // −M·Q (exact: 3Q · 2^22)
 };
 
 __device__ __forceinline__ Quant quant_of(uint4 lo, uint4 hi) {
-  return {{__uint_as_float(lo.x), __uint_as_float(lo.y)}, __uint_as_float(lo.z), {__uint_as_float(lo.w), __uint_as_float(hi.x)},
-          {__uint_as_float(hi.y), __uint_as_float(hi.z)}};
+  return {{__uint_as_float(lo.x), __uint_as_float(lo.y)}, {__uint_as_float(lo.z), __uint_as_float(lo.w)},
+          {__uint_as_float(hi.x), __uint_as_float(hi.y)}};
+}
+
+__device__ __forceinline__ void floats_of(uint4 v, float (&f)[4]) {
+  f[0] = __uint_as_float(v.x), f[1] = __uint_as_float(v.y), f[2] = __uint_as_float(v.z), f[3] = __uint_as_float(v.w);
 }
 
 // hist[q]++ for bits b = bits(M + q), zeros included (their bin is cleared before the flush: the host counts
@@ -208,15 +323,15 @@ __device__ __forceinline__ void hist_add(rows::HistAt h, unsigned b) {
 // One plane of the warp's block pair: b0, b1 (f16x2 of this lane's four samples − 128, step 1's slots) in; the
 // reconstruction + 128.5 at (row g; columns 2t, 2t+1 of block A, of block B) out in o; every q into the CTA's
 // histogram (blocks past the padded width and warps past the image code zeros: only the zero bin sees them).
-__device__ __forceinline__ void code_pair(const Mats& m, const Quant& qt, const float (&c4)[4], unsigned b0,
-                                          unsigned b1, float (&o)[4], rows::HistAt h_at) {
+__device__ __forceinline__ void code_pair(const Mats& m, const Quant& qt, const float (&c2)[4], const float (&c4)[4],
+                                          unsigned b0, unsigned b1, float (&o)[4], rows::HistAt h_at) {
   const float zero[4] = {0.f, 0.f, 0.f, 0.f};
   float d[4];
   mma(d, m.a1, b0, b1, zero);
-  mma(d, m.a2, h2(d[0], d[1]), h2(d[2], d[3]), zero);
+  mma(d, m.a2, h2(d[0], d[1]), h2(d[2], d[3]), c2);
   float z[4];
 #pragma unroll
-  for (int i = 0; i < 4; ++i) z[i] = __fadd_rd(__fmaf_rn(d[i], qt.r[i & 1], (i & 1) ? 0.5f : qt.c0), kMagic);
+  for (int i = 0; i < 4; ++i) z[i] = __fmaf_rn(d[i], qt.r[i & 1], kMagic);
 #pragma unroll
   for (int i = 0; i < 4; ++i) hist_add(h_at, fbits(z[i]));
 #pragma unroll
@@ -248,6 +363,50 @@ __device__ DCT_TC_NOINLINE void store4_edge(unsigned char* row, int w, int x, un
     const int c = x + (k & 1) + 8 * (k >> 1);
     if (c < w) row[c] = static_cast<unsigned char>(v >> (8 * k));
   }
+}
+
+// The strip's coding: in (each pair's 4 bytes per plane, step 1's slots) to out (bytes: columns xa, xa + 1, xa + 8,
+// xa + 9 of each pair), every q into the CTA's histogram.
+template <int kPlanes, int kPairs>
+__device__ __forceinline__ void code_strip(const Mats& m, const Quant& ql, const Quant& qc, const float (&c2)[4],
+                                           const float (&c4)[4], const unsigned (&in)[kPairs][kPlanes],
+                                           unsigned (&out)[kPairs][kPlanes], rows::HistAt h_at) {
+#pragma unroll
+  for (int j = 0; j < kPairs; ++j) {
+    if constexpr (kPlanes == 1) {
+      float o[4];
+      code_pair(m, ql, c2, c4, bytes_h2(in[j][0], 0), bytes_h2(in[j][0], 1), o, h_at);
+      out[j][0] = pack4(__fadd_rd(o[0], kMagic), __fadd_rd(o[1], kMagic), __fadd_rd(o[2], kMagic),
+                        __fadd_rd(o[3], kMagic));
+    } else {
+      unsigned yv[2], cb[2], cr[2];
+      ycc_h2(in[j][0], in[j][1], in[j][2], yv, cb, cr);
+      float oy[4], ob[4], orr[4];
+      code_pair(m, ql, c2, c4, yv[0], yv[1], oy, h_at);
+      code_pair(m, qc, c2, c4, cb[0], cb[1], ob, h_at);
+      code_pair(m, qc, c2, c4, cr[0], cr[1], orr, h_at);
+      float o[3][4];
+#pragma unroll
+      for (int c = 0; c < 4; ++c)
+        rgb_from_ycc(luma_clamped(oy[c]), __fsub_rn(luma_clamped(ob[c]), kMagic + 128.f),
+                     __fsub_rn(luma_clamped(orr[c]), kMagic + 128.f), o[0][c], o[1][c], o[2][c]);
+#pragma unroll
+      for (int pl = 0; pl < 3; ++pl) out[j][pl] = pack4(o[pl][0], o[pl][1], o[pl][2], o[pl][3]);
+    }
+  }
+}
+
+// This lane's output pieces into the warp's staging area (rows g of each plane, row stride stage_stride(kPairs)).
+template <int kPlanes, int kPairs>
+__device__ __forceinline__ void stage_strip(unsigned char* wstage, int g, int t, const unsigned (&out)[kPairs][kPlanes]) {
+#pragma unroll
+  for (int j = 0; j < kPairs; ++j)
+#pragma unroll
+    for (int pl = 0; pl < kPlanes; ++pl) {
+      unsigned char* const s = wstage + (pl * 8 + g) * stage_stride(kPairs) + 16 * j + 2 * t;
+      *reinterpret_cast<unsigned short*>(s) = static_cast<unsigned short>(out[j][pl]);
+      *reinterpret_cast<unsigned short*>(s + 8) = static_cast<unsigned short>(out[j][pl] >> 16);
+    }
 }
 
 // The work of thread tid of CTA (cx, cy): warp w codes kPairs adjacent block pairs, (cx·kWarps + w)·kPairs ...,
@@ -289,7 +448,7 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
   const int sr = lane >> 2, sc = 4 * kPairs * (lane & 3);
   Mats m;
   Quant ql, qc;
-  float c4[4];
+  float c2[4], c4[4];
   {
     const uint4* src = static_cast<const uint4*>(p.tc_setup) + lane * (sizeof(LaneSetup) / sizeof(uint4));
     uint4 v[sizeof(LaneSetup) / sizeof(uint4)];
@@ -300,11 +459,10 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
     for (int i = 0; i < 4; ++i) *a[i] = {{v[i].x, v[i].y, v[i].z, v[i].w}};
     ql = quant_of(v[4], v[5]);
     qc = kPlanes == 3 ? quant_of(v[6], v[7]) : ql;
-    c4[0] = __uint_as_float(v[8].x), c4[1] = __uint_as_float(v[8].y), c4[2] = __uint_as_float(v[8].z),
-    c4[3] = __uint_as_float(v[8].w);
+    floats_of(v[8], c2);
+    floats_of(v[9], c4);
   }
   const rows::HistAt h_at = rows::hist_at(hist, p.half_bins);
-  const unsigned e = p.byte_exp;
   __syncthreads();
   const int s0 = cy * p.tc_strips, s1 = min(s0 + p.tc_strips, p.strips);
   auto load = [&](int strip, unsigned (&in)[kPairs][kPlanes]) {  // one branch per strip, not per plane or pair
@@ -323,9 +481,45 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
           in[j][pl] = pair0 + j < pairs ? load4_edge(p.in + pl * hw + row, w, wp, xin0 + 16 * j) : 0x80808080u;
     }
   };
+  // Strips whose every load is an aligned word inside the image, whose 8 rows are inside and whose segment rows leave
+  // as whole chunks (warp-uniform), without alpha: running pointers, no edge tests (the general loop below does the
+  // rest; most warps of most images never enter it).
+  int strip = s0;
+  if (seg_fast && p.channels == kPlanes) {
+    const int s_fast = min(s1, h / 8);
+    const long long step = 8LL * w;
+    const unsigned char* ip = p.in + static_cast<long long>(8 * s0 + g) * w + xin0;
+    unsigned char* op = p.out + static_cast<long long>(8 * s0 + sr) * w + 16 * pair0 + sc;
+    unsigned next[kPairs][kPlanes];
+    auto load_fast = [&](unsigned (&in)[kPairs][kPlanes]) {
+#pragma unroll
+      for (int j = 0; j < kPairs; ++j)
+#pragma unroll
+        for (int pl = 0; pl < kPlanes; ++pl) in[j][pl] = __ldg(reinterpret_cast<const unsigned*>(ip + pl * hw + 16 * j));
+    };
+    if (strip < s_fast) load_fast(next);
+    for (; strip < s_fast; ++strip) {
+      unsigned in[kPairs][kPlanes];
+#pragma unroll
+      for (int j = 0; j < kPairs; ++j)
+#pragma unroll
+        for (int pl = 0; pl < kPlanes; ++pl) in[j][pl] = next[j][pl];
+      ip += step;
+      if (strip + 1 < s_fast) load_fast(next);  // in flight while this strip is coded
+      unsigned out[kPairs][kPlanes];
+      code_strip<kPlanes, kPairs>(m, ql, qc, c2, c4, in, out, h_at);
+      __syncwarp();  // the previous strip's reads of the staging area are done
+      stage_strip<kPlanes, kPairs>(wstage, g, t, out);
+      __syncwarp();
+#pragma unroll
+      for (int pl = 0; pl < kPlanes; ++pl)
+        *reinterpret_cast<Chunk*>(op + pl * hw) = *reinterpret_cast<const Chunk*>(wstage + (pl * 8 + sr) * kStride + sc);
+      op += step;
+    }
+  }
   unsigned next[kPairs][kPlanes];
-  load(s0, next);
-  for (int strip = s0; strip < s1; ++strip) {
+  if (strip < s1) load(strip, next);
+  for (; strip < s1; ++strip) {
     unsigned in[kPairs][kPlanes];
 #pragma unroll
     for (int j = 0; j < kPairs; ++j)
@@ -334,42 +528,9 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
     if (strip + 1 < s1) load(strip + 1, next);  // in flight while this strip is coded
     const int yr = 8 * strip + g;
     unsigned out[kPairs][kPlanes];  // bytes: columns xa, xa + 1, xa + 8, xa + 9 of each pair
-#pragma unroll
-    for (int j = 0; j < kPairs; ++j) {
-      if constexpr (kPlanes == 1) {
-        float o[4];
-        code_pair(m, ql, c4, bytes_h2(in[j][0], 0), bytes_h2(in[j][0], 1), o, h_at);
-        out[j][0] = pack4(__fadd_rd(o[0], kMagic), __fadd_rd(o[1], kMagic), __fadd_rd(o[2], kMagic),
-                          __fadd_rd(o[3], kMagic));
-      } else {
-        float yv[4], cb[4], cr[4];
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-          const uint2 r = make_uint2(in[j][0], 0u), gr = make_uint2(in[j][1], 0u), b = make_uint2(in[j][2], 0u);
-          ycc_from_rgb(byte_float(r, c, e), byte_float(gr, c, e), byte_float(b, c, e), yv[c], cb[c], cr[c]);
-        }
-        float oy[4], ob[4], orr[4];
-        code_pair(m, ql, c4, h2(yv[0], yv[1]), h2(yv[2], yv[3]), oy, h_at);
-        code_pair(m, qc, c4, h2(cb[0], cb[1]), h2(cb[2], cb[3]), ob, h_at);
-        code_pair(m, qc, c4, h2(cr[0], cr[1]), h2(cr[2], cr[3]), orr, h_at);
-        float o[3][4];
-#pragma unroll
-        for (int c = 0; c < 4; ++c)
-          rgb_from_ycc(luma_clamped(oy[c]), __fsub_rn(luma_clamped(ob[c]), kMagic + 128.f),
-                       __fsub_rn(luma_clamped(orr[c]), kMagic + 128.f), o[0][c], o[1][c], o[2][c]);
-#pragma unroll
-        for (int pl = 0; pl < 3; ++pl) out[j][pl] = pack4(o[pl][0], o[pl][1], o[pl][2], o[pl][3]);
-      }
-    }
+    code_strip<kPlanes, kPairs>(m, ql, qc, c2, c4, in, out, h_at);
     __syncwarp();  // the previous strip's reads of the staging area are done
-#pragma unroll
-    for (int j = 0; j < kPairs; ++j)
-#pragma unroll
-      for (int pl = 0; pl < kPlanes; ++pl) {
-        unsigned char* const s = wstage + (pl * 8 + g) * kStride + 16 * j + 2 * t;
-        *reinterpret_cast<unsigned short*>(s) = static_cast<unsigned short>(out[j][pl]);
-        *reinterpret_cast<unsigned short*>(s + 8) = static_cast<unsigned short>(out[j][pl] >> 16);
-      }
+    stage_strip<kPlanes, kPairs>(wstage, g, t, out);
     __syncwarp();
     if (seg_fast) {
       if (8 * strip + sr < h) {

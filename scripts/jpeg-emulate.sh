@@ -71,6 +71,10 @@ inline unsigned emu_h2(float lo, float hi) { return f2h(lo) | (unsigned(f2h(hi))
 inline unsigned emu_hsub2(unsigned a, unsigned b) {
   return emu_h2(h2f(a & 0xffff) - h2f(b & 0xffff), h2f(a >> 16) - h2f(b >> 16));
 }
+inline unsigned emu_hmin2(unsigned a, unsigned b) {
+  return emu_h2(std::fmin(h2f(a & 0xffff), h2f(b & 0xffff)), std::fmin(h2f(a >> 16), h2f(b >> 16)));
+}
+inline unsigned __umulhi(unsigned a, unsigned b) { return unsigned((std::uint64_t(a) * b) >> 32); }
 struct MmaLane { unsigned a[4], b[2]; };
 inline MmaLane g_mma[1024];
 inline void emu_mma16816(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1, const float (&c)[4]) {
@@ -214,6 +218,27 @@ int main(int argc, char** argv) {
   cases.push_back({"ramp 203x301 rgb", synthetic(203, 301, 3, nullptr)});
   cases.push_back({"ramp 24x40 rgb", synthetic(24, 40, 3, nullptr)});
   int bad = 0, differ = 0;
+  {  // v6's integer forward colour conversion (tc::ycc_h2) against the CPU's (core::rgb_to_ycc), all 2^24 colours
+    long diff[3] = {0, 0, 0}, far = 0;
+    for (int r = 0; r < 256; ++r)
+      for (int g = 0; g < 256; ++g)
+        for (int b = 0; b < 256; b += 4) {
+          unsigned out[3][2];
+          jf::tc::ycc_h2(r * 0x01010101u, g * 0x01010101u, b * 0x01010101u + 0x03020100u, out[0], out[1], out[2]);
+          for (int k = 0; k < 4; ++k) {
+            const auto want = core::rgb_to_ycc(r, g, b + k);
+            for (int c = 0; c < 3; ++c) {
+              const double got = h2f(static_cast<unsigned short>(out[c][k >> 1] >> (16 * (k & 1)))) + 128.0;
+              diff[c] += got != want[c];
+              far += got != want[c] && got != want[c] + 1;
+            }
+          }
+        }
+    const bool ok = far == 0 && diff[0] == 3464 && diff[1] == 0 && diff[2] == 2666;
+    std::printf("v6 colour conversion, 2^24 colours: Y %ld, Cb %ld, Cr %ld differ from the CPU (expected 3464, 0, 2666 "
+                "ties, each +1), %ld by more: %s\n", diff[0], diff[1], diff[2], far, ok ? "ok" : "FAIL");
+    bad += !ok;
+  }
   double worst = INFINITY, worst6 = INFINITY;
   int low6 = 0;
   for (const Case& c : cases)
