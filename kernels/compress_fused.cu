@@ -6,6 +6,7 @@
    bit-exactly and differ elsewhere only where f32 noise decides the rounding; v6's f16 products move a few more
    coefficients across a rounding boundary (PSNR(CPU, v6) 57.7-63.8 dB on the sample images). */
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -50,7 +51,7 @@ __global__ void __launch_bounds__(jpeg_fused::tc::kThreads, kPlanes == 1 ? 3 : 2
   extern __shared__ uint4 smem_tc[];  // the warps' output staging areas, then the CTA's histogram
   auto* stage = reinterpret_cast<unsigned char*>(smem_tc);
   auto* hist = reinterpret_cast<unsigned*>(stage + jpeg_fused::tc::stage_bytes(kPlanes, kPairs));
-  jpeg_fused::tc::fused_jpeg_cta<kPlanes, kPairs>(p, stage, hist, threadIdx.x, blockIdx.x, blockIdx.y);
+  jpeg_fused::tc::fused_jpeg_cta<kPlanes, kPairs>(p, stage, hist, threadIdx.x, blockIdx.x);
 }
 
 // v6's kernels by planes (1, 3) and block pairs per warp (1, 2, 4).
@@ -86,8 +87,8 @@ Kernel pick_kernel() {
   throw Error(ErrorCode::kUsage, "DCTOOL_JPEG_FUSED", std::string("unknown kernel '") + e + "' (v3, v5, v6)");
 }
 
-// How one kernel is launched: CTA size, pixels of a strip per CTA, strips per CTA (v3: one, a 1-D grid), dynamic
-// shared memory.
+// How one kernel is launched: CTA size, pixels of a strip per CTA, strips per CTA (v3: one, a 1-D grid; v6: chosen
+// at launch), dynamic shared memory.
 struct Shape {
   void (*kernel)(jpeg_fused::Params);
   unsigned threads;
@@ -103,14 +104,14 @@ int tc_pairs(int dflt) {
   return n;
 }
 
-Shape shape_of(Kernel kind, int planes, int half_bins, int tc_strips, int tc_pairs) {
+Shape shape_of(Kernel kind, int planes, int half_bins, int tc_pairs) {
   const bool three = planes == 3;
   const std::size_t hist = 2 * static_cast<std::size_t>(half_bins) * sizeof(unsigned);
   switch (kind) {
     case Kernel::kV6: {
       const int i = tc_pairs == 4 ? 2 : tc_pairs == 2 ? 1 : 0;
       return {three ? kTcKernels<3>[i] : kTcKernels<1>[i], jpeg_fused::tc::kThreads,
-              16LL * jpeg_fused::tc::kWarps * tc_pairs, tc_strips, jpeg_fused::tc::smem_bytes(half_bins, planes, tc_pairs)};
+              16LL * jpeg_fused::tc::kWarps * tc_pairs, 0, jpeg_fused::tc::smem_bytes(half_bins, planes, tc_pairs)};
     }
     case Kernel::kV5:
       return {three ? fused_jpeg_kernel_rows<3> : fused_jpeg_kernel_rows<1>, jpeg_fused::rows::kThreads,
@@ -183,22 +184,30 @@ class FusedJpegCompressor final : public core::Compressor {
         }
       }
       State& st = *st_;
-      // v5's grid has ceil(strips / 4) rows, v6's ceil(strips / tc_strips), at most 65535 (v5: images up to 2 M
-      // rows, v6 up to 1 M at 2 strips per CTA); taller ones take v3.
-      Shape sh = shape_of(kind, planes, p.half_bins, strips_env > 0 ? strips_env : jpeg_fused::tc::kStrips, pairs);
-      if (kind == Kernel::kV6 && strips_env == 0) {  // 16 strips per CTA halved (down to 2) while < 4 CTAs per SM
-        const long long ctas_x = (wp + sh.cta_pixels - 1) / sh.cta_pixels;
-        while (sh.strips_per_cta > 2 && ctas_x * ((p.strips + sh.strips_per_cta - 1) / sh.strips_per_cta) < 4LL * st.sms)
-          sh.strips_per_cta /= 2;
-      }
-      p.tc_strips = static_cast<int>(sh.strips_per_cta);
-      if (kind != Kernel::kV3 && (hp / 8 + sh.strips_per_cta - 1) / sh.strips_per_cta > 65535)
-        sh = shape_of(kind = Kernel::kV3, planes, p.half_bins, p.tc_strips, pairs);
-      const long long grid_y = (hp / 8 + sh.strips_per_cta - 1) / sh.strips_per_cta;  // v3: hp / 8
+      // v5's grid has ceil(strips / 4) rows, at most 65535 (images up to 2 M rows); v6 counts its (column, strip)
+      // units in an int (images up to 2^41 pixels); others take v3.
+      Shape sh = shape_of(kind, planes, p.half_bins, pairs);
+      if ((kind == Kernel::kV5 && (hp / 8 + sh.strips_per_cta - 1) / sh.strips_per_cta > 65535) ||
+          (kind == Kernel::kV6 && (wp + sh.cta_pixels - 1) / sh.cta_pixels * (hp / 8) > INT_MAX))
+        sh = shape_of(kind = Kernel::kV3, planes, p.half_bins, pairs);
       p.ctas_x = static_cast<int>((wp + sh.cta_pixels - 1) / sh.cta_pixels);
       if (sh.smem > 48 * 1024)
         DCT_CUDA_CHECK(cudaFuncSetAttribute(sh.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(sh.smem)));
+      // v6: a 1-D grid of CTAs that are all resident at once, each coding an equal chunk of the (column, strip) units
+      // (a grid of one CTA per strip group left a partial last wave: 2.6 waves at 8192^2 gray, run12 call1);
+      // DCTOOL_JPEG_TC_STRIPS sets the chunk.
+      long long grid_x = kind == Kernel::kV3 ? p.ctas_x * (hp / 8) : p.ctas_x;
+      long long grid_y = kind == Kernel::kV5 ? (hp / 8 + sh.strips_per_cta - 1) / sh.strips_per_cta : 1;
+      if (kind == Kernel::kV6) {
+        const long long units = static_cast<long long>(p.ctas_x) * p.strips;
+        int per_sm = 0;
+        DCT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sh.kernel, sh.threads, sh.smem));
+        const long long resident = std::max(1LL, static_cast<long long>(per_sm) * st.sms);
+        const long long chunk = strips_env > 0 ? strips_env : (units + resident - 1) / resident;
+        p.tc_chunk = static_cast<int>(std::min<long long>(chunk, 1 << 30));
+        grid_x = (units + p.tc_chunk - 1) / p.tc_chunk;
+      }
       if (st.dev_in.bytes() < bytes) {
         st.dev_in = DeviceBuffer(bytes);
         st.dev_out = DeviceBuffer(bytes);
@@ -227,8 +236,7 @@ class FusedJpegCompressor final : public core::Compressor {
       }
       DCT_CUDA_CHECK(cudaMemsetAsync(hist_.get(), 0, kBins * sizeof(unsigned long long), s));
       ev_[1].record(s);
-      const dim3 grid = kind == Kernel::kV3 ? dim3(static_cast<unsigned>(p.ctas_x * grid_y))
-                                            : dim3(p.ctas_x, static_cast<unsigned>(grid_y));
+      const dim3 grid(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y));
       sh.kernel<<<grid, sh.threads, sh.smem, s>>>(p);
       DCT_CUDA_CHECK(cudaGetLastError());
       ev_[2].record(s);

@@ -73,7 +73,7 @@ struct Params {
   unsigned byte_exp;         // v5: 0x47000000 (byte_float's exponent byte, from a register rather than a MOV each)
   Table tab[2];              // luma, chroma
   const void* tc_setup;      // v6: 32 tc::LaneSetup (the lanes' MMA fragments and quantizer constants; device memory)
-  int tc_strips;             // v6: strips per CTA
+  int tc_chunk;              // v6: (column, strip) units per CTA
 };
 
 // The kernel's tables for one quality: Annex K tables scaled as libjpeg, the Feig-Linzer ortho scales.

@@ -52,8 +52,6 @@ namespace dct::cuda::jpeg_fused::tc {
 
 constexpr int kWarps = 8;              // warps per CTA, side by side along the strip
 constexpr int kThreads = 32 * kWarps;
-constexpr int kStrips = 16;            // strips per CTA unless the grid would be small (the host halves it, down to 2,
-                                       // to >= 4 CTAs per SM; DCTOOL_JPEG_TC_STRIPS sets it)
 constexpr int kPairs = 4;              // block pairs per warp (DCTOOL_JPEG_TC_PAIRS: 1, 2, 4): the fastest at every size,
                                        // gray and RGB (run11 call2)
 
@@ -409,9 +407,15 @@ __device__ __forceinline__ void stage_strip(unsigned char* wstage, int g, int t,
     }
 }
 
-// The work of thread tid of CTA (cx, cy): warp w codes kPairs adjacent block pairs, (cx·kWarps + w)·kPairs ...,
-// of strips tc_strips·cy ... (the pairs' MMA chains are independent: the compiler interleaves them, which hides
-// the latency of one chain's four dependent MMAs; v6's first form, one pair per warp, was latency-bound for gray).
+// Ask L2 for the sector holding a (no register waits on it).
+__device__ __forceinline__ void prefetch_l2(const void* a) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
+#else
+  (void)a;
+#endif
+}
+
 // A lane's 4·kPairs bytes of a staged row.
 template <int kPairs>
 struct ChunkOf {
@@ -426,24 +430,19 @@ struct ChunkOf<4> {
   using type = uint4;
 };
 
-// stage: the CTA's staging areas (stage_bytes), hist: its histogram.
+// The work of thread tid of CTA cta: for each CTA column cx of its chunk (below), warp w codes kPairs adjacent block
+// pairs, (cx·kWarps + w)·kPairs ..., of the chunk's strips (the pairs' MMA chains are independent: the compiler
+// interleaves them, which hides the latency of one chain's four dependent MMAs; v6's first form, one pair per warp, was
+// latency-bound for gray). stage: the CTA's staging areas (stage_bytes), hist: its histogram.
 template <int kPlanes, int kPairs>
-__device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* stage, unsigned* hist, int tid, int cx,
-                                               int cy) {
+__device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* stage, unsigned* hist, int tid, int cta) {
   using Chunk = typename ChunkOf<kPairs>::type;
   constexpr int kStride = stage_stride(kPairs);
   hist_clear(p, hist, tid, kThreads);
   const int lane = tid & 31, g = lane >> 2, t = lane & 3;
-  const int pair0 = (cx * kWarps + (tid >> 5)) * kPairs, pairs = (p.blocks_x + 1) / 2;
+  const int pairs = (p.blocks_x + 1) / 2;
   const int w = p.w, h = p.h, wp = 8 * p.blocks_x;
-  const int xin0 = 16 * pair0 + 4 * t, xa0 = 16 * pair0 + 2 * t;  // this lane's input / output columns, pair 0
-  // Every pair of the warp inside the image with aligned words (per lane; else the edge paths, pair by pair).
-  const bool fast_in = (w & 3) == 0 && xin0 + 16 * (kPairs - 1) + 4 <= w;
-  const bool fast_out = (w & 1) == 0 && xa0 + 16 * (kPairs - 1) + 10 <= w;
   const long long hw = static_cast<long long>(h) * w;
-  // The warp's segment (8 rows x 16·kPairs columns per plane) inside the image, rows of whole chunks: stored from the
-  // staging area, lane = (row lane / 4, bytes 4·kPairs·(lane % 4) ...). Warp-uniform.
-  const bool seg_fast = w % (4 * kPairs) == 0 && 16 * (pair0 + kPairs) <= w;
   unsigned char* const wstage = stage + (tid >> 5) * (kPlanes * 8 * kStride);
   const int sr = lane >> 2, sc = 4 * kPairs * (lane & 3);
   Mats m;
@@ -464,112 +463,140 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
   }
   const rows::HistAt h_at = rows::hist_at(hist, p.half_bins);
   __syncthreads();
-  const int s0 = cy * p.tc_strips, s1 = min(s0 + p.tc_strips, p.strips);
-  auto load = [&](int strip, unsigned (&in)[kPairs][kPlanes]) {  // one branch per strip, not per plane or pair
-    const long long row = static_cast<long long>(min(8 * strip + g, h - 1)) * w;
-    if (fast_in) {
-#pragma unroll
-      for (int j = 0; j < kPairs; ++j)
-#pragma unroll
-        for (int pl = 0; pl < kPlanes; ++pl)
-          in[j][pl] = __ldg(reinterpret_cast<const unsigned*>(p.in + row + pl * hw + xin0 + 16 * j));
-    } else {
-#pragma unroll
-      for (int j = 0; j < kPairs; ++j)
-#pragma unroll
-        for (int pl = 0; pl < kPlanes; ++pl)
-          in[j][pl] = pair0 + j < pairs ? load4_edge(p.in + pl * hw + row, w, wp, xin0 + 16 * j) : 0x80808080u;
-    }
-  };
-  // Strips whose every load is an aligned word inside the image, whose 8 rows are inside and whose segment rows leave
-  // as whole chunks (warp-uniform), without alpha: running pointers, no edge tests (the general loop below does the
-  // rest; most warps of most images never enter it).
-  int strip = s0;
-  if (seg_fast && p.channels == kPlanes) {
-    const int s_fast = min(s1, h / 8);
-    const long long step = 8LL * w;
-    const unsigned char* ip = p.in + static_cast<long long>(8 * s0 + g) * w + xin0;
-    unsigned char* op = p.out + static_cast<long long>(8 * s0 + sr) * w + 16 * pair0 + sc;
-    unsigned next[kPairs][kPlanes];
-    auto load_fast = [&](unsigned (&in)[kPairs][kPlanes]) {
-#pragma unroll
-      for (int j = 0; j < kPairs; ++j)
-#pragma unroll
-        for (int pl = 0; pl < kPlanes; ++pl) in[j][pl] = __ldg(reinterpret_cast<const unsigned*>(ip + pl * hw + 16 * j));
+  // Strips s0 .. s1 − 1 of CTA column cx (the kWarps · kPairs block pairs from pair (cx · kWarps) · kPairs).
+  auto column = [&](int cx, int s0, int s1) {
+    const int pair0 = (cx * kWarps + (tid >> 5)) * kPairs;
+    const int xin0 = 16 * pair0 + 4 * t, xa0 = 16 * pair0 + 2 * t;  // this lane's input / output columns, pair 0
+    // Every pair of the warp inside the image with aligned words (per lane; else the edge paths, pair by pair).
+    const bool fast_in = (w & 3) == 0 && xin0 + 16 * (kPairs - 1) + 4 <= w;
+    const bool fast_out = (w & 1) == 0 && xa0 + 16 * (kPairs - 1) + 10 <= w;
+    // The warp's segment (8 rows x 16·kPairs columns per plane) inside the image, rows of whole chunks: stored from the
+    // staging area, lane = (row lane / 4, bytes 4·kPairs·(lane % 4) ...). Warp-uniform.
+    const bool seg_fast = w % (4 * kPairs) == 0 && 16 * (pair0 + kPairs) <= w;
+    auto load = [&](int strip, unsigned (&in)[kPairs][kPlanes]) {  // one branch per strip, not per plane or pair
+      const long long row = static_cast<long long>(min(8 * strip + g, h - 1)) * w;
+      if (fast_in) {
+  #pragma unroll
+        for (int j = 0; j < kPairs; ++j)
+  #pragma unroll
+          for (int pl = 0; pl < kPlanes; ++pl)
+            in[j][pl] = __ldg(reinterpret_cast<const unsigned*>(p.in + row + pl * hw + xin0 + 16 * j));
+      } else {
+  #pragma unroll
+        for (int j = 0; j < kPairs; ++j)
+  #pragma unroll
+          for (int pl = 0; pl < kPlanes; ++pl)
+            in[j][pl] = pair0 + j < pairs ? load4_edge(p.in + pl * hw + row, w, wp, xin0 + 16 * j) : 0x80808080u;
+      }
     };
-    if (strip < s_fast) load_fast(next);
-    for (; strip < s_fast; ++strip) {
+    // Strips whose every load is an aligned word inside the image, whose 8 rows are inside and whose segment rows leave
+    // as whole chunks (warp-uniform), without alpha: running pointers, no edge tests (the general loop below does the
+    // rest; most warps of most images never enter it).
+    int strip = s0;
+    if (seg_fast && p.channels == kPlanes) {
+      const int s_fast = min(s1, h / 8);
+      const long long step = 8LL * w;
+      const unsigned char* ip = p.in + static_cast<long long>(8 * s0 + g) * w + xin0;
+      unsigned char* op = p.out + static_cast<long long>(8 * s0 + sr) * w + 16 * pair0 + sc;
+      unsigned next[kPairs][kPlanes];
+      auto load_fast = [&](unsigned (&in)[kPairs][kPlanes]) {
+  #pragma unroll
+        for (int j = 0; j < kPairs; ++j)
+  #pragma unroll
+          for (int pl = 0; pl < kPlanes; ++pl) in[j][pl] = __ldg(reinterpret_cast<const unsigned*>(ip + pl * hw + 16 * j));
+      };
+      if (strip < s_fast) load_fast(next);
+      for (; strip < s_fast; ++strip) {
+        unsigned in[kPairs][kPlanes];
+  #pragma unroll
+        for (int j = 0; j < kPairs; ++j)
+  #pragma unroll
+          for (int pl = 0; pl < kPlanes; ++pl) in[j][pl] = next[j][pl];
+        ip += step;
+        if (strip + 1 < s_fast) load_fast(next);  // in flight while this strip is coded
+        // Gray: the strip after it into L2, so that its loads wait for L2, not for DRAM (at 8192^2 gray was bound by the
+        // loads in flight: 0.062 -> 0.059 ms; RGB, bound by issue, lost 2%: run12 call3).
+        if (kPlanes == 1 && strip + 2 < s_fast) {
+          const unsigned char* const pf = ip + step + 12 * t;  // lane t: bytes 16 t .. of its row's segment
+#pragma unroll
+          for (int pl = 0; pl < kPlanes; ++pl) prefetch_l2(pf + pl * hw);
+        }
+        unsigned out[kPairs][kPlanes];
+        code_strip<kPlanes, kPairs>(m, ql, qc, c2, c4, in, out, h_at);
+        __syncwarp();  // the previous strip's reads of the staging area are done
+        stage_strip<kPlanes, kPairs>(wstage, g, t, out);
+        __syncwarp();
+  #pragma unroll
+        for (int pl = 0; pl < kPlanes; ++pl)
+          *reinterpret_cast<Chunk*>(op + pl * hw) = *reinterpret_cast<const Chunk*>(wstage + (pl * 8 + sr) * kStride + sc);
+        op += step;
+      }
+    }
+    unsigned next[kPairs][kPlanes];
+    if (strip < s1) load(strip, next);
+    for (; strip < s1; ++strip) {
       unsigned in[kPairs][kPlanes];
-#pragma unroll
+  #pragma unroll
       for (int j = 0; j < kPairs; ++j)
-#pragma unroll
+  #pragma unroll
         for (int pl = 0; pl < kPlanes; ++pl) in[j][pl] = next[j][pl];
-      ip += step;
-      if (strip + 1 < s_fast) load_fast(next);  // in flight while this strip is coded
-      unsigned out[kPairs][kPlanes];
+      if (strip + 1 < s1) load(strip + 1, next);  // in flight while this strip is coded
+      const int yr = 8 * strip + g;
+      unsigned out[kPairs][kPlanes];  // bytes: columns xa, xa + 1, xa + 8, xa + 9 of each pair
       code_strip<kPlanes, kPairs>(m, ql, qc, c2, c4, in, out, h_at);
       __syncwarp();  // the previous strip's reads of the staging area are done
       stage_strip<kPlanes, kPairs>(wstage, g, t, out);
       __syncwarp();
-#pragma unroll
-      for (int pl = 0; pl < kPlanes; ++pl)
-        *reinterpret_cast<Chunk*>(op + pl * hw) = *reinterpret_cast<const Chunk*>(wstage + (pl * 8 + sr) * kStride + sc);
-      op += step;
-    }
-  }
-  unsigned next[kPairs][kPlanes];
-  if (strip < s1) load(strip, next);
-  for (; strip < s1; ++strip) {
-    unsigned in[kPairs][kPlanes];
-#pragma unroll
-    for (int j = 0; j < kPairs; ++j)
-#pragma unroll
-      for (int pl = 0; pl < kPlanes; ++pl) in[j][pl] = next[j][pl];
-    if (strip + 1 < s1) load(strip + 1, next);  // in flight while this strip is coded
-    const int yr = 8 * strip + g;
-    unsigned out[kPairs][kPlanes];  // bytes: columns xa, xa + 1, xa + 8, xa + 9 of each pair
-    code_strip<kPlanes, kPairs>(m, ql, qc, c2, c4, in, out, h_at);
-    __syncwarp();  // the previous strip's reads of the staging area are done
-    stage_strip<kPlanes, kPairs>(wstage, g, t, out);
-    __syncwarp();
-    if (seg_fast) {
-      if (8 * strip + sr < h) {
-        unsigned char* const o = p.out + static_cast<long long>(8 * strip + sr) * w + 16 * pair0 + sc;
-#pragma unroll
-        for (int pl = 0; pl < kPlanes; ++pl)
-          *reinterpret_cast<Chunk*>(o + pl * hw) = *reinterpret_cast<const Chunk*>(wstage + (pl * 8 + sr) * kStride + sc);
+      if (seg_fast) {
+        if (8 * strip + sr < h) {
+          unsigned char* const o = p.out + static_cast<long long>(8 * strip + sr) * w + 16 * pair0 + sc;
+  #pragma unroll
+          for (int pl = 0; pl < kPlanes; ++pl)
+            *reinterpret_cast<Chunk*>(o + pl * hw) = *reinterpret_cast<const Chunk*>(wstage + (pl * 8 + sr) * kStride + sc);
+        }
+      } else if (yr < h) {  // from this lane's registers
+        unsigned char* const row = p.out + static_cast<long long>(yr) * w;
+        if (fast_out) {
+  #pragma unroll
+          for (int j = 0; j < kPairs; ++j)
+  #pragma unroll
+            for (int pl = 0; pl < kPlanes; ++pl) {
+              unsigned char* const o = row + pl * hw + xa0 + 16 * j;
+              *reinterpret_cast<unsigned short*>(o) = static_cast<unsigned short>(out[j][pl]);
+              *reinterpret_cast<unsigned short*>(o + 8) = static_cast<unsigned short>(out[j][pl] >> 16);
+            }
+        } else {
+          for (int j = 0; j < kPairs; ++j)
+            if (pair0 + j < pairs)
+              for (int pl = 0; pl < kPlanes; ++pl) store4_edge(row + pl * hw, w, xa0 + 16 * j, out[j][pl]);
+        }
       }
-    } else if (yr < h) {  // from this lane's registers
-      unsigned char* const row = p.out + static_cast<long long>(yr) * w;
-      if (fast_out) {
-#pragma unroll
-        for (int j = 0; j < kPairs; ++j)
-#pragma unroll
-          for (int pl = 0; pl < kPlanes; ++pl) {
-            unsigned char* const o = row + pl * hw + xa0 + 16 * j;
-            *reinterpret_cast<unsigned short*>(o) = static_cast<unsigned short>(out[j][pl]);
-            *reinterpret_cast<unsigned short*>(o + 8) = static_cast<unsigned short>(out[j][pl] >> 16);
-          }
-      } else {
-        for (int j = 0; j < kPairs; ++j)
-          if (pair0 + j < pairs)
-            for (int pl = 0; pl < kPlanes; ++pl) store4_edge(row + pl * hw, w, xa0 + 16 * j, out[j][pl]);
-      }
-    }
-    if (yr < h) {
-      for (int ch = kPlanes; ch < p.channels; ++ch) {  // alpha: carried through, this lane's input columns
-        const unsigned char* src = p.in + ch * hw + static_cast<long long>(yr) * w;
-        unsigned char* dst = p.out + ch * hw + static_cast<long long>(yr) * w;
-        for (int j = 0; j < kPairs; ++j) {
-          const int x = xin0 + 16 * j;
-          if (fast_in) {
-            *reinterpret_cast<unsigned*>(dst + x) = __ldg(reinterpret_cast<const unsigned*>(src + x));
-          } else {
-            for (int k = 0; k < 4 && x + k < w; ++k) dst[x + k] = src[x + k];
+      if (yr < h) {
+        for (int ch = kPlanes; ch < p.channels; ++ch) {  // alpha: carried through, this lane's input columns
+          const unsigned char* src = p.in + ch * hw + static_cast<long long>(yr) * w;
+          unsigned char* dst = p.out + ch * hw + static_cast<long long>(yr) * w;
+          for (int j = 0; j < kPairs; ++j) {
+            const int x = xin0 + 16 * j;
+            if (fast_in) {
+              *reinterpret_cast<unsigned*>(dst + x) = __ldg(reinterpret_cast<const unsigned*>(src + x));
+            } else {
+              for (int k = 0; k < 4 && x + k < w; ++k) dst[x + k] = src[x + k];
+            }
           }
         }
       }
     }
+  };
+  // This CTA's chunk of the (column, strip) units, column-major: tc_chunk units from cta · tc_chunk (the host makes one
+  // chunk per resident CTA, so that all finish together; a chunk may end one column and start the next).
+  // (units < 2^31: the host takes v3 otherwise)
+  const int units = p.ctas_x * p.strips;
+  int u = cta * p.tc_chunk;
+  const int u1 = min(u, units - p.tc_chunk) + p.tc_chunk;
+  while (u < u1) {
+    const int cx = u / p.strips, s0 = u - cx * p.strips, s1 = min(p.strips, s0 + (u1 - u));
+    column(cx, s0, s1);
+    u += s1 - s0;
   }
   __syncthreads();
   if (tid == p.half_bins % kThreads) hist[p.half_bins] = 0;  // the zeros (this thread flushes that bin)

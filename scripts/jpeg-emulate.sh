@@ -130,15 +130,14 @@ core::CompressResult emulate(const core::Dataset& in, int quality, int variant, 
   std::vector<jf::tc::LaneSetup> setup(32);
   jf::tc::make_lane_setup(cp, p.tab, *reinterpret_cast<jf::tc::LaneSetup(*)[32]>(setup.data()));
   p.tc_setup = setup.data();
-  p.tc_strips = 3;  // several strips per CTA and a partial last CTA row
+  p.tc_chunk = 3;  // v6: chunks of 3 (column, strip) units, crossing columns where strips % 3 != 0, a short last one
   std::vector<float4> slots(2 * jf::kSlotFloat4 * jf::kThreads);
   std::vector<unsigned> shist(2 * p.half_bins);
   std::vector<jf::rows::LaneTable> tabs(jf::rows::kLaneTables);
   std::vector<float4> tr(jf::rows::kBlocks * jf::rows::kTrBlock / 4);
   std::vector<uint4> stage(jf::tc::stage_bytes(3, 4) / sizeof(uint4));  // v6's output staging (the largest)
-  // v3: a 1-D grid of ctas_x x strips; v5: ctas_x x ceil(strips / 4), v6: ctas_x x ceil(strips / tc_strips)
-  // (cta = cx + ctas_x cy).
-  const long long ctas = variant == 6 ? p.ctas_x * ((p.strips + p.tc_strips - 1) / p.tc_strips)
+  // v3: a 1-D grid of ctas_x x strips; v5: ctas_x x ceil(strips / 4) (cta = cx + ctas_x cy); v6: one CTA per chunk.
+  const long long ctas = variant == 6 ? (1LL * p.ctas_x * p.strips + p.tc_chunk - 1) / p.tc_chunk
                          : variant == 5 ? p.ctas_x * ((p.strips + jf::rows::kStrips - 1) / jf::rows::kStrips)
                                         : p.ctas_x * (hp / 8);
   for (long long cta = 0; cta < ctas; ++cta) {
@@ -153,8 +152,8 @@ core::CompressResult emulate(const core::Dataset& in, int quality, int variant, 
       if (variant == 6) {
         auto run = [&](auto k) {
           auto* st = reinterpret_cast<unsigned char*>(stage.data());
-          if (planes == 3) jf::tc::fused_jpeg_cta<3, decltype(k)::value>(p, st, shist.data(), int(t), cx, cy);
-          else jf::tc::fused_jpeg_cta<1, decltype(k)::value>(p, st, shist.data(), int(t), cx, cy);
+          if (planes == 3) jf::tc::fused_jpeg_cta<3, decltype(k)::value>(p, st, shist.data(), int(t), int(cta));
+          else jf::tc::fused_jpeg_cta<1, decltype(k)::value>(p, st, shist.data(), int(t), int(cta));
         };
         if (pairs == 4) run(std::integral_constant<int, 4>{});
         else if (pairs == 2) run(std::integral_constant<int, 2>{});
