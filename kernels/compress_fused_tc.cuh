@@ -89,22 +89,23 @@ __device__ __forceinline__ unsigned h2(float lo, float hi) {
 #endif
 }
 
-// Two bytes of w (k = 0: bytes 0, 1; k = 1: bytes 2, 3) as f16x2 of byte − 128, exactly: the f16 with bits
-// 0x6400 | b is 1024 + b; minus 1152.
-// f16x2 v − (1152, 1152).
-__device__ __forceinline__ unsigned bytes_sub(unsigned v) {
+// f16x2 a − b.
+__device__ __forceinline__ unsigned hsub2(unsigned a, unsigned b) {
 #if defined(__CUDA_ARCH__)
   unsigned r;
-  asm("sub.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(0x64806480u));
+  asm("sub.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
   return r;
 #elif defined(DCT_EMULATE)
-  return emu_hsub2(v, 0x64806480u);
+  return emu_hsub2(a, b);
 #else
-  return v;
+  return a - b;
 #endif
 }
+
+// Two bytes of w (k = 0: bytes 0, 1; k = 1: bytes 2, 3) as f16x2 of byte − 128, exactly: the f16 with bits
+// 0x6400 | b is 1024 + b; minus 1152.
 __device__ __forceinline__ unsigned bytes_h2(unsigned w, int k) {
-  return bytes_sub(__byte_perm(w, 0x64646464u, k == 0 ? 0x4140u : 0x4342u));
+  return hsub2(__byte_perm(w, 0x64646464u, k == 0 ? 0x4140u : 0x4342u), 0x64806480u);
 }
 
 // dp2a: the two signed 16-bit halves of a times bytes 0, 1 (kHi: 2, 3) of b, unsigned, plus c.
@@ -173,18 +174,6 @@ inline constexpr YccRow kYccRows[3] = {ycc_row(299, 587, 114, 1000, 43, 128), yc
 static_assert((1000 / 2 + 43 * 1000) % kYccB == 0 && (1772 / 2 + 130 * 1772) % kYccB == 0 &&
               (1402 / 2 + 130 * 1402) % kYccB == 0, "c must be a multiple of the constant byte");
 
-// f16x2 a − b, min(a, b).
-__device__ __forceinline__ unsigned hsub2(unsigned a, unsigned b) {
-#if defined(__CUDA_ARCH__)
-  unsigned r;
-  asm("sub.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-#elif defined(DCT_EMULATE)
-  return emu_hsub2(a, b);
-#else
-  return a - b;
-#endif
-}
 
 template <int kPlane>
 __device__ __forceinline__ void ycc_plane(const unsigned (&rg)[2], const unsigned (&b)[2], unsigned (&out)[2]) {
