@@ -20,7 +20,8 @@
    exact integer (rows 0 and 4 of C' are ±1, so the MMAs add integers exactly): step 2's accumulator starts at 1/4
    there (0 elsewhere), so the FFMA sees F' + 1/4, exact in f32. A rounding boundary of F'/(8Q) lies at F' = 4Q(2k + 1),
    an integer, so adding 1/4 moves ties up and crosses no other boundary; r's relative error (2^-24, |F'·r| <= 128)
-   is 2^-17 at most, far inside the 1/(32Q) >= 2^-13 left between F' + 1/4 and a boundary. Dequantizer: FFMA(M + q, Q, −M·Q) = q·Q exactly (an integer < 2048: exact in f16).
+   is 2^-17 at most, far inside the 1/(32Q) >= 2^-13 left between F' + 1/4 and a boundary. Dequantizer:
+   FFMA(M + q, Q, −M·Q) = q·Q exactly (an integer < 2048: exact in f16).
    Precision: the samples and q·Q are exact in f16; C' and the two intermediate products are rounded to f16
    (11 bits), so F' carries ≈ 2^-12 relative error: coefficients within that of a rounding boundary may be
    quantized the other way than in f32. Modelled in numpy before writing this: PSNR(exact f64 pipeline, this one)
@@ -141,9 +142,9 @@ __device__ __forceinline__ unsigned hmin2(unsigned a, unsigned b) {
 
 // One plane of the forward colour conversion: t = kr R + kg G + kb B + c >= 0 (kr, kg, kb: 16-bit signed), its
 // quotient by d through the multiply-high by m = ⌊2^32 / d⌋ + 1 (exact for every t of 8-bit samples: checked
-// exhaustively by tests/test_compress.cpp), as the f16 bits of 1024 + quotient. The B bytes come interleaved with a
-// constant byte 87 and c = 87 a, so one dp2a adds kb B + c and no register holds c: each c is the rounding offset
-// d / 2 plus s·d, the s that makes it a multiple of 87 (and t >= 0), taken off again in the multiply-high's addend.
+// exhaustively by scripts/jpeg-emulate.sh), OR 0x6400: the f16 of 1024 + quotient. The B bytes come interleaved with
+// a constant byte 87 and c = 87 a, so one dp2a adds kb B + c and no register holds c: each c is the rounding offset
+// d / 2 plus s·d, the s that makes it a multiple of 87 (and t >= 0), taken off again by the f16 subtraction (sub).
 struct YccRow {
   unsigned rg;     // (kr, kg)
   unsigned b;      // (kb, a)
@@ -173,7 +174,6 @@ inline constexpr YccRow kYccRows[3] = {ycc_row(299, 587, 114, 1000, 43, 128), yc
                                        ycc_row(701, -587, -114, 1402, 130, 0)};
 static_assert((1000 / 2 + 43 * 1000) % kYccB == 0 && (1772 / 2 + 130 * 1772) % kYccB == 0 &&
               (1402 / 2 + 130 * 1402) % kYccB == 0, "c must be a multiple of the constant byte");
-
 
 template <int kPlane>
 __device__ __forceinline__ void ycc_plane(const unsigned (&rg)[2], const unsigned (&b)[2], unsigned (&out)[2]) {
@@ -452,6 +452,19 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
   }
   const rows::HistAt h_at = rows::hist_at(hist, p.half_bins);
   __syncthreads();
+  // The strip's coding into the warp's staging area (out keeps the lane's bytes for the edge stores), and the staged
+  // rows' store: lane = (row lane / 4, bytes 4·kPairs·(lane % 4) ... of the segment), o at that row and byte.
+  auto code_staged = [&](const unsigned (&in)[kPairs][kPlanes], unsigned (&out)[kPairs][kPlanes]) {
+    code_strip<kPlanes, kPairs>(m, ql, qc, c2, c4, in, out, h_at);
+    __syncwarp();  // the previous strip's reads of the staging area are done
+    stage_strip<kPlanes, kPairs>(wstage, g, t, out);
+    __syncwarp();
+  };
+  auto store_rows = [&](unsigned char* o) {
+#pragma unroll
+    for (int pl = 0; pl < kPlanes; ++pl)
+      *reinterpret_cast<Chunk*>(o + pl * hw) = *reinterpret_cast<const Chunk*>(wstage + (pl * 8 + sr) * kStride + sc);
+  };
   // Strips s0 .. s1 − 1 of CTA column cx (the kWarps · kPairs block pairs from pair (cx · kWarps) · kPairs).
   auto column = [&](int cx, int s0, int s1) {
     const int pair0 = (cx * kWarps + (tid >> 5)) * kPairs;
@@ -465,15 +478,15 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
     auto load = [&](int strip, unsigned (&in)[kPairs][kPlanes]) {  // one branch per strip, not per plane or pair
       const long long row = static_cast<long long>(min(8 * strip + g, h - 1)) * w;
       if (fast_in) {
-  #pragma unroll
+#pragma unroll
         for (int j = 0; j < kPairs; ++j)
-  #pragma unroll
+#pragma unroll
           for (int pl = 0; pl < kPlanes; ++pl)
             in[j][pl] = __ldg(reinterpret_cast<const unsigned*>(p.in + row + pl * hw + xin0 + 16 * j));
       } else {
-  #pragma unroll
+#pragma unroll
         for (int j = 0; j < kPairs; ++j)
-  #pragma unroll
+#pragma unroll
           for (int pl = 0; pl < kPlanes; ++pl)
             in[j][pl] = pair0 + j < pairs ? load4_edge(p.in + pl * hw + row, w, wp, xin0 + 16 * j) : 0x80808080u;
       }
@@ -489,17 +502,17 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
       unsigned char* op = p.out + static_cast<long long>(8 * s0 + sr) * w + 16 * pair0 + sc;
       unsigned next[kPairs][kPlanes];
       auto load_fast = [&](unsigned (&in)[kPairs][kPlanes]) {
-  #pragma unroll
+#pragma unroll
         for (int j = 0; j < kPairs; ++j)
-  #pragma unroll
+#pragma unroll
           for (int pl = 0; pl < kPlanes; ++pl) in[j][pl] = __ldg(reinterpret_cast<const unsigned*>(ip + pl * hw + 16 * j));
       };
       if (strip < s_fast) load_fast(next);
       for (; strip < s_fast; ++strip) {
         unsigned in[kPairs][kPlanes];
-  #pragma unroll
+#pragma unroll
         for (int j = 0; j < kPairs; ++j)
-  #pragma unroll
+#pragma unroll
           for (int pl = 0; pl < kPlanes; ++pl) in[j][pl] = next[j][pl];
         ip += step;
         if (strip + 1 < s_fast) load_fast(next);  // in flight while this strip is coded
@@ -511,13 +524,8 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
           for (int pl = 0; pl < kPlanes; ++pl) prefetch_l2(pf + pl * hw);
         }
         unsigned out[kPairs][kPlanes];
-        code_strip<kPlanes, kPairs>(m, ql, qc, c2, c4, in, out, h_at);
-        __syncwarp();  // the previous strip's reads of the staging area are done
-        stage_strip<kPlanes, kPairs>(wstage, g, t, out);
-        __syncwarp();
-  #pragma unroll
-        for (int pl = 0; pl < kPlanes; ++pl)
-          *reinterpret_cast<Chunk*>(op + pl * hw) = *reinterpret_cast<const Chunk*>(wstage + (pl * 8 + sr) * kStride + sc);
+        code_staged(in, out);
+        store_rows(op);
         op += step;
       }
     }
@@ -525,30 +533,22 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
     if (strip < s1) load(strip, next);
     for (; strip < s1; ++strip) {
       unsigned in[kPairs][kPlanes];
-  #pragma unroll
+#pragma unroll
       for (int j = 0; j < kPairs; ++j)
-  #pragma unroll
+#pragma unroll
         for (int pl = 0; pl < kPlanes; ++pl) in[j][pl] = next[j][pl];
       if (strip + 1 < s1) load(strip + 1, next);  // in flight while this strip is coded
       const int yr = 8 * strip + g;
       unsigned out[kPairs][kPlanes];  // bytes: columns xa, xa + 1, xa + 8, xa + 9 of each pair
-      code_strip<kPlanes, kPairs>(m, ql, qc, c2, c4, in, out, h_at);
-      __syncwarp();  // the previous strip's reads of the staging area are done
-      stage_strip<kPlanes, kPairs>(wstage, g, t, out);
-      __syncwarp();
+      code_staged(in, out);
       if (seg_fast) {
-        if (8 * strip + sr < h) {
-          unsigned char* const o = p.out + static_cast<long long>(8 * strip + sr) * w + 16 * pair0 + sc;
-  #pragma unroll
-          for (int pl = 0; pl < kPlanes; ++pl)
-            *reinterpret_cast<Chunk*>(o + pl * hw) = *reinterpret_cast<const Chunk*>(wstage + (pl * 8 + sr) * kStride + sc);
-        }
+        if (8 * strip + sr < h) store_rows(p.out + static_cast<long long>(8 * strip + sr) * w + 16 * pair0 + sc);
       } else if (yr < h) {  // from this lane's registers
         unsigned char* const row = p.out + static_cast<long long>(yr) * w;
         if (fast_out) {
-  #pragma unroll
+#pragma unroll
           for (int j = 0; j < kPairs; ++j)
-  #pragma unroll
+#pragma unroll
             for (int pl = 0; pl < kPlanes; ++pl) {
               unsigned char* const o = row + pl * hw + xa0 + 16 * j;
               *reinterpret_cast<unsigned short*>(o) = static_cast<unsigned short>(out[j][pl]);
