@@ -232,7 +232,7 @@ class FusedJpegCompressor final : public core::Compressor {
       if (kind == Kernel::kV6) {  // the lanes' MMA fragments and quantizer constants, made for this quality
         float cp[64];
         jpeg_fused::tc::make_cprime(cp);
-        jpeg_fused::tc::make_lane_setup(cp, p.tab, *static_cast<jpeg_fused::tc::LaneSetup(*)[32]>(st.pin_setup.get()));
+        jpeg_fused::tc::make_lane_setup(cp, p.tab, planes, *static_cast<jpeg_fused::tc::LaneSetup(*)[32]>(st.pin_setup.get()));
         DCT_CUDA_CHECK(cudaMemcpyAsync(st.tc_setup.get(), st.pin_setup.get(), st.tc_setup.bytes(), cudaMemcpyHostToDevice, s));
         p.tc_setup = st.tc_setup.get();
       }

@@ -13,7 +13,8 @@
      2. columns:  the accumulator of step 1 as B (its (row g, cols 2t, 2t+1 / g+8) layout is the B layout of
                   the transposed matrix: no shuffles), A2 = diag(C', C'): D2[(blk, v)][u] = F'[v][u].
      3. inverse along u: the dequantized q·Q as B, A3 = diag(C'ᵀ, C'ᵀ) / 8: D3[(blk, x)][v] = W[v][x].
-     4. inverse along v: A4 = diag(C'ᵀ, C'ᵀ), accumulator initialised to 128.5: D4[(blk, y)][x] = sample + 0.5,
+     4. inverse along v: A4 = diag(C'ᵀ, C'ᵀ), accumulator initialised to 128.5 (gray; RGB 1152, see sample_h2):
+                  D4[(blk, y)][x] = sample + 0.5 (RGB + 1024),
                   i.e. row g, columns 2t, 2t+1 of block A (d0, d1) and of block B (d2, d3).
    Quantizer: one FFMA, M + q = rn(F'·r + M) (M + q: the histogram's integer), r = fl(1/(8Q)): F'·r rounded to the
    nearest integer. Exact ties F'·r = k + 1/2, which the CPU rounds up, occur only at (v, u) ∈ {0, 4}², where F' is an
@@ -34,7 +35,9 @@
    segment (2-byte stores from the lanes' registers cost 2.6-3.1x the L2 write requests and made v6 L2-bound).
    Measured (H200, run11; notes/block8.md, "Fused jpeg, v6"): 4096² RGB 0.069 ms against v5's 0.087, gray 0.022
    against v3's 0.025; 80 (RGB) and 21 (gray) instructions per pixel.
-   Colour conversion, output rounding and byte packing are v3's (shared helpers). Edges as v3/v5: rows and columns
+   RGB: the forward colour conversion is integer arithmetic (ycc_h2), the output side (rounding, clamps, the inverse
+   colour conversion, bytes) f16x2 arithmetic (sample_h2, rgb_bytes); gray rounds and packs as v3 (the f16x2 form made
+   gray 7% slower, run13 call1). Edges as v3/v5: rows and columns
    clamped on load (the §4 padding), stores cropped; block B of the last pair may lie past the padded width (odd
    blocks_x): coded, neither stored nor counted. Whole warps past the image run along (MMAs are warp-wide). */
 #include <cmath>
@@ -138,6 +141,45 @@ __device__ __forceinline__ unsigned hmin2(unsigned a, unsigned b) {
 #else
   return a + b;
 #endif
+}
+
+// a·b + c per f16 half, rounded once.
+__device__ __forceinline__ unsigned hfma2(unsigned a, unsigned b, unsigned c) {
+#if defined(__CUDA_ARCH__)
+  unsigned r;
+  asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+#elif defined(DCT_EMULATE)
+  return emu_hfma2(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+
+// max(a, b) per f16 half.
+__device__ __forceinline__ unsigned hmax2(unsigned a, unsigned b) {
+#if defined(__CUDA_ARCH__)
+  unsigned r;
+  asm("max.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+#elif defined(DCT_EMULATE)
+  return emu_hmax2(a, b);
+#else
+  return a - b;
+#endif
+}
+
+// The f16 bits of x (a positive normal f16 constant: 2^-14 <= x < 65504), rounded to nearest even, twice.
+__host__ __device__ constexpr unsigned f16x2_const(double x) {
+  int e = 0;
+  while (x >= 2.0) x /= 2, ++e;
+  while (x < 1.0) x *= 2, --e;
+  const double m = (x - 1.0) * 1024.0;
+  unsigned mi = static_cast<unsigned>(m);
+  const double rem = m - mi;
+  if (rem > 0.5 || (rem == 0.5 && (mi & 1u))) ++mi;  // 1024 carries into the exponent
+  const unsigned h = (static_cast<unsigned>(e + 15) << 10) + mi;
+  return h * 0x10001u;
 }
 
 // One plane of the forward colour conversion: t = kr R + kg G + kb B + c >= 0 (kr, kg, kb: 16-bit signed), its
@@ -247,11 +289,12 @@ struct LaneSetup {
   unsigned a[4][4];   // the lane's fragments of A1 .. A4 (f16x2)
   float quant[2][8];  // luma, chroma at (v, u) = (g, 2t + e): r0, r1, Q0, Q1, −M·Q0, −M·Q1, 0, 0
   float init2[4];     // step 2's accumulator: 1/4 at the tie coefficients (v, u) ∈ {0, 4}², else 0
-  float init4[4];     // step 4's accumulator, 128.5 (four loads: ptxas cannot share them, so no MOVs make the quad)
+  float init4[4];     // step 4's accumulator, 128.5 (gray) or 1152 = 1024 + 128 (RGB) (four loads: ptxas cannot share
+                      // them, so no MOVs make the quad)
 };
 
-// The 32 lanes' set-up from C' (make_cprime) and the quality's tables.
-inline void make_lane_setup(const float (&cp)[64], const Table (&tab)[2], LaneSetup (&ls)[32]) {
+// The 32 lanes' set-up for 1 or 3 planes from C' (make_cprime) and the quality's tables.
+inline void make_lane_setup(const float (&cp)[64], const Table (&tab)[2], int planes, LaneSetup (&ls)[32]) {
   for (int lane = 0; lane < 32; ++lane) {
     const int g = lane >> 2, t = lane & 3;
     LaneSetup& l = ls[lane];
@@ -276,7 +319,7 @@ inline void make_lane_setup(const float (&cp)[64], const Table (&tab)[2], LaneSe
     }
     // Accumulator i: (v, u) = (g, 2t + (i & 1)) of block i >> 1; ties only at even u.
     for (int i = 0; i < 4; ++i) l.init2[i] = (i & 1) == 0 && tie_slot(8 * g + 2 * t) >= 0 ? 0.25f : 0.f;
-    for (float& v : l.init4) v = 128.5f;
+    for (float& v : l.init4) v = planes == 1 ? 128.5f : 1152.f;  // RGB: see sample_h2
   }
 }
 
@@ -308,7 +351,7 @@ __device__ __forceinline__ void hist_add(rows::HistAt h, unsigned b) {
 }
 
 // One plane of the warp's block pair: b0, b1 (f16x2 of this lane's four samples − 128, step 1's slots) in; the
-// reconstruction + 128.5 at (row g; columns 2t, 2t+1 of block A, of block B) out in o; every q into the CTA's
+// reconstruction + 128.5 (RGB 1152) at (row g; columns 2t, 2t+1 of block A, of block B) out in o; every q into the CTA's
 // histogram (blocks past the padded width and warps past the image code zeros: only the zero bin sees them).
 __device__ __forceinline__ void code_pair(const Mats& m, const Quant& qt, const float (&c2)[4], const float (&c4)[4],
                                           unsigned b0, unsigned b1, float (&o)[4], rows::HistAt h_at) {
@@ -327,9 +370,40 @@ __device__ __forceinline__ void code_pair(const Mats& m, const Quant& qt, const 
   mma(o, m.a4, h2(d[0], d[1]), h2(d[2], d[3]), c4);
 }
 
-// M + clamp(floor(v), 0, 255): the reconstructed Y as rgb_from_ycc takes it (v3's luma_out).
-__device__ __forceinline__ float luma_clamped(float v) {
-  return fminf(fmaxf(__fadd_rd(v, kMagic), kMagic), kMagic + 255.f);
+// The output side in f16x2, two pixels per instruction. Step 4's accumulator starts at 1152 = 1024 + 128, so the f16
+// of its result (cvt.rn) is 1024 + the reconstructed sample rounded to an integer: f16's ulp is 1 in [1024, 2048), where
+// the bits are 0x6400 + n, so an integer's low byte is its sample.
+constexpr unsigned kH1024 = f16x2_int(1024), kH1152 = f16x2_int(1152), kH1279 = f16x2_int(1279);
+
+// f16x2 of 1024 + clamp(rn(v − 1152), 0, 255) for v = lo, hi: the rounded and clamped Y, Cb or Cr as the CPU's
+// ycc_to_rgb takes it (ties to even, not up: the CPU's ties are exact halves, which f32 sums of f16 products hit only by
+// chance).
+__device__ __forceinline__ unsigned sample_h2(float lo, float hi) { return hmin2(hmax2(h2(lo, hi), kH1024), kH1279); }
+
+// clamp(x − 1024, 0, 255) per half of f16x2 x > 0 as a 16-bit integer (the bits are monotonic in x: below 1024
+// they are below 0x6400, above 1279 above 0x64FF); one VIADDMNMX on sm_90.
+__device__ __forceinline__ unsigned byte_pair(unsigned x) { return __viaddmin_s16x2_relu(x, 0x9C009C00u, 0x00FF00FFu); }
+
+// The CPU's ycc_to_rgb (core/compress.cpp): R = Y + 1.402 Cr', G = Y − 0.714136 (Cr' + 0.481883 Cb'), B = Y + 1.772 Cb'
+// (Cb' = Cb − 128, Cr' = Cr − 128), rounded to nearest by the last FMA (its result lies in [844, 1458]: ulp 1 from
+// 1024) and clamped to bytes. The constants are f16 (relative error <= 2^-11, at most 0.06 in a sample with
+// |Cb'|, |Cr'| <= 128); the inner sum of G is rounded to f16 (|.| < 192: error <= 1/16). Against the CPU's doubles a
+// sample differs by 1 where the exact value lies that close to a half (the host emulation and the gpu test hold the
+// result to PSNR > 50 dB against the CPU).
+constexpr unsigned kHRCr = f16x2_const(1.402), kHBCb = f16x2_const(1.772),
+                   kHGCb = f16x2_const(0.344136286 / 0.714136286), kHGCr = f16x2_const(0.714136286) | 0x80008000u;
+__device__ __forceinline__ void rgb_bytes(const unsigned (&y)[2], const unsigned (&cb)[2], const unsigned (&cr)[2],
+                                          unsigned& r, unsigned& g, unsigned& b) {
+  unsigned o[3][2];
+#pragma unroll
+  for (int i = 0; i < 2; ++i) {
+    o[0][i] = byte_pair(hfma2(cr[i], kHRCr, y[i]));
+    o[1][i] = byte_pair(hfma2(hfma2(cb[i], kHGCb, cr[i]), kHGCr, y[i]));
+    o[2][i] = byte_pair(hfma2(cb[i], kHBCb, y[i]));
+  }
+  r = __byte_perm(o[0][0], o[0][1], 0x6420u);
+  g = __byte_perm(o[1][0], o[1][1], 0x6420u);
+  b = __byte_perm(o[2][0], o[2][1], 0x6420u);
 }
 
 // 4 bytes of a plane row at column x of the pair (x % 4 == 0) where they are not one aligned word inside the
@@ -372,13 +446,10 @@ __device__ __forceinline__ void code_strip(const Mats& m, const Quant& ql, const
       code_pair(m, ql, c2, c4, yv[0], yv[1], oy, h_at);
       code_pair(m, qc, c2, c4, cb[0], cb[1], ob, h_at);
       code_pair(m, qc, c2, c4, cr[0], cr[1], orr, h_at);
-      float o[3][4];
-#pragma unroll
-      for (int c = 0; c < 4; ++c)
-        rgb_from_ycc(luma_clamped(oy[c]), __fsub_rn(luma_clamped(ob[c]), kMagic + 128.f),
-                     __fsub_rn(luma_clamped(orr[c]), kMagic + 128.f), o[0][c], o[1][c], o[2][c]);
-#pragma unroll
-      for (int pl = 0; pl < 3; ++pl) out[j][pl] = pack4(o[pl][0], o[pl][1], o[pl][2], o[pl][3]);
+      const unsigned ys[2] = {sample_h2(oy[0], oy[1]), sample_h2(oy[2], oy[3])};
+      const unsigned cbs[2] = {hsub2(sample_h2(ob[0], ob[1]), kH1152), hsub2(sample_h2(ob[2], ob[3]), kH1152)};
+      const unsigned crs[2] = {hsub2(sample_h2(orr[0], orr[1]), kH1152), hsub2(sample_h2(orr[2], orr[3]), kH1152)};
+      rgb_bytes(ys, cbs, crs, out[j][0], out[j][1], out[j][2]);
     }
   }
 }
@@ -516,8 +587,9 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
           for (int pl = 0; pl < kPlanes; ++pl) in[j][pl] = next[j][pl];
         ip += step;
         if (strip + 1 < s_fast) load_fast(next);  // in flight while this strip is coded
-        // Gray: the strip after it into L2, so that its loads wait for L2, not for DRAM (at 8192^2 gray was bound by the
-        // loads in flight: 0.062 -> 0.059 ms; RGB, bound by issue, lost 2%: run12 call3).
+        // Gray: the strip after next into L2, so that its loads wait for L2, not for DRAM (at 8192^2 gray was bound by
+        // the loads in flight: 0.062 -> 0.059 ms; 3, 4, 6 or 8 strips ahead no faster; RGB, bound by issue, 1-3% slower
+        // with any distance: run12 call3, run13 call1).
         if (kPlanes == 1 && strip + 2 < s_fast) {
           const unsigned char* const pf = ip + step + 12 * t;  // lane t: bytes 16 t .. of its row's segment
 #pragma unroll

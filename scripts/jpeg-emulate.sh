@@ -74,6 +74,30 @@ inline unsigned emu_hsub2(unsigned a, unsigned b) {
 inline unsigned emu_hmin2(unsigned a, unsigned b) {
   return emu_h2(std::fmin(h2f(a & 0xffff), h2f(b & 0xffff)), std::fmin(h2f(a >> 16), h2f(b >> 16)));
 }
+inline unsigned emu_hmax2(unsigned a, unsigned b) {
+  return emu_h2(std::fmax(h2f(a & 0xffff), h2f(b & 0xffff)), std::fmax(h2f(a >> 16), h2f(b >> 16)));
+}
+// a·b + c per half, rounded once (the product of two f16 and the sum are exact in double; double -> _Float16 rounds
+// once, to nearest even).
+inline unsigned emu_hfma2(unsigned a, unsigned b, unsigned c) {
+  auto f = [](unsigned x, int k) { return double(h2f(static_cast<unsigned short>(x >> (16 * k)))); };
+  unsigned r = 0;
+  for (int k = 0; k < 2; ++k) {
+    const _Float16 v = static_cast<_Float16>(f(a, k) * f(b, k) + f(c, k));
+    unsigned short h;
+    std::memcpy(&h, &v, 2);
+    r |= unsigned(h) << (16 * k);
+  }
+  return r;
+}
+inline unsigned __viaddmin_s16x2_relu(unsigned a, unsigned b, unsigned c) {
+  unsigned r = 0;
+  for (int i = 0; i < 2; ++i) {
+    const int s = std::int16_t(std::uint16_t((a >> (16 * i)) + (b >> (16 * i)))), y = std::int16_t(c >> (16 * i));
+    r |= unsigned(std::max(std::min(s, y), 0) & 0xffff) << (16 * i);
+  }
+  return r;
+}
 inline unsigned __umulhi(unsigned a, unsigned b) { return unsigned((std::uint64_t(a) * b) >> 32); }
 struct MmaLane { unsigned a[4], b[2]; };
 inline MmaLane g_mma[1024];
@@ -128,7 +152,7 @@ core::CompressResult emulate(const core::Dataset& in, int quality, int variant, 
   float cp[64];
   jf::tc::make_cprime(cp);
   std::vector<jf::tc::LaneSetup> setup(32);
-  jf::tc::make_lane_setup(cp, p.tab, *reinterpret_cast<jf::tc::LaneSetup(*)[32]>(setup.data()));
+  jf::tc::make_lane_setup(cp, p.tab, planes, *reinterpret_cast<jf::tc::LaneSetup(*)[32]>(setup.data()));
   p.tc_setup = setup.data();
   p.tc_chunk = 3;  // v6: chunks of 3 (column, strip) units, crossing columns where strips % 3 != 0, a short last one
   std::vector<float4> slots(2 * jf::kSlotFloat4 * jf::kThreads);
