@@ -28,13 +28,13 @@
    quantized the other way than in f32. Modelled in numpy before writing this: PSNR(exact f64 pipeline, this one)
    59.8–63.0 dB at quality 10–90 on the sample images, PSNR against the original changed by < 0.002 dB; the gpu test
    holds it to DESIGN's CPU/GPU criterion (> 50 dB) and to the CPU's nonzero count and entropy (H200, run10 and
-   run11: PSNR(v5, v6) 57.7–63.8 dB). Host emulation (scripts/jpeg-emulate.sh): one synthetic case below 50 dB, a
+   run11: PSNR(v5, v6) 57.7–63.8 dB; run13, with RGB's f16x2 output side: 57.3–63.8 dB). Host emulation (scripts/jpeg-emulate.sh): one synthetic case below 50 dB, a
    24x40 linear ramp at quality 50 (49.9 dB: one coefficient flip in 960 pixels).
    Lane set-up: the A fragments and quantizer constants of each lane are made on the host (make_lane_setup) and read
    with coalesced 16-byte loads. Output: staged per warp in shared memory and stored as whole rows of the warp's
    segment (2-byte stores from the lanes' registers cost 2.6-3.1x the L2 write requests and made v6 L2-bound).
-   Measured (H200, run11; notes/block8.md, "Fused jpeg, v6"): 4096² RGB 0.069 ms against v5's 0.087, gray 0.022
-   against v3's 0.025; 80 (RGB) and 21 (gray) instructions per pixel.
+   Measured (H200, run13; notes/block8.md, "Fused jpeg, v6"): 4096² RGB 0.061 ms against v5's 0.086, gray 0.020
+   against v3's 0.025; ≈ 56 (RGB) and 15 (gray) instructions per pixel.
    RGB: the forward colour conversion is integer arithmetic (ycc_h2), the output side (rounding, clamps, the inverse
    colour conversion, bytes) f16x2 arithmetic (sample_h2, rgb_bytes); gray rounds and packs as v3 (the f16x2 form made
    gray 7% slower, run13 call1). Edges as v3/v5: rows and columns
