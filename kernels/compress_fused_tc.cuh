@@ -28,8 +28,9 @@
    quantized the other way than in f32. Modelled in numpy before writing this: PSNR(exact f64 pipeline, this one)
    59.8–63.0 dB at quality 10–90 on the sample images, PSNR against the original changed by < 0.002 dB; the gpu test
    holds it to DESIGN's CPU/GPU criterion (> 50 dB) and to the CPU's nonzero count and entropy (H200, run10 and
-   run11: PSNR(v5, v6) 57.7–63.8 dB; run13, with RGB's f16x2 output side: 57.3–63.8 dB). Host emulation (scripts/jpeg-emulate.sh): one synthetic case below 50 dB, a
-   24x40 linear ramp at quality 50 (49.9 dB: one coefficient flip in 960 pixels).
+   run11: PSNR(v5, v6) 57.7–63.8 dB; run13, with RGB's f16x2 output side: 57.3–63.8 dB). Host emulation
+   (scripts/jpeg-emulate.sh): one synthetic case below 50 dB, a 24x40 linear ramp at quality 50 (49.9 dB: one
+   coefficient flip in 960 pixels).
    Lane set-up: the A fragments and quantizer constants of each lane are made on the host (make_lane_setup) and read
    with coalesced 16-byte loads. Output: staged per warp in shared memory and stored as whole rows of the warp's
    segment (2-byte stores from the lanes' registers cost 2.6-3.1x the L2 write requests and made v6 L2-bound).
@@ -351,8 +352,8 @@ __device__ __forceinline__ void hist_add(rows::HistAt h, unsigned b) {
 }
 
 // One plane of the warp's block pair: b0, b1 (f16x2 of this lane's four samples − 128, step 1's slots) in; the
-// reconstruction + 128.5 (RGB 1152) at (row g; columns 2t, 2t+1 of block A, of block B) out in o; every q into the CTA's
-// histogram (blocks past the padded width and warps past the image code zeros: only the zero bin sees them).
+// reconstruction + 128.5 (RGB 1152) at (row g; columns 2t, 2t+1 of block A, of block B) out in o; every q into the
+// CTA's histogram (blocks past the padded width and warps past the image code zeros: only the zero bin sees them).
 __device__ __forceinline__ void code_pair(const Mats& m, const Quant& qt, const float (&c2)[4], const float (&c4)[4],
                                           unsigned b0, unsigned b1, float (&o)[4], rows::HistAt h_at) {
   const float zero[4] = {0.f, 0.f, 0.f, 0.f};
@@ -371,25 +372,25 @@ __device__ __forceinline__ void code_pair(const Mats& m, const Quant& qt, const 
 }
 
 // The output side in f16x2, two pixels per instruction. Step 4's accumulator starts at 1152 = 1024 + 128, so the f16
-// of its result (cvt.rn) is 1024 + the reconstructed sample rounded to an integer: f16's ulp is 1 in [1024, 2048), where
-// the bits are 0x6400 + n, so an integer's low byte is its sample.
+// of its result (cvt.rn) is 1024 + the reconstructed sample rounded to an integer: f16's ulp is 1 in [1024, 2048),
+// where the bits are 0x6400 + n, so an integer's low byte is its sample.
 constexpr unsigned kH1024 = f16x2_int(1024), kH1152 = f16x2_int(1152), kH1279 = f16x2_int(1279);
 
 // f16x2 of 1024 + clamp(rn(v − 1152), 0, 255) for v = lo, hi: the rounded and clamped Y, Cb or Cr as the CPU's
-// ycc_to_rgb takes it (ties to even, not up: the CPU's ties are exact halves, which f32 sums of f16 products hit only by
-// chance).
+// ycc_to_rgb takes it (ties to even, not up: the CPU's ties are exact halves, which f32 sums of f16 products hit only
+// by chance).
 __device__ __forceinline__ unsigned sample_h2(float lo, float hi) { return hmin2(hmax2(h2(lo, hi), kH1024), kH1279); }
 
 // clamp(x − 1024, 0, 255) per half of f16x2 x > 0 as a 16-bit integer (the bits are monotonic in x: below 1024
 // they are below 0x6400, above 1279 above 0x64FF); one VIADDMNMX on sm_90.
 __device__ __forceinline__ unsigned byte_pair(unsigned x) { return __viaddmin_s16x2_relu(x, 0x9C009C00u, 0x00FF00FFu); }
 
-// The CPU's ycc_to_rgb (core/compress.cpp): R = Y + 1.402 Cr', G = Y − 0.714136 (Cr' + 0.481883 Cb'), B = Y + 1.772 Cb'
-// (Cb' = Cb − 128, Cr' = Cr − 128), rounded to nearest by the last FMA (its result lies in [844, 1458]: ulp 1 from
-// 1024) and clamped to bytes. The constants are f16 (relative error <= 2^-11, at most 0.06 in a sample with
-// |Cb'|, |Cr'| <= 128); the inner sum of G is rounded to f16 (|.| < 192: error <= 1/16). Against the CPU's doubles a
-// sample differs by 1 where the exact value lies that close to a half (the host emulation and the gpu test hold the
-// result to PSNR > 50 dB against the CPU).
+// The CPU's ycc_to_rgb (core/compress.cpp): R = Y + 1.402 Cr', G = Y − 0.714136 (Cr' + 0.481883 Cb'), B = Y + 1.772
+// Cb' (Cb' = Cb − 128, Cr' = Cr − 128), rounded to nearest by the last FMA (its result lies in [797, 1505]: ulp 1
+// from 1024; below 1024 the byte is 0 whatever the rounding) and clamped to bytes. The constants are f16 (relative
+// error <= 2^-11, at most 0.06 in a sample with |Cb'|, |Cr'| <= 128); the inner sum of G is rounded to f16 (|.| <
+// 192: error <= 1/16). Against the CPU's doubles a sample differs by 1 where the exact value lies that close to a
+// half (the host emulation and the gpu test hold the result to PSNR > 50 dB against the CPU).
 constexpr unsigned kHRCr = f16x2_const(1.402), kHBCb = f16x2_const(1.772),
                    kHGCb = f16x2_const(0.344136286 / 0.714136286), kHGCr = f16x2_const(0.714136286) | 0x80008000u;
 __device__ __forceinline__ void rgb_bytes(const unsigned (&y)[2], const unsigned (&cb)[2], const unsigned (&cr)[2],
