@@ -52,7 +52,7 @@ __global__ void __launch_bounds__(jpeg_fused::rows::kThreads, 4) fused_jpeg_kern
 template <int kPlanes, int kPairs>
 __global__ void __launch_bounds__(jpeg_fused::tc::kThreads, kPlanes == 1 ? 3 : 2)
     fused_jpeg_kernel_tc(const jpeg_fused::Params p) {
-  extern __shared__ uint4 smem_tc[];  // the warps' output staging areas, then the CTA's histogram
+  extern __shared__ uint4 smem_tc[];  // the warps' input and output staging areas, then the CTA's histogram
   auto* stage = reinterpret_cast<unsigned char*>(smem_tc);
   auto* hist = reinterpret_cast<unsigned*>(stage + jpeg_fused::tc::stage_bytes(kPlanes, kPairs));
   jpeg_fused::tc::fused_jpeg_cta<kPlanes, kPairs>(p, stage, hist, threadIdx.x, blockIdx.x);
@@ -232,15 +232,15 @@ class FusedJpegCompressor final : public core::Compressor {
       p.hist = hist_.as<unsigned long long>();
       ev_[0].record(s);
       DCT_CUDA_CHECK(cudaMemcpyAsync(dev_in_.get(), pin_in_.get(), bytes, cudaMemcpyHostToDevice, s));
-      if (kind == Kernel::kV6) {  // the lanes' MMA fragments and quantizer constants, made when quality or planes change
-        if (st.setup_for != std::pair{r.quality, planes}) {
+      if (kind == Kernel::kV6) {  // the lanes' MMA fragments and quantizer constants, made when the quality changes
+        if (st.setup_for != r.quality) {
           float cp[64];
           jpeg_fused::tc::make_cprime(cp);
-          jpeg_fused::tc::make_lane_setup(cp, p.tab, planes,
-                                          *static_cast<jpeg_fused::tc::LaneSetup(*)[32]>(st.pin_setup.get()));
+          auto& lanes = *static_cast<jpeg_fused::tc::LaneSetup(*)[32]>(st.pin_setup.get());
+          jpeg_fused::tc::make_lane_setup(cp, p.tab, lanes);
           DCT_CUDA_CHECK(cudaMemcpyAsync(st.tc_setup.get(), st.pin_setup.get(), st.tc_setup.bytes(),
                                          cudaMemcpyHostToDevice, s));
-          st.setup_for = {r.quality, planes};
+          st.setup_for = r.quality;
         }
         p.tc_setup = st.tc_setup.get();
       }
@@ -280,7 +280,7 @@ class FusedJpegCompressor final : public core::Compressor {
     DeviceBuffer dev_in, dev_out, hist{kBins * sizeof(unsigned long long)};
     DeviceBuffer tc_setup{32 * sizeof(jpeg_fused::tc::LaneSetup)};
     PinnedBuffer pin_in, pin_out, pin_setup{32 * sizeof(jpeg_fused::tc::LaneSetup)};
-    std::pair<int, int> setup_for{-1, 0};  // (quality, planes) of the lane set-up in tc_setup
+    int setup_for = -1;  // the quality of the lane set-up in tc_setup
     std::map<std::pair<void (*)(jpeg_fused::Params), std::size_t>, int> per_sm;  // v6: resident CTAs per SM
     int sms = 1;
     CudaStream stream;

@@ -1,21 +1,26 @@
 #pragma once
 /* v6 of cuda-jpeg-fused, the default (DCTOOL_JPEG_FUSED=v6): the 8x8 DCTs on the tensor cores (mma.sync m16n8k16,
-   f16 in, f32 accumulate). v5's accounting (notes/block8.md) put the four 8-point graphs per plane, their transposes
-   and the quantizer tables at ≈ 60 of its 126 instructions per pixel; here they are four MMAs per plane and
-   block pair (0.25 warp-instructions per pixel each) and three f16x2 packings, with no transposes at all.
+   f16 in; f32 accumulation in step 2, whose result the quantizer takes, f16 in steps 1, 3 and 4). v5's accounting
+   (notes/block8.md) put the four 8-point graphs per plane, their transposes and the quantizer tables at ≈ 60 of its 126 instructions per pixel; here they are four MMAs per plane and
+   block pair (0.25 warp-instructions per pixel each) and one f16x2 packing, with no transposes at all.
 
    A warp codes kPairs block pairs side by side per strip (each 8 rows x 16 columns: blocks A and B), lane (g, t) =
    (lane / 4, lane % 4); the pairs' MMA chains are independent, so one hides the other's latency. With C' = 2√2 C
    (C the orthonormal DCT-II matrix: C' has rows of ones and of ±1 at 0 and 4, √2 cos elsewhere) the 2-D transform is F' = C' X C'ᵀ = 8 F. Four products, each D = A·B (+ C) with a
    constant 16x16 A and the data as B (16 x 8, column n = g, rows k = 2t, 2t+1 in b0 and 2t+8, 2t+9 in b1):
      1. rows:     B = the samples − 128 (thread: row g, columns 4t .. 4t+3 of the pair, the slot order folded
-                  into A1), A1 = C' per block on the slots of that block: D1[(blk, u)][r] = Σ_c C'[u][c] X[r][c].
+                  into A1), A1 = C' per block on the slots of that block: D1[(blk, u)][r] = Σ_c C'[u][c] X[r][c]
+                  (f16 accumulator: D1 is step 2's B as it comes, rounded once to nearest even).
      2. columns:  the accumulator of step 1 as B (its (row g, cols 2t, 2t+1 / g+8) layout is the B layout of
                   the transposed matrix: no shuffles), A2 = diag(C', C'): D2[(blk, v)][u] = F'[v][u].
-     3. inverse along u: the dequantized q·Q as B, A3 = diag(C'ᵀ, C'ᵀ) / 8: D3[(blk, x)][v] = W[v][x].
-     4. inverse along v: A4 = diag(C'ᵀ, C'ᵀ), accumulator initialised to 128.5 (gray; RGB 1152, see sample_h2):
-                  D4[(blk, y)][x] = sample + 0.5 (RGB + 1024),
-                  i.e. row g, columns 2t, 2t+1 of block A (d0, d1) and of block B (d2, d3).
+     3. inverse along u: the dequantized q·Q as B, A3 = diag(C'ᵀ, C'ᵀ) / 8: D3[(blk, x)][v] = W[v][x] (f16
+                  accumulator: step 4's B).
+     4. inverse along v: A4 = diag(C'ᵀ, C'ᵀ), f16 accumulator initialised to 1152 = 1024 + 128 (see sample_h2):
+                  D4[(blk, y)][x] = 1024 + the sample rounded to an integer,
+                  i.e. row g, columns 2t, 2t+1 of block A (d[0]) and of block B (d[1]).
+   The tensor core rounds an f16 result once, to nearest even, from the exact sum (scripts/tc-f16acc-probe.cu on an
+   H100, run14 call1: 16 of 16 probes, ties and three-term sums included), as cvt.rn of its f32 result did; the
+   f16 accumulation saves those conversions (six per plane and block pair).
    Quantizer: one FFMA, M + q = rn(F'·r + M) (M + q: the histogram's integer), r = fl(1/(8Q)): F'·r rounded to the
    nearest integer. Exact ties F'·r = k + 1/2, which the CPU rounds up, occur only at (v, u) ∈ {0, 4}², where F' is an
    exact integer (rows 0 and 4 of C' are ±1, so the MMAs add integers exactly): step 2's accumulator starts at 1/4
@@ -28,21 +33,24 @@
    quantized the other way than in f32. Modelled in numpy before writing this: PSNR(exact f64 pipeline, this one)
    59.8–63.0 dB at quality 10–90 on the sample images, PSNR against the original changed by < 0.002 dB; the gpu test
    holds it to DESIGN's CPU/GPU criterion (> 50 dB) and to the CPU's nonzero count and entropy (H200, run10 and
-   run11: PSNR(v5, v6) 57.7–63.8 dB; run13, with RGB's f16x2 output side: 57.3–63.8 dB). Host emulation
+   run11: PSNR(v5, v6) 57.7–63.8 dB; run13, with RGB's f16x2 output side: 57.3–63.8 dB; H100, run14, with the f16
+   accumulation: 57.3–63.8 dB). Host emulation
    (scripts/jpeg-emulate.sh): one synthetic case below 50 dB, a 24x40 linear ramp at quality 50 (49.9 dB: one
    coefficient flip in 960 pixels).
    Lane set-up: the A fragments and quantizer constants of each lane are made on the host (make_lane_setup) and read
    with coalesced 16-byte loads. Output: staged per warp in shared memory and stored as whole rows of the warp's
    segment (2-byte stores from the lanes' registers cost 2.6-3.1x the L2 write requests and made v6 L2-bound).
-   Measured (H200, run13; notes/block8.md, "Fused jpeg, v6"): 4096² RGB 0.061 ms against v5's 0.086, gray 0.020
-   against v3's 0.025; ≈ 56 (RGB) and 15 (gray) instructions per pixel.
-   RGB: the forward colour conversion is integer arithmetic (ycc_h2), the output side (rounding, clamps, the inverse
-   colour conversion, bytes) f16x2 arithmetic (sample_h2, rgb_bytes); gray rounds and packs as v3 (the f16x2 form made
-   gray 7% slower, run13 call1). Edges as v3/v5: rows and columns
-   clamped on load (the §4 padding), stores cropped; block B of the last pair may lie past the padded width (odd
-   blocks_x): coded, neither stored nor counted. Whole warps past the image run along (MMAs are warp-wide). */
+   Input: the interior strip loop copies the next strip into a per-warp area of shared memory with cp.async.
+   Measured (H100, run14; notes/block8.md, "Fused jpeg, v6"): 4096² RGB 0.050 ms against v5's 0.086, gray 0.017
+   against v3's 0.025.
+   RGB: the forward colour conversion is integer arithmetic (ycc_h2), the output side (clamps, the inverse colour
+   conversion, bytes) f16x2 arithmetic (sample_h2, rgb_bytes); gray's bytes come from step 4's f16 by byte_pair (one
+   VIADDMNMX per two pixels; 3-4% faster than rounding and packing in f32 as v3 does, run14 call2). Edges as v3/v5:
+   rows and columns clamped on load (the §4 padding), stores cropped; block B of the last pair may lie past the
+   padded width (odd blocks_x): coded, neither stored nor counted. Whole warps past the image run along (MMAs are warp-wide). */
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 #include "kernels/compress_fused.cuh"
@@ -65,8 +73,16 @@ constexpr int kPairs = 4;              // block pairs per warp (DCTOOL_JPEG_TC_P
 // v3/v5 and bound v6 on L2 throughput; run11 call1). Row stride 20·pairs bytes: the lanes' 2-byte writes are
 // conflict-free and every lane's 4·pairs-byte read is aligned.
 __host__ __device__ constexpr int stage_stride(int pairs) { return 20 * pairs; }
+// The input of the interior loop's next strip is copied into a per-warp area with cp.async (16-byte pieces, one per
+// lane and plane with 4 pairs): row stride 16·pairs + 16 bytes, so that the lanes' 4-byte reads of a strip
+// (row g, byte 16 j + 4 t) fall in distinct banks (pairs 2 and 4).
+__host__ __device__ constexpr int in_stride(int pairs) { return 16 * pairs + 16; }
+// Per warp: the input area (16-byte aligned: every size here is a multiple of 16), then the output staging area.
+__host__ __device__ constexpr int warp_stage_bytes(int planes, int pairs) {
+  return planes * 8 * (in_stride(pairs) + stage_stride(pairs));
+}
 __host__ __device__ constexpr std::size_t stage_bytes(int planes, int pairs) {
-  return static_cast<std::size_t>(kWarps) * planes * 8 * stage_stride(pairs);
+  return static_cast<std::size_t>(kWarps) * warp_stage_bytes(planes, pairs);
 }
 // Dynamic shared memory: the staging areas, then the histogram (2·half_bins bins).
 __host__ __device__ constexpr std::size_t smem_bytes(int half_bins, int planes, int pairs) {
@@ -262,6 +278,20 @@ __device__ __forceinline__ void mma(float (&d)[4], const AFrag& a, unsigned b0, 
 #endif
 }
 
+// D = A·B + C with C and D f16x2 (d[0]: row g, d[1]: row g + 8; columns 2t, 2t + 1): the sum is rounded to f16 once,
+// to nearest even (scripts/tc-f16acc-probe.cu).
+__device__ __forceinline__ void mma_h(unsigned (&d)[2], const AFrag& a, unsigned b0, unsigned b1, unsigned c) {
+#if defined(__CUDA_ARCH__)
+  asm("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"
+      : "=r"(d[0]), "=r"(d[1])
+      : "r"(a.r[0]), "r"(a.r[1]), "r"(a.r[2]), "r"(a.r[3]), "r"(b0), "r"(b1), "r"(c), "r"(c));
+#elif defined(DCT_EMULATE)
+  emu_mma16816_h(d, a.r, b0, b1, c);
+#else
+  d[0] = d[1] = c + a.r[0] + b0 + b1;
+#endif
+}
+
 // The four constant matrices of this lane.
 struct Mats {
   AFrag a1, a2, a3, a4;
@@ -284,18 +314,16 @@ inline void afrag_host(unsigned (&r)[4], int g, int t, F f) {
   for (int i = 0; i < 4; ++i) r[i] = f16_bits(f(rows[i], cols[i])) | (f16_bits(f(rows[i], cols[i] + 1)) << 16);
 }
 
-// What a lane needs, made on the host and read by each lane with ten coalesced 16-byte loads (v6's first form
+// What a lane needs, made on the host and read by each lane with nine coalesced 16-byte loads (v6's first form
 // read it from the constant bank with lane-divergent addresses: serialized, paid once per CTA).
 struct LaneSetup {
   unsigned a[4][4];   // the lane's fragments of A1 .. A4 (f16x2)
   float quant[2][8];  // luma, chroma at (v, u) = (g, 2t + e): r0, r1, Q0, Q1, −M·Q0, −M·Q1, 0, 0
   float init2[4];     // step 2's accumulator: 1/4 at the tie coefficients (v, u) ∈ {0, 4}², else 0
-  float init4[4];     // step 4's accumulator, 128.5 (gray) or 1152 = 1024 + 128 (RGB) (four loads: ptxas cannot share
-                      // them, so no MOVs make the quad)
 };
 
-// The 32 lanes' set-up for 1 or 3 planes from C' (make_cprime) and the quality's tables.
-inline void make_lane_setup(const float (&cp)[64], const Table (&tab)[2], int planes, LaneSetup (&ls)[32]) {
+// The 32 lanes' set-up from C' (make_cprime) and the quality's tables.
+inline void make_lane_setup(const float (&cp)[64], const Table (&tab)[2], LaneSetup (&ls)[32]) {
   for (int lane = 0; lane < 32; ++lane) {
     const int g = lane >> 2, t = lane & 3;
     LaneSetup& l = ls[lane];
@@ -320,7 +348,6 @@ inline void make_lane_setup(const float (&cp)[64], const Table (&tab)[2], int pl
     }
     // Accumulator i: (v, u) = (g, 2t + (i & 1)) of block i >> 1; ties only at even u.
     for (int i = 0; i < 4; ++i) l.init2[i] = (i & 1) == 0 && tie_slot(8 * g + 2 * t) >= 0 ? 0.25f : 0.f;
-    for (float& v : l.init4) v = planes == 1 ? 128.5f : 1152.f;  // RGB: see sample_h2
   }
 }
 
@@ -351,15 +378,16 @@ __device__ __forceinline__ void hist_add(rows::HistAt h, unsigned b) {
 #endif
 }
 
-// One plane of the warp's block pair: b0, b1 (f16x2 of this lane's four samples − 128, step 1's slots) in; the
-// reconstruction + 128.5 (RGB 1152) at (row g; columns 2t, 2t+1 of block A, of block B) out in o; every q into the
-// CTA's histogram (blocks past the padded width and warps past the image code zeros: only the zero bin sees them).
-__device__ __forceinline__ void code_pair(const Mats& m, const Quant& qt, const float (&c2)[4], const float (&c4)[4],
-                                          unsigned b0, unsigned b1, float (&o)[4], rows::HistAt h_at) {
-  const float zero[4] = {0.f, 0.f, 0.f, 0.f};
+// Steps 1-3 of one plane of the warp's block pair: b0, b1 (f16x2 of this lane's four samples − 128, step 1's slots)
+// in; step 4's B (f16x2 of W) out in w; every q into the CTA's histogram (blocks past the padded width and warps past
+// the image code zeros: only the zero bin sees them). Steps 1 and 3 accumulate in f16: their results are step 2's and
+// 4's B, f16 anyway, and the tensor core rounds them once as cvt.rn would (no conversions: 4 fewer instructions).
+__device__ __forceinline__ void code_pair(const Mats& m, const Quant& qt, const float (&c2)[4], unsigned b0, unsigned b1,
+                                          unsigned (&w)[2], rows::HistAt h_at) {
+  unsigned d1[2];
+  mma_h(d1, m.a1, b0, b1, 0u);
   float d[4];
-  mma(d, m.a1, b0, b1, zero);
-  mma(d, m.a2, h2(d[0], d[1]), h2(d[2], d[3]), c2);
+  mma(d, m.a2, d1[0], d1[1], c2);
   float z[4];
 #pragma unroll
   for (int i = 0; i < 4; ++i) z[i] = __fmaf_rn(d[i], qt.r[i & 1], kMagic);
@@ -367,19 +395,17 @@ __device__ __forceinline__ void code_pair(const Mats& m, const Quant& qt, const 
   for (int i = 0; i < 4; ++i) hist_add(h_at, fbits(z[i]));
 #pragma unroll
   for (int i = 0; i < 4; ++i) z[i] = __fmaf_rn(z[i], qt.q[i & 1], qt.nmq[i & 1]);
-  mma(d, m.a3, h2(z[0], z[1]), h2(z[2], z[3]), zero);
-  mma(o, m.a4, h2(d[0], d[1]), h2(d[2], d[3]), c4);
+  mma_h(w, m.a3, h2(z[0], z[1]), h2(z[2], z[3]), 0u);
 }
 
-// The output side in f16x2, two pixels per instruction. Step 4's accumulator starts at 1152 = 1024 + 128, so the f16
-// of its result (cvt.rn) is 1024 + the reconstructed sample rounded to an integer: f16's ulp is 1 in [1024, 2048),
-// where the bits are 0x6400 + n, so an integer's low byte is its sample.
+// The output side in f16x2, two pixels per instruction. Step 4's f16 accumulator starts at 1152 = 1024 + 128, so its
+// result (rounded to nearest even by the tensor core) is 1024 + the reconstructed sample rounded to an integer: f16's
+// ulp is 1 in [1024, 2048), where the bits are 0x6400 + n, so an integer's low byte is its sample.
 constexpr unsigned kH1024 = f16x2_int(1024), kH1152 = f16x2_int(1152), kH1279 = f16x2_int(1279);
 
-// f16x2 of 1024 + clamp(rn(v − 1152), 0, 255) for v = lo, hi: the rounded and clamped Y, Cb or Cr as the CPU's
-// ycc_to_rgb takes it (ties to even, not up: the CPU's ties are exact halves, which f32 sums of f16 products hit only
-// by chance).
-__device__ __forceinline__ unsigned sample_h2(float lo, float hi) { return hmin2(hmax2(h2(lo, hi), kH1024), kH1279); }
+// f16x2 of 1024 + clamp(rounded sample, 0, 255) from step 4's x: Y, Cb or Cr as the CPU's ycc_to_rgb takes it (ties
+// to even, not up: the CPU's ties are exact halves, which sums of f16 products hit only by chance).
+__device__ __forceinline__ unsigned sample_h2(unsigned x) { return hmin2(hmax2(x, kH1024), kH1279); }
 
 // clamp(x − 1024, 0, 255) per half of f16x2 x > 0 as a 16-bit integer (the bits are monotonic in x: below 1024
 // they are below 0x6400, above 1279 above 0x64FF); one VIADDMNMX on sm_90.
@@ -431,25 +457,30 @@ __device__ DCT_TC_NOINLINE void store4_edge(unsigned char* row, int w, int x, un
 // xa + 9 of each pair), every q into the CTA's histogram.
 template <int kPlanes, int kPairs>
 __device__ __forceinline__ void code_strip(const Mats& m, const Quant& ql, const Quant& qc, const float (&c2)[4],
-                                           const float (&c4)[4], const unsigned (&in)[kPairs][kPlanes],
+                                           const unsigned (&in)[kPairs][kPlanes],
                                            unsigned (&out)[kPairs][kPlanes], rows::HistAt h_at) {
 #pragma unroll
   for (int j = 0; j < kPairs; ++j) {
     if constexpr (kPlanes == 1) {
-      float o[4];
-      code_pair(m, ql, c2, c4, bytes_h2(in[j][0], 0), bytes_h2(in[j][0], 1), o, h_at);
-      out[j][0] = pack4(__fadd_rd(o[0], kMagic), __fadd_rd(o[1], kMagic), __fadd_rd(o[2], kMagic),
-                        __fadd_rd(o[3], kMagic));
+      unsigned wv[2];
+      code_pair(m, ql, c2, bytes_h2(in[j][0], 0), bytes_h2(in[j][0], 1), wv, h_at);
+      unsigned o[2];  // f16x2 of 1024 + the sample, rounded (see sample_h2); byte_pair clamps
+      mma_h(o, m.a4, wv[0], wv[1], kH1152);
+      out[j][0] = __byte_perm(byte_pair(o[0]), byte_pair(o[1]), 0x6420u);
     } else {
       unsigned yv[2], cb[2], cr[2];
       ycc_h2(in[j][0], in[j][1], in[j][2], yv, cb, cr);
-      float oy[4], ob[4], orr[4];
-      code_pair(m, ql, c2, c4, yv[0], yv[1], oy, h_at);
-      code_pair(m, qc, c2, c4, cb[0], cb[1], ob, h_at);
-      code_pair(m, qc, c2, c4, cr[0], cr[1], orr, h_at);
-      const unsigned ys[2] = {sample_h2(oy[0], oy[1]), sample_h2(oy[2], oy[3])};
-      const unsigned cbs[2] = {hsub2(sample_h2(ob[0], ob[1]), kH1152), hsub2(sample_h2(ob[2], ob[3]), kH1152)};
-      const unsigned crs[2] = {hsub2(sample_h2(orr[0], orr[1]), kH1152), hsub2(sample_h2(orr[2], orr[3]), kH1152)};
+      unsigned wy[2], wb[2], wr[2];
+      code_pair(m, ql, c2, yv[0], yv[1], wy, h_at);
+      code_pair(m, qc, c2, cb[0], cb[1], wb, h_at);
+      code_pair(m, qc, c2, cr[0], cr[1], wr, h_at);
+      unsigned oy[2], ob[2], orr[2];  // step 4: f16x2 of 1024 + the sample, rounded (see sample_h2)
+      mma_h(oy, m.a4, wy[0], wy[1], kH1152);
+      mma_h(ob, m.a4, wb[0], wb[1], kH1152);
+      mma_h(orr, m.a4, wr[0], wr[1], kH1152);
+      const unsigned ys[2] = {sample_h2(oy[0]), sample_h2(oy[1])};
+      const unsigned cbs[2] = {hsub2(sample_h2(ob[0]), kH1152), hsub2(sample_h2(ob[1]), kH1152)};
+      const unsigned crs[2] = {hsub2(sample_h2(orr[0]), kH1152), hsub2(sample_h2(orr[1]), kH1152)};
       rgb_bytes(ys, cbs, crs, out[j][0], out[j][1], out[j][2]);
     }
   }
@@ -466,6 +497,31 @@ __device__ __forceinline__ void stage_strip(unsigned char* wstage, int g, int t,
       *reinterpret_cast<unsigned short*>(s) = static_cast<unsigned short>(out[j][pl]);
       *reinterpret_cast<unsigned short*>(s + 8) = static_cast<unsigned short>(out[j][pl] >> 16);
     }
+}
+
+// 16 bytes from global a to shared s, asynchronously (L2 only: the bytes are read once); cp_wait: this thread's
+// copies have landed.
+__device__ __forceinline__ void cp_async16(void* s, const void* a) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(s))),
+               "l"(a)
+               : "memory");
+#else
+#if defined(DCT_EMULATE)
+  assert(((reinterpret_cast<std::uintptr_t>(s) | reinterpret_cast<std::uintptr_t>(a)) & 15u) == 0);  // as cp.async
+#endif
+  std::memcpy(s, a, 16);
+#endif
+}
+__device__ __forceinline__ void cp_wait() {
+#if defined(__CUDA_ARCH__)
+  asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void cp_commit() {
+#if defined(__CUDA_ARCH__)
+  asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
 }
 
 // Ask L2 for the sector holding a (no register waits on it).
@@ -504,11 +560,12 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
   const int pairs = (p.blocks_x + 1) / 2;
   const int w = p.w, h = p.h, wp = 8 * p.blocks_x;
   const long long hw = static_cast<long long>(h) * w;
-  unsigned char* const wstage = stage + (tid >> 5) * (kPlanes * 8 * kStride);
+  unsigned char* const win = stage + (tid >> 5) * warp_stage_bytes(kPlanes, kPairs);  // input area
+  unsigned char* const wstage = win + kPlanes * 8 * in_stride(kPairs);               // output staging area
   const int sr = lane >> 2, sc = 4 * kPairs * (lane & 3);
   Mats m;
   Quant ql, qc;
-  float c2[4], c4[4];
+  float c2[4];
   {
     const uint4* src = static_cast<const uint4*>(p.tc_setup) + lane * (sizeof(LaneSetup) / sizeof(uint4));
     uint4 v[sizeof(LaneSetup) / sizeof(uint4)];
@@ -520,14 +577,16 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
     ql = quant_of(v[4], v[5]);
     qc = kPlanes == 3 ? quant_of(v[6], v[7]) : ql;
     floats_of(v[8], c2);
-    floats_of(v[9], c4);
   }
   const rows::HistAt h_at = rows::hist_at(hist, p.half_bins);
+  // cp.async copies 16-byte pieces: the rows of every plane must start 16-byte aligned (with 4 pairs seg_fast implies
+  // w % 16 == 0; with 1 or 2 it does not).
+  const bool in_aligned = ((reinterpret_cast<std::uintptr_t>(p.in) | static_cast<unsigned>(w)) & 15u) == 0;
   __syncthreads();
   // The strip's coding into the warp's staging area (out keeps the lane's bytes for the edge stores), and the staged
   // rows' store: lane = (row lane / 4, bytes 4·kPairs·(lane % 4) ... of the segment), o at that row and byte.
   auto code_staged = [&](const unsigned (&in)[kPairs][kPlanes], unsigned (&out)[kPairs][kPlanes]) {
-    code_strip<kPlanes, kPairs>(m, ql, qc, c2, c4, in, out, h_at);
+    code_strip<kPlanes, kPairs>(m, ql, qc, c2, in, out, h_at);
     __syncwarp();  // the previous strip's reads of the staging area are done
     stage_strip<kPlanes, kPairs>(wstage, g, t, out);
     __syncwarp();
@@ -567,35 +626,42 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
     // as whole chunks (warp-uniform), without alpha: running pointers, no edge tests (the general loop below does the
     // rest; most warps of most images never enter it).
     int strip = s0;
-    if (seg_fast && p.channels == kPlanes) {
+    if (seg_fast && in_aligned && p.channels == kPlanes) {
       const int s_fast = min(s1, h / 8);
       const long long step = 8LL * w;
-      const unsigned char* ip = p.in + static_cast<long long>(8 * s0 + g) * w + xin0;
       unsigned char* op = p.out + static_cast<long long>(8 * s0 + sr) * w + 16 * pair0 + sc;
-      unsigned next[kPairs][kPlanes];
-      auto load_fast = [&](unsigned (&in)[kPairs][kPlanes]) {
+      // The next strip's segment (8 rows x 16·kPairs bytes per plane) goes to the warp's input area by cp.async while
+      // this one is coded, lane = (row lane / kPairs, 16-byte piece lane % kPairs); each lane then reads its words from
+      // there. (In registers, as the general loop below keeps them, ptxas sank RGB's 12 loads to the middle of the
+      // loop at its register cap; this form frees those registers: run14 call1, with the f16 accumulation, RGB 16-18%
+      // and gray 9-14% faster.)
+      const int cr = lane / kPairs, cc = lane % kPairs;
+      const unsigned char* cp_src = p.in + static_cast<long long>(8 * s0 + cr) * w + 16 * (pair0 + cc);
+      auto copy_in = [&] {
+        if (lane < 8 * kPairs) {
 #pragma unroll
-        for (int j = 0; j < kPairs; ++j)
-#pragma unroll
-          for (int pl = 0; pl < kPlanes; ++pl) in[j][pl] = __ldg(reinterpret_cast<const unsigned*>(ip + pl * hw + 16 * j));
+          for (int pl = 0; pl < kPlanes; ++pl)
+            cp_async16(win + (pl * 8 + cr) * in_stride(kPairs) + 16 * cc, cp_src + pl * hw);
+        }
+        cp_commit();
+        cp_src += step;
       };
-      if (strip < s_fast) load_fast(next);
+      if (strip < s_fast) copy_in();
       for (; strip < s_fast; ++strip) {
         unsigned in[kPairs][kPlanes];
+        cp_wait();
+        __syncwarp();  // every lane's pieces have landed
 #pragma unroll
         for (int j = 0; j < kPairs; ++j)
 #pragma unroll
-          for (int pl = 0; pl < kPlanes; ++pl) in[j][pl] = next[j][pl];
-        ip += step;
-        if (strip + 1 < s_fast) load_fast(next);  // in flight while this strip is coded
-        // Gray: the strip after next into L2, so that its loads wait for L2, not for DRAM (at 8192^2 gray was bound by
+          for (int pl = 0; pl < kPlanes; ++pl)
+            in[j][pl] = *reinterpret_cast<const unsigned*>(win + (pl * 8 + g) * in_stride(kPairs) + 16 * j + 4 * t);
+        __syncwarp();  // every lane has read its words
+        if (strip + 1 < s_fast) copy_in();  // cp_src: now the strip after next
+        // Gray: the strip after next into L2, so that its copy waits for L2, not for DRAM (at 8192^2 gray was bound by
         // the loads in flight: 0.062 -> 0.059 ms; 3, 4, 6 or 8 strips ahead no faster; RGB, bound by issue, 1-3% slower
-        // with any distance: run12 call3, run13 call1).
-        if (kPlanes == 1 && strip + 2 < s_fast) {
-          const unsigned char* const pf = ip + step + 12 * t;  // lane t: bytes 16 t .. of its row's segment
-#pragma unroll
-          for (int pl = 0; pl < kPlanes; ++pl) prefetch_l2(pf + pl * hw);
-        }
+        // with any distance: run12 call3, run13 call1; with registers for the next strip, before cp.async).
+        if (kPlanes == 1 && strip + 2 < s_fast && lane < 8 * kPairs) prefetch_l2(cp_src);
         unsigned out[kPairs][kPlanes];
         code_staged(in, out);
         store_rows(op);
