@@ -1,8 +1,9 @@
 #pragma once
 /* v6 of cuda-jpeg-fused, the default (DCTOOL_JPEG_FUSED=v6): the 8x8 DCTs on the tensor cores (mma.sync m16n8k16,
    f16 in; f32 accumulation in step 2, whose result the quantizer takes, f16 in steps 1, 3 and 4). v5's accounting
-   (notes/block8.md) put the four 8-point graphs per plane, their transposes and the quantizer tables at ≈ 60 of its 126 instructions per pixel; here they are four MMAs per plane and
-   block pair (0.25 warp-instructions per pixel each) and one f16x2 packing, with no transposes at all.
+   (notes/block8.md) put the four 8-point graphs per plane, their transposes and the quantizer tables at ≈ 60 of its
+   126 instructions per pixel; here they are four MMAs per plane and block pair (0.25 warp-instructions per pixel
+   each) and one f16x2 packing, with no transposes at all.
 
    A warp codes kPairs block pairs side by side per strip (each 8 rows x 16 columns: blocks A and B), lane (g, t) =
    (lane / 4, lane % 4); the pairs' MMA chains are independent, so one hides the other's latency. With C' = 2√2 C
@@ -47,7 +48,8 @@
    conversion, bytes) f16x2 arithmetic (sample_h2, rgb_bytes); gray's bytes come from step 4's f16 by byte_pair (one
    VIADDMNMX per two pixels; 3-4% faster than rounding and packing in f32 as v3 does, run14 call2). Edges as v3/v5:
    rows and columns clamped on load (the §4 padding), stores cropped; block B of the last pair may lie past the
-   padded width (odd blocks_x): coded, neither stored nor counted. Whole warps past the image run along (MMAs are warp-wide). */
+   padded width (odd blocks_x): coded, neither stored nor counted. Whole warps past the image run along (MMAs are
+   warp-wide). */
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -622,8 +624,8 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
             in[j][pl] = pair0 + j < pairs ? load4_edge(p.in + pl * hw + row, w, wp, xin0 + 16 * j) : 0x80808080u;
       }
     };
-    // Strips whose every load is an aligned word inside the image, whose 8 rows are inside and whose segment rows leave
-    // as whole chunks (warp-uniform), without alpha: running pointers, no edge tests (the general loop below does the
+    // Strips whose every load is an aligned word inside the image (rows 16-byte aligned for cp.async), whose 8 rows are
+    // inside and whose segment rows leave as whole chunks (warp-uniform), without alpha: running pointers, no edge tests (the general loop below does the
     // rest; most warps of most images never enter it).
     int strip = s0;
     if (seg_fast && in_aligned && p.channels == kPlanes) {
@@ -633,8 +635,8 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
       // The next strip's segment (8 rows x 16·kPairs bytes per plane) goes to the warp's input area by cp.async while
       // this one is coded, lane = (row lane / kPairs, 16-byte piece lane % kPairs); each lane then reads its words from
       // there. (In registers, as the general loop below keeps them, ptxas sank RGB's 12 loads to the middle of the
-      // loop at its register cap; this form frees those registers: run14 call1, with the f16 accumulation, RGB 16-18%
-      // and gray 9-14% faster.)
+      // loop at its register cap; this form frees those registers: H100, run14 call1, alone RGB 5% faster at 8192^2,
+      // with the f16 accumulation RGB 12-18% and gray 7-12% at 2048^2-8192^2.)
       const int cr = lane / kPairs, cc = lane % kPairs;
       const unsigned char* cp_src = p.in + static_cast<long long>(8 * s0 + cr) * w + 16 * (pair0 + cc);
       auto copy_in = [&] {

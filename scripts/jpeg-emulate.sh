@@ -104,7 +104,8 @@ inline unsigned __viaddmin_s16x2_relu(unsigned a, unsigned b, unsigned c) {
 inline unsigned __umulhi(unsigned a, unsigned b) { return unsigned((std::uint64_t(a) * b) >> 32); }
 struct MmaLane { unsigned a[4], b[2]; };
 inline MmaLane g_mma[1024];
-inline void emu_mma16816(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1, const float (&c)[4]) {
+// The warp's D = A·B + C in double (exact: f16 products, 17 terms), with c[i] the accumulator of entry i of this lane.
+inline void emu_mma_sums(double (&s)[4], const unsigned (&a)[4], unsigned b0, unsigned b1, const double (&c)[4]) {
   const unsigned me = threadIdx.x, base = me & ~31u;
   g_mma[me] = {{a[0], a[1], a[2], a[3]}, {b0, b1}};
   __syncthreads();
@@ -112,38 +113,31 @@ inline void emu_mma16816(float (&d)[4], const unsigned (&a)[4], unsigned b0, uns
   auto A = [&](int m, int k) { return half(g_mma[base + (m % 8) * 4 + (k % 8) / 2].a[(m >= 8) + 2 * (k >= 8)], k); };
   auto B = [&](int k, int n) { return half(g_mma[base + n * 4 + (k % 8) / 2].b[k >= 8], k); };
   const int g = int(me & 31) >> 2, t = int(me & 3);
-  float r[4];
   for (int i = 0; i < 4; ++i) {
     const int m = g + 8 * (i >> 1), n = 2 * t + (i & 1);
-    double s = c[i];
-    for (int k = 0; k < 16; ++k) s += double(A(m, k)) * B(k, n);
-    r[i] = float(s);
+    s[i] = c[i];
+    for (int k = 0; k < 16; ++k) s[i] += double(A(m, k)) * B(k, n);
   }
   __syncthreads();
-  for (int i = 0; i < 4; ++i) d[i] = r[i];
+}
+inline void emu_mma16816(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1, const float (&c)[4]) {
+  double s[4];
+  emu_mma_sums(s, a, b0, b1, {c[0], c[1], c[2], c[3]});
+  for (int i = 0; i < 4; ++i) d[i] = float(s[i]);
 }
 // The f16-accumulating form (C, D f16x2): the exact sum rounded to f16 once, to nearest even, as
 // scripts/tc-f16acc-probe.cu found the tensor core does.
 inline void emu_mma16816_h(unsigned (&d)[2], const unsigned (&a)[4], unsigned b0, unsigned b1, unsigned c) {
-  const unsigned me = threadIdx.x, base = me & ~31u;
-  g_mma[me] = {{a[0], a[1], a[2], a[3]}, {b0, b1}};
-  __syncthreads();
-  auto half = [](unsigned r, int k) { return h2f(static_cast<unsigned short>(r >> (16 * (k & 1)))); };
-  auto A = [&](int m, int k) { return half(g_mma[base + (m % 8) * 4 + (k % 8) / 2].a[(m >= 8) + 2 * (k >= 8)], k); };
-  auto B = [&](int k, int n) { return half(g_mma[base + n * 4 + (k % 8) / 2].b[k >= 8], k); };
-  const int g = int(me & 31) >> 2, t = int(me & 3);
-  unsigned r[2] = {0, 0};
+  const double c0 = h2f(static_cast<unsigned short>(c)), c1 = h2f(static_cast<unsigned short>(c >> 16));
+  double s[4];
+  emu_mma_sums(s, a, b0, b1, {c0, c1, c0, c1});
+  d[0] = d[1] = 0;
   for (int i = 0; i < 4; ++i) {
-    const int m = g + 8 * (i >> 1), n = 2 * t + (i & 1);
-    double s = h2f(static_cast<unsigned short>(c >> (16 * (i & 1))));
-    for (int k = 0; k < 16; ++k) s += double(A(m, k)) * B(k, n);
-    const _Float16 v = static_cast<_Float16>(s);
+    const _Float16 v = static_cast<_Float16>(s[i]);
     unsigned short hb;
     std::memcpy(&hb, &v, 2);
-    r[i >> 1] |= unsigned(hb) << (16 * (i & 1));
+    d[i >> 1] |= unsigned(hb) << (16 * (i & 1));
   }
-  __syncthreads();
-  d[0] = r[0], d[1] = r[1];
 }
 #include "kernels/compress_fused.cuh"
 #include "kernels/compress_fused_tc.cuh"
