@@ -46,7 +46,7 @@
    against v3's 0.025.
    RGB: the forward colour conversion is integer arithmetic (ycc_h2), the output side (clamps, the inverse colour
    conversion, bytes) f16x2 arithmetic (sample_h2, rgb_bytes); gray's bytes come from step 4's f16 by byte_pair (one
-   VIADDMNMX per two pixels; 3-4% faster than rounding and packing in f32 as v3 does, run14 call2). Edges as v3/v5:
+   VIADDMNMX per two pixels; 3-6% faster than rounding and packing in f32 as v3 does, run14 call2). Edges as v3/v5:
    rows and columns clamped on load (the §4 padding), stores cropped; block B of the last pair may lie past the
    padded width (odd blocks_x): coded, neither stored nor counted. Whole warps past the image run along (MMAs are
    warp-wide). */
