@@ -21,7 +21,6 @@ cat > "$T/emu.cpp" <<'CPP'
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <memory>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -54,9 +53,6 @@ inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
 inline float down(long double s) { float r = float(s); return r > s ? std::nextafter(r, -INFINITY) : r; }
 inline float __fadd_rd(float a, float b) { return down((long double)a + b); }
 inline float __fmaf_rd(float a, float b, float c) { return down((long double)a * b + c); }
-// __syncwarp: a barrier of the thread's warp (32 threads; fewer in a partial last warp), made per CTA in emulate().
-inline std::vector<std::unique_ptr<std::barrier<>>> g_warp_bars;
-inline void __syncwarp() { g_warp_bars[threadIdx.x / 32]->arrive_and_wait(); }
 inline float __saturatef(float v) { return v > 0.f ? (v < 1.f ? v : 1.f) : 0.f; }
 inline unsigned atomicAdd(unsigned* p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_add(v); }
 inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
@@ -190,9 +186,6 @@ core::CompressResult emulate(const core::Dataset& in, int quality, int variant, 
     std::memset(tabs.data(), 0xFF, tabs.size() * sizeof(jf::rows::LaneTable));
     std::memset(tr.data(), 0xFF, tr.size() * sizeof(float4));
     std::memset(stage.data(), 0xA5, stage.size() * sizeof(uint4));
-    g_warp_bars.clear();
-    for (long long w0 = 0; w0 < threads; w0 += 32)
-      g_warp_bars.push_back(std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(std::min(32LL, threads - w0))));
     emu_run_cta(static_cast<unsigned>(threads), [&](unsigned t) {
       float* const trf = reinterpret_cast<float*>(tr.data());
       const int cx = int(cta % p.ctas_x), cy = int(cta / p.ctas_x);

@@ -4,6 +4,8 @@
 // as one std::thread per CUDA thread. Not part of the build: the scripts include it with -I<repo root>.
 //   - vector types with CUDA's alignment, threadIdx (per thread) / blockIdx / blockDim;
 //   - __syncthreads as a std::barrier of the CTA's threads (g_barrier, set by emu_run_cta);
+//   - __syncwarp as a std::barrier of the thread's warp (32 threads, fewer in a partial last warp; g_warp_barriers,
+//     set by emu_run_cta);
 //   - __shfl_xor_sync through an exchange array between two barriers (every thread of the CTA calls the
 //     shuffles the same number of times, as the kernels do; lane ^ mask stays in the warp for mask < 32);
 //   - __ldg and the qualifiers as no-ops. __shared__ is left to each script (static or plain).
@@ -11,8 +13,10 @@
 #include <cassert>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <thread>
 #include <vector>
+#include <algorithm>
 
 struct alignas(8) float2 { float x, y; };
 struct alignas(16) double2 { double x, y; };
@@ -29,6 +33,8 @@ inline Dim blockIdx, blockDim;
 
 inline std::barrier<>* g_barrier = nullptr;
 inline void __syncthreads() { g_barrier->arrive_and_wait(); }
+inline std::vector<std::unique_ptr<std::barrier<>>>* g_warp_barriers = nullptr;
+inline void __syncwarp() { (*g_warp_barriers)[threadIdx.x / 32]->arrive_and_wait(); }
 
 alignas(16) inline unsigned char g_xchg[1024][16];
 template <class V>
@@ -59,6 +65,10 @@ template <class F>
 void emu_run_cta(unsigned threads, F&& body) {
   std::barrier<> bar(threads);
   g_barrier = &bar;
+  std::vector<std::unique_ptr<std::barrier<>>> warps;
+  for (unsigned w0 = 0; w0 < threads; w0 += 32)
+    warps.push_back(std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(std::min(32u, threads - w0))));
+  g_warp_barriers = &warps;
   std::vector<std::thread> cta;
   cta.reserve(threads);
   for (unsigned t = 0; t < threads; ++t)
