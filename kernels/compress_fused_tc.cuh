@@ -42,11 +42,12 @@
    with coalesced 16-byte loads. Output: staged per warp in shared memory and stored as whole rows of the warp's
    segment (2-byte stores from the lanes' registers cost 2.6-3.1x the L2 write requests and made v6 L2-bound).
    Input: the interior strip loop copies the next strip into a per-warp area of shared memory with cp.async.
-   Measured (H100, run14; notes/block8.md, "Fused jpeg, v6"): 4096² RGB 0.050 ms against v5's 0.086, gray 0.017
+   Measured (H100, run15; notes/block8.md, "Fused jpeg, v6"): 4096² RGB 0.047 ms against v5's 0.086, gray 0.017
    against v3's 0.025.
-   RGB: the forward colour conversion is integer arithmetic (ycc_h2), the output side (clamps, the inverse colour
-   conversion, bytes) f16x2 arithmetic (sample_h2, rgb_bytes); gray's bytes come from step 4's f16 by byte_pair (one
-   VIADDMNMX per two pixels; 3-6% faster than rounding and packing in f32 as v3 does, run14 call2). Edges as v3/v5:
+   RGB: the forward colour conversion is exact integer arithmetic on the tensor cores (ycc_h2), the output side
+   (clamps, the inverse colour conversion, bytes) f16x2 arithmetic (sample_h2, rgb_bytes); gray's bytes come from
+   step 4's f16 by byte_pair (one VIADDMNMX per two pixels; 3-6% faster than rounding and packing in f32 as v3 does,
+   run14 call2). Edges as v3/v5:
    rows and columns clamped on load (the §4 padding), stores cropped; block B of the last pair may lie past the
    padded width (odd blocks_x): coded, neither stored nor counted. Whole warps past the image run along (MMAs are
    warp-wide). */
@@ -131,24 +132,6 @@ __device__ __forceinline__ unsigned bytes_h2(unsigned w, int k) {
   return hsub2(__byte_perm(w, 0x64646464u, k == 0 ? 0x4140u : 0x4342u), 0x64806480u);
 }
 
-// dp2a: the two signed 16-bit halves of a times bytes 0, 1 (kHi: 2, 3) of b, unsigned, plus c.
-template <bool kHi>
-__device__ __forceinline__ int dp2a(unsigned a, unsigned b, int c) {
-#if defined(__CUDA_ARCH__)
-  int d;
-  if constexpr (kHi) {
-    asm("dp2a.hi.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-  } else {
-    asm("dp2a.lo.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-  }
-  return d;
-#else
-  const int s = kHi ? 16 : 0;
-  return c + static_cast<short>(a & 0xFFFFu) * static_cast<int>((b >> s) & 0xFFu) +
-         static_cast<short>(a >> 16) * static_cast<int>((b >> (s + 8)) & 0xFFu);
-#endif
-}
-
 // min(a, b) per f16 half.
 __device__ __forceinline__ unsigned hmin2(unsigned a, unsigned b) {
 #if defined(__CUDA_ARCH__)
@@ -201,66 +184,8 @@ __host__ __device__ constexpr unsigned f16x2_const(double x) {
   return h * 0x10001u;
 }
 
-// One plane of the forward colour conversion: t = kr R + kg G + kb B + c >= 0 (kr, kg, kb: 16-bit signed), its
-// quotient by d through the multiply-high by m = ⌊2^32 / d⌋ + 1 (exact for every t of 8-bit samples: checked
-// exhaustively by scripts/jpeg-emulate.sh), OR 0x6400: the f16 of 1024 + quotient. The B bytes come interleaved with
-// a constant byte 87 and c = 87 a, so one dp2a adds kb B + c and no register holds c: each c is the rounding offset
-// d / 2 plus s·d, the s that makes it a multiple of 87 (and t >= 0), taken off again by the f16 subtraction (sub).
-struct YccRow {
-  unsigned rg;     // (kr, kg)
-  unsigned b;      // (kb, a)
-  unsigned m;      // ⌊2^32 / d⌋ + 1
-  unsigned sub;    // f16x2 of 1024 + s (+ 128 for Y): 1024 + quotient − sub is Y − 128, Cb − 128, Cr − 128
-  unsigned top;    // f16x2 of 1024 + s + 127: Cb and Cr clamped to 255
-};
-constexpr unsigned kYccB = 87;  // the constant byte beside each B
-__host__ __device__ constexpr unsigned pack_s16(int lo, int hi) {
-  return (static_cast<unsigned>(lo) & 0xFFFFu) | (static_cast<unsigned>(hi) << 16);
-}
 // f16x2 of an integer 1024 <= n < 2048, twice.
 __host__ __device__ constexpr unsigned f16x2_int(int n) { return (0x6400u + static_cast<unsigned>(n - 1024)) * 0x10001u; }
-// quotient = ⌊(kr R + kg G + kb B + d/2 + s·d) / d⌋ = level + s (Y: 0 .. 255; Cb, Cr: −128 .. 128, level 128 below).
-__host__ __device__ constexpr YccRow ycc_row(int kr, int kg, int kb, int d, int s, int level) {
-  return {pack_s16(kr, kg), pack_s16(kb, (d / 2 + s * d) / static_cast<int>(kYccB)),
-          static_cast<unsigned>((1ull << 32) / static_cast<unsigned>(d) + 1), f16x2_int(1024 + s + level),
-          f16x2_int(1024 + s + 127)};
-}
-// The CPU's conversion (core::rgb_to_ycc, DESIGN §4) as integer quotients: 1000 Y = 299 R + 587 G + 114 B,
-// 1772 (Cb − 128) = 886 B − 299 R − 587 G, 1402 (Cr − 128) = 701 R − 587 G − 114 B, each rounded half up (+ d/2), Cb and
-// Cr clamped to 255. Against core::rgb_to_ycc over all 2^24 colours (scripts/jpeg-emulate.sh): Cb equal everywhere, Y
-// and Cr 1 higher at 3464 and 2666 exact ties that the CPU's double arithmetic rounds down (v3/v5's float conversion
-// differs at 6761 and 2666). s makes c = d/2 + s·d a multiple of 87 with t >= 0: Y 43 (c = 43500), Cb 130 (231246),
-// Cr 130 (182961); quotients < 1024.
-inline constexpr YccRow kYccRows[3] = {ycc_row(299, 587, 114, 1000, 43, 128), ycc_row(-299, -587, 886, 1772, 130, 0),
-                                       ycc_row(701, -587, -114, 1402, 130, 0)};
-static_assert((1000 / 2 + 43 * 1000) % kYccB == 0 && (1772 / 2 + 130 * 1772) % kYccB == 0 &&
-              (1402 / 2 + 130 * 1402) % kYccB == 0, "c must be a multiple of the constant byte");
-
-template <int kPlane>
-__device__ __forceinline__ void ycc_plane(const unsigned (&rg)[2], const unsigned (&b)[2], unsigned (&out)[2]) {
-  constexpr YccRow k = kYccRows[kPlane];
-  unsigned v[4];  // the quotients
-  v[0] = __umulhi(static_cast<unsigned>(dp2a<false>(k.rg, rg[0], dp2a<false>(k.b, b[0], 0))), k.m);
-  v[1] = __umulhi(static_cast<unsigned>(dp2a<true>(k.rg, rg[0], dp2a<true>(k.b, b[0], 0))), k.m);
-  v[2] = __umulhi(static_cast<unsigned>(dp2a<false>(k.rg, rg[1], dp2a<false>(k.b, b[1], 0))), k.m);
-  v[3] = __umulhi(static_cast<unsigned>(dp2a<true>(k.rg, rg[1], dp2a<true>(k.b, b[1], 0))), k.m);
-#pragma unroll
-  for (int i = 0; i < 2; ++i) {
-    const unsigned x = __byte_perm(v[2 * i], v[2 * i + 1], 0x5410u) | 0x64006400u;  // f16x2 of 1024 + quotient
-    out[i] = hsub2(kPlane == 0 ? x : hmin2(x, k.top), k.sub);
-  }
-}
-
-// Y − 128, Cb − 128, Cr − 128 of this lane's four pixels as f16x2 in step 1's slots (pixels 0, 1 and 2, 3), from their
-// R, G, B bytes: exact integers, rounded as the CPU rounds them but for the ties named above.
-__device__ __forceinline__ void ycc_h2(unsigned r, unsigned g, unsigned b, unsigned (&y)[2], unsigned (&cb)[2],
-                                       unsigned (&cr)[2]) {
-  const unsigned rg[2] = {__byte_perm(r, g, 0x5140u), __byte_perm(r, g, 0x7362u)};  // R, G of pixels 0, 1 | 2, 3
-  const unsigned bk[2] = {__byte_perm(b, kYccB * 0x01010101u, 0x5140u), __byte_perm(b, kYccB * 0x01010101u, 0x7362u)};
-  ycc_plane<0>(rg, bk, y);
-  ycc_plane<1>(rg, bk, cb);
-  ycc_plane<2>(rg, bk, cr);
-}
 
 struct AFrag {
   unsigned r[4];  // f16x2: (g, 2t..2t+1), (g+8, 2t..2t+1), (g, 2t+8..2t+9), (g+8, 2t+8..2t+9)
@@ -294,9 +219,77 @@ __device__ __forceinline__ void mma_h(unsigned (&d)[2], const AFrag& a, unsigned
 #endif
 }
 
+// The forward colour conversion on the tensor cores, exact, with the CPU's integer weights (core::rgb_to_ycc,
+// DESIGN §4): 1000 Y = 299 R + 587 G + 114 B, 1772 (Cb − 128) = 886 B − 299 R − 587 G, 1402 (Cr − 128) = 701 R − 587 G
+// − 114 B, each rounded half up, Cb and Cr clamped to 255. Plane p's sum t = kr R + kg G + kb B is two MMAs with f32
+// accumulation, the pixels as A and the weights as B (this replaced 8 dp2a and 4 multiply-highs per plane and lane):
+//   A1 = the lane's R and G bytes as f16 of 1024 + byte (one PRMT per two: bytes_1024), A2 its B bytes and 1024s;
+//   row g of A1 holds R at k = 2t + e and G at k = 2t + 8 + e of column 4t + e of the lane's row, row g + 8 those of
+//   column 4t + 2 + e; with W1 = [kr I; kg I] and W2 = [kb I; offset rows], D's entries (g, 2t + e) and (g + 8, 2t + e)
+//   are pixels 4t + e and 4t + 2 + e: this lane's own four, in step 1's slots (as bytes_h2 gives them for gray).
+//   The offset rows (every lane: f16 (o / 4096, 2^-13), against A2's 1024s) add o + 1/2, o = 128 d − 1024 (kr + kg + kb)
+//   (the 1024s of the bytes off, 128 d on: o / 4096 = −218.75, 55.375, 43.8125, exact in f16).
+// Every product (f16 integers) and partial sum (a multiple of 1/2 below 2^21) is exact in f32, so D = t + 128 d + 1/2
+// (scripts/tc-ycc-probe.cu checks all 2^24 colours on the device; the host emulation models exact sums), and with
+// t + d/2 = q d + j, j in [0, d): D / d = q + 128 + (j − d/2 + 1/2) / d, at least 1/(2d) >= 2^-12 from a half while
+// fl(1/d) moves it by < 2^-15, so one FFMA rounds it to q + 128; its addend 1.5·2^23 + 0x6400 leaves 0x6400 + q + 128
+// in the result's low 16 bits, and one PRMT makes two of them the f16x2 of 1024 + q + 128. Over all 2^24 colours q
+// equals the CPU's Cb everywhere, its Y and Cr at all but 3464 and 2666 exact ties that the CPU's doubles round down
+// (checked by scripts/jpeg-emulate.sh).
+struct YccPlane {
+  int kr, kg, kb, d, level;  // level: 128 for Y (Y − 128 goes to step 1), 0 for Cb, Cr (their quotient is already − 128)
+};
+inline constexpr YccPlane kYcc[3] = {{299, 587, 114, 1000, 128}, {-299, -587, 886, 1772, 0}, {701, -587, -114, 1402, 0}};
+constexpr unsigned kH1024x2 = 0x64006400u;  // f16x2 of 1024, 1024
+constexpr float kYccMagic = 12582912.f + 25600.f;  // 1.5·2^23 + 0x6400: ulp 1, low 16 bits 0x6400 + the integer added
+
+// f16x2 of 1024 + byte for bytes 0, 1 (k = 0) or 2, 3 (k = 1) of w: the f16 with bits 0x6400 | b.
+__device__ __forceinline__ unsigned bytes_1024(unsigned w, int k) {
+  return __byte_perm(w, 0x64646464u, k == 0 ? 0x4140u : 0x4342u);
+}
+
+// Plane kPlane's quotients from the MMAs' d = t + 128 d + 1/2 of pixels 0 .. 3: f16x2 of Y − 128 (Cb − 128, Cr − 128) of
+// pixels 0, 1 and 2, 3 (step 1's B).
+template <int kPlane>
+__device__ __forceinline__ void ycc_tail(const float (&d)[4], unsigned (&out)[2]) {
+  constexpr YccPlane k = kYcc[kPlane];
+  constexpr float r = 1.f / static_cast<float>(k.d);  // fl(1/d)
+  unsigned z[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i) z[i] = fbits(__fmaf_rn(d[i], r, kYccMagic));
+#pragma unroll
+  for (int i = 0; i < 2; ++i) {
+    const unsigned x = __byte_perm(z[2 * i], z[2 * i + 1], 0x5410u);  // f16x2 of 1024 + quotient + 128
+    out[i] = kPlane == 0 ? hsub2(x, f16x2_int(1024 + 128 + k.level))
+                         : hsub2(hmin2(x, f16x2_int(1024 + 128 + 127)), f16x2_int(1024 + 128));
+  }
+}
+
+// Plane kPlane of the conversion: w = the lane's W1 (rows 2t, 2t + 1 | 2t + 8, 2t + 9 of column g) and W2 fragments.
+template <int kPlane>
+__device__ __forceinline__ void ycc_plane(const AFrag& a1, const AFrag& a2, const unsigned (&w)[4], unsigned (&out)[2]) {
+  const float zero[4] = {0.f, 0.f, 0.f, 0.f};
+  float d[4];
+  mma(d, a1, w[0], w[1], zero);
+  mma(d, a2, w[2], w[3], d);
+  ycc_tail<kPlane>(d, out);
+}
+
+// Y − 128, Cb − 128, Cr − 128 of this lane's four pixels as f16x2 in step 1's slots (pixels 0, 1 and 2, 3), from their
+// R, G, B bytes (r, g, b: columns 4t .. 4t + 3 of the pair in row g); w: the lane's weight fragments (LaneSetup::ycc).
+__device__ __forceinline__ void ycc_h2(unsigned r, unsigned g, unsigned b, const unsigned (&w)[3][4], unsigned (&y)[2],
+                                       unsigned (&cb)[2], unsigned (&cr)[2]) {
+  const AFrag a1 = {{bytes_1024(r, 0), bytes_1024(r, 1), bytes_1024(g, 0), bytes_1024(g, 1)}};
+  const AFrag a2 = {{bytes_1024(b, 0), bytes_1024(b, 1), kH1024x2, kH1024x2}};
+  ycc_plane<0>(a1, a2, w[0], y);
+  ycc_plane<1>(a1, a2, w[1], cb);
+  ycc_plane<2>(a1, a2, w[2], cr);
+}
+
 // The four constant matrices of this lane.
 struct Mats {
   AFrag a1, a2, a3, a4;
+  unsigned ycc[3][4];  // RGB: the colour conversion's weight fragments (ycc_h2)
 };
 
 // The bits of the f16 nearest to f (ties to even), for 0 and 2^-14 <= |f| < 65504 (host side: the lane set-up).
@@ -322,7 +315,9 @@ struct LaneSetup {
   unsigned a[4][4];   // the lane's fragments of A1 .. A4 (f16x2)
   float quant[2][8];  // luma, chroma at (v, u) = (g, 2t + e): r0, r1, Q0, Q1, −M·Q0, −M·Q1, 0, 0
   float init2[4];     // step 2's accumulator: 1/4 at the tie coefficients (v, u) ∈ {0, 4}², else 0
+  unsigned ycc[3][4];  // the colour conversion's W1 and W2 fragments per plane (ycc_h2; RGB only)
 };
+static_assert(sizeof(LaneSetup) == 12 * 16 && offsetof(LaneSetup, ycc) == 9 * 16, "read as twelve uint4, ycc last");
 
 // The 32 lanes' set-up from C' (make_cprime) and the quality's tables.
 inline void make_lane_setup(const float (&cp)[64], const Table (&tab)[2], LaneSetup (&ls)[32]) {
@@ -347,6 +342,20 @@ inline void make_lane_setup(const float (&cp)[64], const Table (&tab)[2], LaneSe
         qv[4 + e] = -kMagic * q;
       }
       qv[6] = qv[7] = 0.f;
+    }
+    // The colour conversion's weights (ycc_h2): W1 = [kr I; kg I], W2 = [kb I; offset rows], B fragments (rows 2t,
+    // 2t + 1 of column g, then rows 2t + 8, 2t + 9).
+    for (int pl = 0; pl < 3; ++pl) {
+      const YccPlane& k = kYcc[pl];
+      auto diag = [g, t](int v) {
+        const float lo = g == 2 * t ? static_cast<float>(v) : 0.f, hi = g == 2 * t + 1 ? static_cast<float>(v) : 0.f;
+        return f16_bits(lo) | (f16_bits(hi) << 16);
+      };
+      const int o = 128 * k.d - 1024 * (k.kr + k.kg + k.kb);  // exact in f16 after / 4096 (−218.75, 55.375, 43.8125)
+      l.ycc[pl][0] = diag(k.kr);
+      l.ycc[pl][1] = diag(k.kg);
+      l.ycc[pl][2] = diag(k.kb);
+      l.ycc[pl][3] = f16_bits(static_cast<float>(o) / 4096.f) | (f16_bits(0x1p-13f) << 16);
     }
     // Accumulator i: (v, u) = (g, 2t + (i & 1)) of block i >> 1; ties only at even u.
     for (int i = 0; i < 4; ++i) l.init2[i] = (i & 1) == 0 && tie_slot(8 * g + 2 * t) >= 0 ? 0.25f : 0.f;
@@ -471,7 +480,7 @@ __device__ __forceinline__ void code_strip(const Mats& m, const Quant& ql, const
       out[j][0] = __byte_perm(byte_pair(o[0]), byte_pair(o[1]), 0x6420u);
     } else {
       unsigned yv[2], cb[2], cr[2];
-      ycc_h2(in[j][0], in[j][1], in[j][2], yv, cb, cr);
+      ycc_h2(in[j][0], in[j][1], in[j][2], m.ycc, yv, cb, cr);
       unsigned wy[2], wb[2], wr[2];
       code_pair(m, ql, c2, yv[0], yv[1], wy, h_at);
       code_pair(m, qc, c2, cb[0], cb[1], wb, h_at);
@@ -570,15 +579,21 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
   float c2[4];
   {
     const uint4* src = static_cast<const uint4*>(p.tc_setup) + lane * (sizeof(LaneSetup) / sizeof(uint4));
+    constexpr int kLoads = static_cast<int>(sizeof(LaneSetup) / sizeof(uint4)) - (kPlanes == 3 ? 0 : 3);  // gray: no ycc
     uint4 v[sizeof(LaneSetup) / sizeof(uint4)];
 #pragma unroll
-    for (int i = 0; i < static_cast<int>(sizeof(LaneSetup) / sizeof(uint4)); ++i) v[i] = __ldg(src + i);
+    for (int i = 0; i < kLoads; ++i) v[i] = __ldg(src + i);
     AFrag* const a[4] = {&m.a1, &m.a2, &m.a3, &m.a4};
 #pragma unroll
     for (int i = 0; i < 4; ++i) *a[i] = {{v[i].x, v[i].y, v[i].z, v[i].w}};
     ql = quant_of(v[4], v[5]);
     qc = kPlanes == 3 ? quant_of(v[6], v[7]) : ql;
     floats_of(v[8], c2);
+    if constexpr (kPlanes == 3) {
+#pragma unroll
+      for (int pl = 0; pl < 3; ++pl)
+        m.ycc[pl][0] = v[9 + pl].x, m.ycc[pl][1] = v[9 + pl].y, m.ycc[pl][2] = v[9 + pl].z, m.ycc[pl][3] = v[9 + pl].w;
+    }
   }
   const rows::HistAt h_at = rows::hist_at(hist, p.half_bins);
   // cp.async copies 16-byte pieces: the rows of every plane must start 16-byte aligned (with 4 pairs seg_fast implies

@@ -257,22 +257,69 @@ int main(int argc, char** argv) {
   cases.push_back({"ramp 203x301 rgb", synthetic(203, 301, 3, nullptr)});
   cases.push_back({"ramp 24x40 rgb", synthetic(24, 40, 3, nullptr)});
   int bad = 0, differ = 0;
-  {  // v6's integer forward colour conversion (tc::ycc_h2) against the CPU's (core::rgb_to_ycc), all 2^24 colours
+  {  // v6's forward colour conversion (tc::ycc_h2: two MMAs per plane, then ycc_tail) against the CPU's
+     // (core::rgb_to_ycc), all 2^24 colours: 128 per warp, each lane's four pixels as the kernel gives them (R, G, B
+     // words of columns 4t .. 4t + 3), the lane set-up's weight fragments, the warp's MMAs summed exactly (warp_mma
+     // below, one thread: the same index maps as emu_mma_sums), then each lane's ycc_tail.
+    namespace tc = jf::tc;
+    jf::Table tab[2];
+    jf::make_tables(50, tab);
+    float cp[64];
+    tc::make_cprime(cp);
+    tc::LaneSetup ls[32];
+    tc::make_lane_setup(cp, tab, ls);
+    auto half = [](unsigned r, int k) { return double(h2f(static_cast<unsigned short>(r >> (16 * (k & 1))))); };
+    // D of every lane (entries as emu_mma_sums: m = g + 8 (i >> 1), n = 2t + (i & 1)) for A, B fragments per lane.
+    auto warp_mma = [&](const unsigned (&a)[32][4], const unsigned (&b)[32][2], double (&d)[32][4]) {
+      for (int lane = 0; lane < 32; ++lane)
+        for (int i = 0; i < 4; ++i) {
+          const int m = (lane >> 2) + 8 * (i >> 1), n = 2 * (lane & 3) + (i & 1);
+          for (int k = 0; k < 16; ++k)
+            d[lane][i] += half(a[(m % 8) * 4 + (k % 8) / 2][(m >= 8) + 2 * (k >= 8)], k) *
+                          half(b[n * 4 + (k % 8) / 2][k >= 8], k);
+        }
+    };
     long diff[3] = {0, 0, 0}, far = 0;
-    for (int r = 0; r < 256; ++r)
-      for (int g = 0; g < 256; ++g)
-        for (int b = 0; b < 256; b += 4) {
-          unsigned out[3][2];
-          jf::tc::ycc_h2(r * 0x01010101u, g * 0x01010101u, b * 0x01010101u + 0x03020100u, out[0], out[1], out[2]);
+    for (unsigned c0 = 0; c0 < (1u << 24); c0 += 128) {
+      unsigned words[32][3], a1[32][4], a2[32][4];
+      for (int lane = 0; lane < 32; ++lane) {
+        for (int ch = 0; ch < 3; ++ch) {
+          words[lane][ch] = 0;
+          for (int k = 0; k < 4; ++k) words[lane][ch] |= (((c0 + 4 * lane + k) >> (16 - 8 * ch)) & 0xFFu) << (8 * k);
+        }
+        const unsigned* wd = words[lane];
+        const unsigned x1[4] = {tc::bytes_1024(wd[0], 0), tc::bytes_1024(wd[0], 1), tc::bytes_1024(wd[1], 0),
+                                tc::bytes_1024(wd[1], 1)};
+        const unsigned x2[4] = {tc::bytes_1024(wd[2], 0), tc::bytes_1024(wd[2], 1), tc::kH1024x2, tc::kH1024x2};
+        std::memcpy(a1[lane], x1, sizeof x1);
+        std::memcpy(a2[lane], x2, sizeof x2);
+      }
+      for (int pl = 0; pl < 3; ++pl) {
+        unsigned b1[32][2], b2[32][2];
+        for (int lane = 0; lane < 32; ++lane) {
+          b1[lane][0] = ls[lane].ycc[pl][0], b1[lane][1] = ls[lane].ycc[pl][1];
+          b2[lane][0] = ls[lane].ycc[pl][2], b2[lane][1] = ls[lane].ycc[pl][3];
+        }
+        double d[32][4] = {};
+        warp_mma(a1, b1, d);
+        warp_mma(a2, b2, d);
+        for (int lane = 0; lane < 32; ++lane) {
+          const float df[4] = {float(d[lane][0]), float(d[lane][1]), float(d[lane][2]), float(d[lane][3])};
+          for (int i = 0; i < 4; ++i) far += df[i] != d[lane][i];  // a sum not exact in f32
+          unsigned out[2];
+          if (pl == 0) tc::ycc_tail<0>(df, out);
+          if (pl == 1) tc::ycc_tail<1>(df, out);
+          if (pl == 2) tc::ycc_tail<2>(df, out);
           for (int k = 0; k < 4; ++k) {
-            const auto want = core::rgb_to_ycc(r, g, b + k);
-            for (int c = 0; c < 3; ++c) {
-              const double got = h2f(static_cast<unsigned short>(out[c][k >> 1] >> (16 * (k & 1)))) + 128.0;
-              diff[c] += got != want[c];
-              far += got != want[c] && got != want[c] + 1;
-            }
+            const unsigned c = c0 + 4 * lane + k;
+            const auto want = core::rgb_to_ycc(int(c >> 16), int((c >> 8) & 255), int(c & 255));
+            const double got = h2f(static_cast<unsigned short>(out[k >> 1] >> (16 * (k & 1)))) + 128.0;
+            diff[pl] += got != want[pl];
+            far += got != want[pl] && got != want[pl] + 1;
           }
         }
+      }
+    }
     const bool ok = far == 0 && diff[0] == 3464 && diff[1] == 0 && diff[2] == 2666;
     std::printf("v6 colour conversion, 2^24 colours: Y %ld, Cb %ld, Cr %ld differ from the CPU (expected 3464, 0, 2666 "
                 "ties, each +1), %ld by more: %s\n", diff[0], diff[1], diff[2], far, ok ? "ok" : "FAIL");
