@@ -126,11 +126,13 @@ __device__ __forceinline__ unsigned hsub2(unsigned a, unsigned b) {
 #endif
 }
 
-// Two bytes of w (k = 0: bytes 0, 1; k = 1: bytes 2, 3) as f16x2 of byte − 128, exactly: the f16 with bits
-// 0x6400 | b is 1024 + b; minus 1152.
-__device__ __forceinline__ unsigned bytes_h2(unsigned w, int k) {
-  return hsub2(__byte_perm(w, 0x64646464u, k == 0 ? 0x4140u : 0x4342u), 0x64806480u);
+// f16x2 of 1024 + byte for bytes 0, 1 (k = 0) or 2, 3 (k = 1) of w: the f16 with bits 0x6400 | b.
+__device__ __forceinline__ unsigned bytes_1024(unsigned w, int k) {
+  return __byte_perm(w, 0x64646464u, k == 0 ? 0x4140u : 0x4342u);
 }
+
+// Two bytes of w (k = 0: bytes 0, 1; k = 1: bytes 2, 3) as f16x2 of byte − 128, exactly: 1024 + b minus 1152.
+__device__ __forceinline__ unsigned bytes_h2(unsigned w, int k) { return hsub2(bytes_1024(w, k), 0x64806480u); }
 
 // min(a, b) per f16 half.
 __device__ __forceinline__ unsigned hmin2(unsigned a, unsigned b) {
@@ -242,11 +244,6 @@ struct YccPlane {
 inline constexpr YccPlane kYcc[3] = {{299, 587, 114, 1000, 128}, {-299, -587, 886, 1772, 0}, {701, -587, -114, 1402, 0}};
 constexpr unsigned kH1024x2 = 0x64006400u;  // f16x2 of 1024, 1024
 constexpr float kYccMagic = 12582912.f + 25600.f;  // 1.5·2^23 + 0x6400: ulp 1, low 16 bits 0x6400 + the integer added
-
-// f16x2 of 1024 + byte for bytes 0, 1 (k = 0) or 2, 3 (k = 1) of w: the f16 with bits 0x6400 | b.
-__device__ __forceinline__ unsigned bytes_1024(unsigned w, int k) {
-  return __byte_perm(w, 0x64646464u, k == 0 ? 0x4140u : 0x4342u);
-}
 
 // Plane kPlane's quotients from the MMAs' d = t + 128 d + 1/2 of pixels 0 .. 3: f16x2 of Y − 128 (Cb − 128, Cr − 128) of
 // pixels 0, 1 and 2, 3 (step 1's B).
