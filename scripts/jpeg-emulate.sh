@@ -100,20 +100,22 @@ inline unsigned __viaddmin_s16x2_relu(unsigned a, unsigned b, unsigned c) {
 inline unsigned __umulhi(unsigned a, unsigned b) { return unsigned((std::uint64_t(a) * b) >> 32); }
 struct MmaLane { unsigned a[4], b[2]; };
 inline MmaLane g_mma[1024];
+// s + the sum of entry i (m = g + 8 (i >> 1), n = 2t + (i & 1)) of lane `lane`'s D = A·B, the warp's fragments in w
+// (A(m, k) from lane (m % 8, (k % 8) / 2), B(k, n) from lane (n, (k % 8) / 2)), in double: exact, f16 products.
+inline double mma_entry(const MmaLane* w, int lane, int i, double s) {
+  auto half = [](unsigned r, int k) { return h2f(static_cast<unsigned short>(r >> (16 * (k & 1)))); };
+  const int m = (lane >> 2) + 8 * (i >> 1), n = 2 * (lane & 3) + (i & 1);
+  for (int k = 0; k < 16; ++k)
+    s += double(half(w[(m % 8) * 4 + (k % 8) / 2].a[(m >= 8) + 2 * (k >= 8)], k)) *
+         half(w[n * 4 + (k % 8) / 2].b[k >= 8], k);
+  return s;
+}
 // The warp's D = A·B + C in double (exact: f16 products, 17 terms), with c[i] the accumulator of entry i of this lane.
 inline void emu_mma_sums(double (&s)[4], const unsigned (&a)[4], unsigned b0, unsigned b1, const double (&c)[4]) {
   const unsigned me = threadIdx.x, base = me & ~31u;
   g_mma[me] = {{a[0], a[1], a[2], a[3]}, {b0, b1}};
   __syncthreads();
-  auto half = [](unsigned r, int k) { return h2f(static_cast<unsigned short>(r >> (16 * (k & 1)))); };
-  auto A = [&](int m, int k) { return half(g_mma[base + (m % 8) * 4 + (k % 8) / 2].a[(m >= 8) + 2 * (k >= 8)], k); };
-  auto B = [&](int k, int n) { return half(g_mma[base + n * 4 + (k % 8) / 2].b[k >= 8], k); };
-  const int g = int(me & 31) >> 2, t = int(me & 3);
-  for (int i = 0; i < 4; ++i) {
-    const int m = g + 8 * (i >> 1), n = 2 * t + (i & 1);
-    s[i] = c[i];
-    for (int k = 0; k < 16; ++k) s[i] += double(A(m, k)) * B(k, n);
-  }
+  for (int i = 0; i < 4; ++i) s[i] = mma_entry(g_mma + base, int(me & 31), i, c[i]);
   __syncthreads();
 }
 inline void emu_mma16816(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1, const float (&c)[4]) {
@@ -259,8 +261,8 @@ int main(int argc, char** argv) {
   int bad = 0, differ = 0;
   {  // v6's forward colour conversion (tc::ycc_h2: two MMAs per plane, then ycc_tail) against the CPU's
      // (core::rgb_to_ycc), all 2^24 colours: 128 per warp, each lane's four pixels as the kernel gives them (R, G, B
-     // words of columns 4t .. 4t + 3), the lane set-up's weight fragments, the warp's MMAs summed exactly (warp_mma
-     // below, one thread: the same index maps as emu_mma_sums), then each lane's ycc_tail.
+     // words of columns 4t .. 4t + 3), the lane set-up's weight fragments, the warp's MMAs summed exactly (mma_entry,
+     // as emu_mma_sums sums them, in one thread), then each lane's ycc_tail.
     namespace tc = jf::tc;
     jf::Table tab[2];
     jf::make_tables(50, tab);
@@ -268,20 +270,10 @@ int main(int argc, char** argv) {
     tc::make_cprime(cp);
     tc::LaneSetup ls[32];
     tc::make_lane_setup(cp, tab, ls);
-    auto half = [](unsigned r, int k) { return double(h2f(static_cast<unsigned short>(r >> (16 * (k & 1))))); };
-    // D of every lane (entries as emu_mma_sums: m = g + 8 (i >> 1), n = 2t + (i & 1)) for A, B fragments per lane.
-    auto warp_mma = [&](const unsigned (&a)[32][4], const unsigned (&b)[32][2], double (&d)[32][4]) {
-      for (int lane = 0; lane < 32; ++lane)
-        for (int i = 0; i < 4; ++i) {
-          const int m = (lane >> 2) + 8 * (i >> 1), n = 2 * (lane & 3) + (i & 1);
-          for (int k = 0; k < 16; ++k)
-            d[lane][i] += half(a[(m % 8) * 4 + (k % 8) / 2][(m >= 8) + 2 * (k >= 8)], k) *
-                          half(b[n * 4 + (k % 8) / 2][k >= 8], k);
-        }
-    };
     long diff[3] = {0, 0, 0}, far = 0;
     for (unsigned c0 = 0; c0 < (1u << 24); c0 += 128) {
-      unsigned words[32][3], a1[32][4], a2[32][4];
+      unsigned words[32][3];
+      MmaLane w1[32], w2[32];  // per lane: the A fragment of the R, G bytes / of the B bytes, B: this plane's weights
       for (int lane = 0; lane < 32; ++lane) {
         for (int ch = 0; ch < 3; ++ch) {
           words[lane][ch] = 0;
@@ -291,18 +283,17 @@ int main(int argc, char** argv) {
         const unsigned x1[4] = {tc::bytes_1024(wd[0], 0), tc::bytes_1024(wd[0], 1), tc::bytes_1024(wd[1], 0),
                                 tc::bytes_1024(wd[1], 1)};
         const unsigned x2[4] = {tc::bytes_1024(wd[2], 0), tc::bytes_1024(wd[2], 1), tc::kH1024x2, tc::kH1024x2};
-        std::memcpy(a1[lane], x1, sizeof x1);
-        std::memcpy(a2[lane], x2, sizeof x2);
+        std::memcpy(w1[lane].a, x1, sizeof x1);
+        std::memcpy(w2[lane].a, x2, sizeof x2);
       }
       for (int pl = 0; pl < 3; ++pl) {
-        unsigned b1[32][2], b2[32][2];
         for (int lane = 0; lane < 32; ++lane) {
-          b1[lane][0] = ls[lane].ycc[pl][0], b1[lane][1] = ls[lane].ycc[pl][1];
-          b2[lane][0] = ls[lane].ycc[pl][2], b2[lane][1] = ls[lane].ycc[pl][3];
+          w1[lane].b[0] = ls[lane].ycc[pl][0], w1[lane].b[1] = ls[lane].ycc[pl][1];
+          w2[lane].b[0] = ls[lane].ycc[pl][2], w2[lane].b[1] = ls[lane].ycc[pl][3];
         }
-        double d[32][4] = {};
-        warp_mma(a1, b1, d);
-        warp_mma(a2, b2, d);
+        double d[32][4];
+        for (int lane = 0; lane < 32; ++lane)
+          for (int i = 0; i < 4; ++i) d[lane][i] = mma_entry(w2, lane, i, mma_entry(w1, lane, i, 0.0));
         for (int lane = 0; lane < 32; ++lane) {
           const float df[4] = {float(d[lane][0]), float(d[lane][1]), float(d[lane][2]), float(d[lane][3])};
           for (int i = 0; i < 4; ++i) far += df[i] != d[lane][i];  // a sum not exact in f32
