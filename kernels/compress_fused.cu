@@ -49,19 +49,21 @@ __global__ void __launch_bounds__(jpeg_fused::rows::kThreads, 4) fused_jpeg_kern
 }
 
 // Gray at 3 CTAs per SM (80 registers, 24 warps), RGB at 2 (128 registers).
-template <int kPlanes, int kPairs>
+template <int kPlanes, int kPairs, bool kDeqF16>
 __global__ void __launch_bounds__(jpeg_fused::tc::kThreads, kPlanes == 1 ? 3 : 2)
     fused_jpeg_kernel_tc(const jpeg_fused::Params p) {
   extern __shared__ uint4 smem_tc[];  // the warps' input and output staging areas, then the CTA's histogram
   auto* stage = reinterpret_cast<unsigned char*>(smem_tc);
   auto* hist = reinterpret_cast<unsigned*>(stage + jpeg_fused::tc::stage_bytes(kPlanes, kPairs));
-  jpeg_fused::tc::fused_jpeg_cta<kPlanes, kPairs>(p, stage, hist, threadIdx.x, blockIdx.x);
+  jpeg_fused::tc::fused_jpeg_cta<kPlanes, kPairs, kDeqF16>(p, stage, hist, threadIdx.x, blockIdx.x);
 }
 
-// v6's kernels by planes (1, 3) and block pairs per warp (1, 2, 4).
-template <int kPlanes>
-constexpr void (*kTcKernels[3])(jpeg_fused::Params) = {fused_jpeg_kernel_tc<kPlanes, 1>, fused_jpeg_kernel_tc<kPlanes, 2>,
-                                                         fused_jpeg_kernel_tc<kPlanes, 4>};
+// v6's kernels by planes (1, 3), dequantizer (f16 where every Q >= 2, else f32: tc::deq_f16_ok) and block pairs per
+// warp (1, 2, 4).
+template <int kPlanes, bool kDeqF16>
+constexpr void (*kTcKernels[3])(jpeg_fused::Params) = {fused_jpeg_kernel_tc<kPlanes, 1, kDeqF16>,
+                                                         fused_jpeg_kernel_tc<kPlanes, 2, kDeqF16>,
+                                                         fused_jpeg_kernel_tc<kPlanes, 4, kDeqF16>};
 
 enum class Kernel { kV3, kV5, kV6 };
 
@@ -108,13 +110,24 @@ int tc_pairs(int dflt) {
   return n;
 }
 
-Shape shape_of(Kernel kind, int planes, int half_bins, int tc_pairs) {
+// v6's dequantizer: the f16 one where the tables allow it (tc::deq_f16_ok), unless DCTOOL_JPEG_TC_DEQ=f32 (the other
+// one, for A/B runs and the gpu test that both give the same bits; anything but f16 or f32 is a usage error).
+bool tc_deq_f16(const jpeg_fused::Table (&tab)[2]) {
+  const char* e = std::getenv("DCTOOL_JPEG_TC_DEQ");
+  if (e != nullptr && std::strcmp(e, "f32") != 0 && std::strcmp(e, "f16") != 0)
+    throw Error(ErrorCode::kUsage, "DCTOOL_JPEG_TC_DEQ", std::string("'") + e + "' is not f16 or f32");
+  return (e == nullptr || std::strcmp(e, "f16") == 0) && jpeg_fused::tc::deq_f16_ok(tab);
+}
+
+Shape shape_of(Kernel kind, int planes, int half_bins, int tc_pairs, bool deq_f16) {
   const bool three = planes == 3;
   const std::size_t hist = 2 * static_cast<std::size_t>(half_bins) * sizeof(unsigned);
   switch (kind) {
     case Kernel::kV6: {
       const int i = tc_pairs == 4 ? 2 : tc_pairs == 2 ? 1 : 0;
-      return {three ? kTcKernels<3>[i] : kTcKernels<1>[i], jpeg_fused::tc::kThreads,
+      void (*const k)(jpeg_fused::Params) = three ? (deq_f16 ? kTcKernels<3, true>[i] : kTcKernels<3, false>[i])
+                                                  : (deq_f16 ? kTcKernels<1, true>[i] : kTcKernels<1, false>[i]);
+      return {k, jpeg_fused::tc::kThreads,
               16LL * jpeg_fused::tc::kWarps * tc_pairs, 0, jpeg_fused::tc::smem_bytes(half_bins, planes, tc_pairs)};
     }
     case Kernel::kV5:
@@ -169,6 +182,7 @@ class FusedJpegCompressor final : public core::Compressor {
     p.strips = static_cast<int>(hp / 8);
     p.byte_exp = 0x47000000u;
     jpeg_fused::make_tables(r.quality, p.tab);
+    const bool deq_f16 = tc_deq_f16(p.tab);
     std::vector<unsigned long long> hist(kBins);
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -182,18 +196,18 @@ class FusedJpegCompressor final : public core::Compressor {
         DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel<3>));
         DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel_rows<1>));
         DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_jpeg_kernel_rows<3>));
-        for (int i = 0; i < 3; ++i) {
-          DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, kTcKernels<1>[i]));
-          DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, kTcKernels<3>[i]));
-        }
+        for (int i = 0; i < 3; ++i)
+          for (auto* k :
+               {kTcKernels<1, true>[i], kTcKernels<3, true>[i], kTcKernels<1, false>[i], kTcKernels<3, false>[i]})
+            DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, k));
       }
       State& st = *st_;
       // v5's grid has ceil(strips / 4) rows, at most 65535 (images up to 2 M rows); v6 counts its (column, strip)
       // units in an int (images up to 2^41 pixels); others take v3.
-      Shape sh = shape_of(kind, planes, p.half_bins, pairs);
+      Shape sh = shape_of(kind, planes, p.half_bins, pairs, deq_f16);
       if ((kind == Kernel::kV5 && (hp / 8 + sh.strips_per_cta - 1) / sh.strips_per_cta > 65535) ||
           (kind == Kernel::kV6 && (wp + sh.cta_pixels - 1) / sh.cta_pixels * (hp / 8) > INT_MAX))
-        sh = shape_of(kind = Kernel::kV3, planes, p.half_bins, pairs);
+        sh = shape_of(kind = Kernel::kV3, planes, p.half_bins, pairs, deq_f16);
       p.ctas_x = static_cast<int>((wp + sh.cta_pixels - 1) / sh.cta_pixels);
       if (sh.smem > 48 * 1024)
         DCT_CUDA_CHECK(cudaFuncSetAttribute(sh.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,

@@ -9,7 +9,8 @@
 # everywhere for v3 and v5, alpha carried through unchanged, v5's output and histogram bit-identical to v3's; v6
 # (the GPU default since run11; f16 products, so not bit-exact) within the gpu test's nonzero / entropy tolerances,
 # its PSNR listed (V6-BELOW-50 where <= 50 dB: one synthetic case, the 24x40 ramp at q50, 49.9 dB), and with 2 and 4
-# block pairs per warp (v62, v64) bit-identical to one pair.
+# block pairs per warp (v62, v64) bit-identical to one pair; v64 runs the f32 dequantizer, the others the f16 one (which
+# the kernel takes where every Q >= 2: here at every quality).
 # Usage: scripts/jpeg-emulate.sh [BUILD_DIR]   (needs libdct_app.a, libdct_cpu.a, libdct_core.a; run from the repo root)
 set -eu
 B=$(cd "${1:-build}" && pwd); R=$(pwd); T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -123,12 +124,13 @@ inline void emu_mma16816(float (&d)[4], const unsigned (&a)[4], unsigned b0, uns
   emu_mma_sums(s, a, b0, b1, {c[0], c[1], c[2], c[3]});
   for (int i = 0; i < 4; ++i) d[i] = float(s[i]);
 }
-// The f16-accumulating form (C, D f16x2): the exact sum rounded to f16 once, to nearest even, as
-// scripts/tc-f16acc-probe.cu found the tensor core does.
-inline void emu_mma16816_h(unsigned (&d)[2], const unsigned (&a)[4], unsigned b0, unsigned b1, unsigned c) {
-  const double c0 = h2f(static_cast<unsigned short>(c)), c1 = h2f(static_cast<unsigned short>(c >> 16));
+// The f16-accumulating form (C, D f16x2; c0: row g, c1: row g + 8): the exact sum rounded to f16 once, to nearest
+// even, as scripts/tc-f16acc-probe.cu found the tensor core does.
+inline void emu_mma16816_h(unsigned (&d)[2], const unsigned (&a)[4], unsigned b0, unsigned b1, unsigned c0,
+                           unsigned c1) {
+  auto half = [](unsigned c, int k) { return double(h2f(static_cast<unsigned short>(c >> (16 * k)))); };
   double s[4];
-  emu_mma_sums(s, a, b0, b1, {c0, c1, c0, c1});
+  emu_mma_sums(s, a, b0, b1, {half(c0, 0), half(c0, 1), half(c1, 0), half(c1, 1)});
   d[0] = d[1] = 0;
   for (int i = 0; i < 4; ++i) {
     const _Float16 v = static_cast<_Float16>(s[i]);
@@ -192,10 +194,16 @@ core::CompressResult emulate(const core::Dataset& in, int quality, int variant, 
       float* const trf = reinterpret_cast<float*>(tr.data());
       const int cx = int(cta % p.ctas_x), cy = int(cta / p.ctas_x);
       if (variant == 6) {
-        auto run = [&](auto k) {
+        auto run = [&](auto k) {  // 4 pairs: the f32 dequantizer (must give the f16 one's bits), else the kernel's
           auto* st = reinterpret_cast<unsigned char*>(stage.data());
-          if (planes == 3) jf::tc::fused_jpeg_cta<3, decltype(k)::value>(p, st, shist.data(), int(t), int(cta));
-          else jf::tc::fused_jpeg_cta<1, decltype(k)::value>(p, st, shist.data(), int(t), int(cta));
+          constexpr int kP = decltype(k)::value;
+          if (kP != 4 && jf::tc::deq_f16_ok(p.tab)) {
+            if (planes == 3) jf::tc::fused_jpeg_cta<3, kP, true>(p, st, shist.data(), int(t), int(cta));
+            else jf::tc::fused_jpeg_cta<1, kP, true>(p, st, shist.data(), int(t), int(cta));
+          } else {
+            if (planes == 3) jf::tc::fused_jpeg_cta<3, kP, false>(p, st, shist.data(), int(t), int(cta));
+            else jf::tc::fused_jpeg_cta<1, kP, false>(p, st, shist.data(), int(t), int(cta));
+          }
         };
         if (pairs == 4) run(std::integral_constant<int, 4>{});
         else if (pairs == 2) run(std::integral_constant<int, 2>{});
@@ -304,7 +312,7 @@ int main(int argc, char** argv) {
           for (int k = 0; k < 4; ++k) {
             const unsigned c = c0 + 4 * lane + k;
             const auto want = core::rgb_to_ycc(int(c >> 16), int((c >> 8) & 255), int(c & 255));
-            const double got = h2f(static_cast<unsigned short>(out[k >> 1] >> (16 * (k & 1)))) + 128.0;
+            const double got = h2f(static_cast<unsigned short>(out[k >> 1] >> (16 * (k & 1)))) - 1024.0;
             diff[pl] += got != want[pl];
             far += got != want[pl] && got != want[pl] + 1;
           }
@@ -326,7 +334,8 @@ int main(int argc, char** argv) {
       const core::CompressResult want = cpu->run(r, c.d);
       std::vector<unsigned long long> hist3, hist6;
       std::vector<double> image3, image6;
-      // 62, 64: v6 with 2 and 4 block pairs per warp (same arithmetic per pair: must equal v6 with one, bit for bit).
+      // 62, 64: v6 with 2 and 4 block pairs per warp (same arithmetic per pair: must equal v6 with one, bit for bit;
+      // 64 with the f32 dequantizer, which must give the f16 one's bits too).
       for (int variant : {3, 5, 6, 62, 64}) {
         const int kernel = variant > 10 ? variant / 10 : variant, pairs = variant > 10 ? variant % 10 : 1;
         const core::CompressResult got = emulate(c.d, q, kernel, pairs);

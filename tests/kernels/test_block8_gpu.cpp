@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "app/registry.hpp"
@@ -70,7 +71,8 @@ TEST_CASE("block8 gpu: CPU and GPU compress reconstructions agree to PSNR > 50 d
     };
     const Case cases[] = {
         {core::CompressMode::kJpeg, 10, ""},       {core::CompressMode::kJpeg, 50, ""},
-        {core::CompressMode::kJpeg, 90, ""},       {core::CompressMode::kJpeg, 50, "cuda-8x8"},
+        {core::CompressMode::kJpeg, 90, ""},       {core::CompressMode::kJpeg, 97, ""},  // 97: v6's f32 dequantizer
+        {core::CompressMode::kJpeg, 50, "cuda-8x8"},
         {core::CompressMode::kJpeg, 50, "cuda-8x8-def"}, {core::CompressMode::kThreshold, 20, "cuda-fft2d"},
         {core::CompressMode::kKeep, 0.05, "cuda-fft2d"},  {core::CompressMode::kThreshold, 20, "cuda-rowcol"},
     };
@@ -113,7 +115,8 @@ TEST_CASE("block8 gpu: CPU and GPU compress reconstructions agree to PSNR > 50 d
 // sample images reach all three; an added alpha plane must come back unchanged. The whole images as well as the
 // crops, with the three kernels (DCTOOL_JPEG_FUSED=v3, v5, v6); v5's image, nonzero count and entropy must equal
 // v3's; v6 (tensor cores, f16 products, not bit-identical) is held to the CPU criteria below like the others, and
-// with 1, 2 and 4 block pairs per warp (DCTOOL_JPEG_TC_PAIRS: the same arithmetic per pair) must be bit-identical.
+// with 1, 2 and 4 block pairs per warp (DCTOOL_JPEG_TC_PAIRS: the same arithmetic per pair) and with its f32
+// dequantizer (DCTOOL_JPEG_TC_DEQ=f32, which quality 50 does not need) must be bit-identical.
 TEST_CASE("block8 gpu: fused jpeg on partial tiles, odd sizes and alpha agrees with the CPU compressor",
           "[compress][gpu]") {
   const core::Compressor* fused = app::find_compressor("cuda-jpeg-fused");
@@ -150,8 +153,9 @@ TEST_CASE("block8 gpu: fused jpeg on partial tiles, odd sizes and alpha agrees w
       const core::CompressResult v5 = fused->run(r, in);
       ::setenv("DCTOOL_JPEG_FUSED", "v6", 1);
       const core::CompressResult v6 = fused->run(r, in);
-      for (const char* pairs : {"1", "2", "4"}) {
-        ::setenv("DCTOOL_JPEG_TC_PAIRS", pairs, 1);
+      for (const char* pairs : {"1", "2", "4", "4 f32"}) {
+        ::setenv("DCTOOL_JPEG_TC_PAIRS", std::string(pairs).substr(0, 1).c_str(), 1);
+        ::setenv("DCTOOL_JPEG_TC_DEQ", std::strlen(pairs) > 1 ? "f32" : "f16", 1);
         const core::CompressResult vp = fused->run(r, in);
         std::int64_t diff = 0;
         for (std::int64_t i = 0; i < v6.image.elements(); ++i) diff += v6.image.get(i) != vp.image.get(i);
@@ -162,6 +166,7 @@ TEST_CASE("block8 gpu: fused jpeg on partial tiles, odd sizes and alpha agrees w
         CHECK(vp.entropy_bits == v6.entropy_bits);
       }
       ::unsetenv("DCTOOL_JPEG_TC_PAIRS");
+      ::unsetenv("DCTOOL_JPEG_TC_DEQ");
       ::unsetenv("DCTOOL_JPEG_FUSED");
       std::int64_t v5_diff = 0;
       for (std::int64_t i = 0; i < v3.image.elements(); ++i) v5_diff += v3.image.get(i) != v5.image.get(i);
