@@ -270,7 +270,7 @@ struct YccPlane {
 };
 inline constexpr YccPlane kYcc[3] = {
     {299, 587, 114, 1000, 0}, {-299, -587, 886, 1772, 128}, {701, -587, -114, 1402, 128}};
-constexpr unsigned kH1024x2 = 0x64006400u;  // f16x2 of 1024, 1024
+constexpr unsigned kH1024 = f16x2_int(1024);  // f16x2 of 1024, 1024
 constexpr float kYccMagic = 12582912.f + 25600.f;  // 1.5·2^23 + 0x6400: ulp 1, low 16 bits 0x6400 + the integer added
 
 // Plane kPlane's samples from the MMAs' d = t + s d + 1/2 of pixels 0 .. 3: f16x2 of 1024 + Y (Cb, Cr clamped to
@@ -304,7 +304,7 @@ __device__ __forceinline__ void ycc_plane(const AFrag& a1, const AFrag& a2, cons
 __device__ __forceinline__ void ycc_h2(unsigned r, unsigned g, unsigned b, const unsigned (&w)[3][4], unsigned (&y)[2],
                                        unsigned (&cb)[2], unsigned (&cr)[2]) {
   const AFrag a1 = {{bytes_1024(r, 0), bytes_1024(r, 1), bytes_1024(g, 0), bytes_1024(g, 1)}};
-  const AFrag a2 = {{bytes_1024(b, 0), bytes_1024(b, 1), kH1024x2, kH1024x2}};
+  const AFrag a2 = {{bytes_1024(b, 0), bytes_1024(b, 1), kH1024, kH1024}};
   ycc_plane<0>(a1, a2, w[0], y);
   ycc_plane<1>(a1, a2, w[1], cb);
   ycc_plane<2>(a1, a2, w[2], cr);
@@ -500,7 +500,7 @@ __device__ __forceinline__ void code_pair(const Mats& m, const Quant& qt, const 
 // The output side in f16x2, two pixels per instruction. Step 4's f16 accumulator starts at 1152 = 1024 + 128, so its
 // result (rounded to nearest even by the tensor core) is 1024 + the reconstructed sample rounded to an integer: f16's
 // ulp is 1 in [1024, 2048), where the bits are 0x6400 + n, so an integer's low byte is its sample.
-constexpr unsigned kH1024 = f16x2_int(1024), kH1152 = f16x2_int(1152), kH1279 = f16x2_int(1279);
+constexpr unsigned kH1152 = f16x2_int(1152), kH1279 = f16x2_int(1279);
 
 // f16x2 of 1024 + clamp(rounded sample, 0, 255) from step 4's x: Y, Cb or Cr as the CPU's ycc_to_rgb takes it (ties
 // to even, not up: the CPU's ties are exact halves, which sums of f16 products hit only by chance).

@@ -290,7 +290,7 @@ int main(int argc, char** argv) {
         const unsigned* wd = words[lane];
         const unsigned x1[4] = {tc::bytes_1024(wd[0], 0), tc::bytes_1024(wd[0], 1), tc::bytes_1024(wd[1], 0),
                                 tc::bytes_1024(wd[1], 1)};
-        const unsigned x2[4] = {tc::bytes_1024(wd[2], 0), tc::bytes_1024(wd[2], 1), tc::kH1024x2, tc::kH1024x2};
+        const unsigned x2[4] = {tc::bytes_1024(wd[2], 0), tc::bytes_1024(wd[2], 1), tc::kH1024, tc::kH1024};
         std::memcpy(w1[lane].a, x1, sizeof x1);
         std::memcpy(w2[lane].a, x2, sizeof x2);
       }
