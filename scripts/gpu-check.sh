@@ -30,7 +30,8 @@
 # Everything goes to $OUT (at most 8 files): gpu-check.log, tests.log, bench-*.csv, extra.log.
 # A short table is printed last.
 # GPU_CHECK_REPS (default 20), GPU_CHECK_TEST_ARGS (extra Catch2 arguments, e.g. a test name),
-# GPU_CHECK_BENCH2D_EXTRAS=0 (bench2d: the Table V sweep only, without the other routes and ncu).
+# GPU_CHECK_BENCH2D_EXTRAS=0 (bench2d: the Table V sweep only, without the other routes and ncu),
+# GPU_CHECK_TEST_TIMEOUT (seconds for the tests phase, default 330).
 set -u -o pipefail
 
 BUILD=${1:-build-gpu}
@@ -69,7 +70,7 @@ if has_phase tests; then
     say "== tests: $TESTS"
     t0=$(date +%s)
     # shellcheck disable=SC2086
-    timeout 330 "$TESTS" -r compact --durations yes ${GPU_CHECK_TEST_ARGS:-} 2>&1 | tee "$OUT/tests.log" | cut -c1-400 | tail -n 60
+    timeout "${GPU_CHECK_TEST_TIMEOUT:-330}" "$TESTS" -r compact --durations yes ${GPU_CHECK_TEST_ARGS:-} 2>&1 | tee "$OUT/tests.log" | cut -c1-400 | tail -n 60
     rc=${PIPESTATUS[0]}
     say "tests exit code $rc ($(($(date +%s) - t0)) s)"
     grep -E '^(Failed|Passed|All tests passed|test cases)' "$OUT/tests.log" | tail -n 3 | tee -a "$LOG"
