@@ -513,12 +513,13 @@ __device__ __forceinline__ unsigned byte_pair(unsigned x) { return __viaddmin_s1
 // The CPU's ycc_to_rgb (core/compress.cpp): R = Y + 1.402 Cr', G = Y − 0.714136 Cr' − 0.344136 Cb', B = Y + 1.772 Cb'
 // (Cb' = Cb − 128, Cr' = Cr − 128), clamped to bytes, as one f16-accumulating MMA per colour: A = {Cr', Cb'} (row g:
 // block A's pixel row g, Cr' of pixel x at k = x, Cb' at k = 8 + x; row g + 8 block B's: the layout step 4's results
-// have as A fragments), B = the weights times the identity (LaneSetup::rgb; R and B weigh only one of Cr', Cb': the
-// other half of B is zero), C = 1024 + Y (step 4's layout again). D is the exact sum rounded once to nearest even (its
-// value lies in [797, 1505]: ulp 1 from 1024; below 1024 the byte is 0 whatever the rounding), so the only other error
-// is that of the f16 weights (relative <= 2^-12, at most 0.03 in a sample with |Cb'|, |Cr'| <= 128). Against the CPU's
-// doubles a sample differs by 1 where the exact value lies that close to a half (the host emulation and the gpu test
-// hold the result to PSNR > 50 dB against the CPU). This replaced 8 HFMA2 (whose G rounded an inner sum) by 3 MMAs.
+// have as A fragments), B = the weights times the identity (LaneSetup::rgb; R and B weigh only one of Cr', Cb', so
+// they are m16n8k8 MMAs on that half of A), C = 1024 + Y (step 4's layout again). D is the exact sum rounded once to
+// nearest even (its value lies in [797, 1505]: ulp 1 from 1024; below 1024 the byte is 0 whatever the rounding), so the
+// only other error is that of the f16 weights (relative <= 3.1·10^-4, at most 0.06 in a sample with |Cb'|, |Cr'| <=
+// 128). Against the CPU's doubles a sample differs by 1 where the exact value lies that close to a half (the host
+// emulation and the gpu test hold the result to PSNR > 50 dB against the CPU). This replaced 8 HFMA2 (whose G rounded
+// an inner sum) by 3 MMAs.
 __device__ __forceinline__ void rgb_bytes(const Mats& m, const unsigned (&y)[2], const unsigned (&cb)[2],
                                           const unsigned (&cr)[2], unsigned& r, unsigned& g, unsigned& b) {
   const AFrag a = {{cr[0], cr[1], cb[0], cb[1]}};

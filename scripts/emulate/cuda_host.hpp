@@ -10,13 +10,13 @@
 //     shuffles the same number of times, as the kernels do; lane ^ mask stays in the warp for mask < 32);
 //   - __ldg and the qualifiers as no-ops. __shared__ is left to each script (static or plain).
 #include <barrier>
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <thread>
 #include <vector>
-#include <algorithm>
 
 struct alignas(8) float2 { float x, y; };
 struct alignas(16) double2 { double x, y; };
