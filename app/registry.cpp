@@ -9,48 +9,34 @@
 #include "cpu/compress.hpp"
 #include "cpu/dct4_sections.hpp"
 #include "cpu/lot.hpp"
-#ifdef DCTOOL_HAVE_CUDA
-#include "kernels/backends.hpp"
-#include "kernels/block8_backends.hpp"
-#include "kernels/dct4_backends.hpp"
-#include "kernels/lot_backends.hpp"
-#endif
+#include "kernels/backends.hpp"  // the CUDA backend table (plain C++; its factories exist only with CUDA)
 
 namespace dct::app {
 namespace {
 
 core::Registry build() {
   core::Registry r;
-#ifdef DCTOOL_HAVE_CUDA
-  for (auto& b : cuda::make_backends()) r.add(std::move(b));
-  for (auto& b : cuda::make_block8_backends()) r.add(std::move(b));  // cuda-8x8, then cuda-8x8-def
-  for (auto& b : cuda::make_dct4_backends()) {  // only cuda-dct4-fft for auto; the rest are named baselines
-    const bool eligible = b->name() == "cuda-dct4-fft";
-    r.add(std::move(b), eligible);
-  }
-  r.add(cuda::make_lot_backend());
-#else
-  // Listed so that `dctool backends` shows them and `-b cuda-...` is "unsupported here" (exit 4).
+  // CUDA rows first (skipped by auto when no device is usable); without CUDA the same rows, unavailable.
+#ifndef DCTOOL_HAVE_CUDA
   static const core::UnavailableRuntime kNoCuda("cuda", "dctool was built without CUDA");
-  using core::Op;
-  const std::vector<Op> dct23{Op::kDct2, Op::kIdct2}, dct4{Op::kDct4, Op::kIdct4},
-      lot{Op::kLot, Op::kIlot};
-  const std::pair<const char*, const std::vector<Op>*> kCudaBackends[] = {
-      {"cuda-fft2d", &dct23},     {"cuda-rowcol", &dct23},   {"cuda-1d-n", &dct23},
-      {"cuda-1d-2n-mirror", &dct23}, {"cuda-1d-2n-pad", &dct23}, {"cuda-1d-4n", &dct23},
-      {"cuda-8x8", &dct23},       {"cuda-8x8-def", &dct23},  {"cuda-dct4-fft", &dct4},
-      {"cuda-dct4-sec4", &dct4},  {"cuda-dct4-sec8", &dct4}, {"cuda-dct4-direct", &dct4}, {"cuda-lot", &lot}};
-  for (const auto& [name, ops] : kCudaBackends)
-    r.add(std::make_unique<core::UnavailableBackend>(name, *ops, kNoCuda), /*auto_eligible=*/false);
 #endif
+  for (const cuda::BackendRow& row : cuda::kBackendTable) {
+#ifdef DCTOOL_HAVE_CUDA
+    r.add(cuda::make_backend(row), row.auto_eligible);
+#else
+    r.add(std::make_unique<core::UnavailableBackend>(std::string(row.name), std::vector<core::Op>(row.ops.begin(), row.ops.end()),
+                                                     kNoCuda),
+          /*auto_eligible=*/false);
+#endif
+  }
   r.add(cpu::make_block8_flmad_backend());  // before cpu-fftw: auto prefers them for --block 8
-  r.add(cpu::make_block8_aan_backend());
+  r.add(cpu::make_block8_aan_backend(), /*auto_eligible=*/false);  // named: cpu-8x8-flmad is faster
   r.add(cpu::make_fftw_backend());
   r.add(cpu::make_lot_backend());
-  r.add(cpu::make_dct4_sections_backend(4), /*auto_eligible=*/false);  // seed 003, N = 17 only
+  r.add(cpu::make_dct4_sections_backend(4), /*auto_eligible=*/false);  // [3], N = 17 only
   r.add(cpu::make_dct4_sections_backend(8), /*auto_eligible=*/false);
   r.add(cpu::make_naive_backend(), /*auto_eligible=*/false);
-  r.add(cpu::make_block8_naive_backend());
+  r.add(cpu::make_block8_naive_backend(), /*auto_eligible=*/false);  // the 8x8 definition, a reference
   return r;
 }
 

@@ -26,30 +26,6 @@ CompressMode parse_compress_mode(std::string_view s) {
   throw Error(ErrorCode::kUsage, "--mode", "unknown mode '" + std::string(s) + "' (jpeg|threshold|keep|lot)");
 }
 
-// T.81 Annex K, Table K.1 and Table K.2.
-const std::array<int, 64> kLumaQuantBase = {
-    16, 11, 10, 16, 24,  40,  51,  61,  12, 12, 14, 19, 26,  58,  60,  55,
-    14, 13, 16, 24, 40,  57,  69,  56,  14, 17, 22, 29, 51,  87,  80,  62,
-    18, 22, 37, 56, 68,  109, 103, 77,  24, 35, 55, 64, 81,  104, 113, 92,
-    49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99};
-const std::array<int, 64> kChromaQuantBase = {
-    17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99,
-    24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99, 99, 99, 99,
-    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
-    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99};
-
-int quality_scale(int quality) {
-  quality = std::clamp(quality, 1, 100);
-  return quality < 50 ? 5000 / quality : 200 - 2 * quality;
-}
-
-std::array<int, 64> quant_table(int quality, bool chroma) {
-  const auto& base = chroma ? kChromaQuantBase : kLumaQuantBase;
-  const long s = quality_scale(quality);
-  std::array<int, 64> q{};
-  for (int i = 0; i < 64; ++i) q[i] = static_cast<int>(std::clamp<long>((base[i] * s + 50) / 100, 1, 255));
-  return q;
-}
 
 double round_to_u8(double v) { return std::clamp(std::floor(v + 0.5), 0.0, 255.0); }
 

@@ -2,7 +2,7 @@
 // Image compression (DESIGN §2 `compress`, §4 compression modes): the exact mode definitions shared by every
 // implementation — quantization tables, color conversion, rounding, the keep count, the report's statistics
 // — and the Compressor interface that the CPU (cpu/compress_cpu.cpp) and the fused GPU path
-// (kernels/compress_fused.cu) implement.
+// (kernels/compress/jpeg_fused.cu) implement.
 #include <array>
 #include <cstdint>
 #include <span>
@@ -12,6 +12,7 @@
 #include "core/backend.hpp"
 #include "core/formats.hpp"
 #include "core/timing.hpp"
+#include "math/jpeg.hpp"
 
 namespace dct::core {
 
@@ -20,20 +21,14 @@ std::string_view to_string(CompressMode m);
 CompressMode parse_compress_mode(std::string_view s);  // throws kUsage naming the value
 
 // ---- jpeg mode ------------------------------------------------------------------------------------
-// ITU-T T.81 Annex K tables K.1 (luminance) and K.2 (chrominance), in natural (row-major) order.
-extern const std::array<int, 64> kLumaQuantBase;
-extern const std::array<int, 64> kChromaQuantBase;
-// libjpeg's jpeg_quality_scaling: quality clamped to 1..100; 5000/q below 50, else 200 - 2q.
-int quality_scale(int quality);
-// libjpeg's jpeg_add_quant_table with force_baseline (as cjpeg): (base*s + 50)/100 in integers, 1..255.
-std::array<int, 64> quant_table(int quality, bool chroma);
-
-// JFIF full-range BT.601 (T.871), as libjpeg: each converted sample is rounded to the nearest integer and
-// clamped to 0..255 (libjpeg works on 8-bit samples in both directions). round(x) = floor(x + 0.5).
-inline constexpr double kYr = 0.299, kYg = 0.587, kYb = 0.114;
-inline constexpr double kCbR = -0.168735892, kCbG = -0.331264108, kCbB = 0.5;
-inline constexpr double kCrR = 0.5, kCrG = -0.418687589, kCrB = -0.081312411;
-inline constexpr double kRCr = 1.402, kGCb = -0.344136286, kGCr = -0.714136286, kBCb = 1.772;
+// The Annex K tables, libjpeg's quality scaling and the JFIF colour constants live in math/jpeg.hpp.
+using math::jpeg::kLumaQuantBase;
+using math::jpeg::kChromaQuantBase;
+using math::jpeg::quality_scale;
+using math::jpeg::quant_table;
+using math::jpeg::kYr, math::jpeg::kYg, math::jpeg::kYb, math::jpeg::kCbR, math::jpeg::kCbG, math::jpeg::kCbB;
+using math::jpeg::kCrR, math::jpeg::kCrG, math::jpeg::kCrB, math::jpeg::kRCr, math::jpeg::kGCb, math::jpeg::kGCr;
+using math::jpeg::kBCb;
 // Clamp(floor(v + 0.5), 0, 255).
 double round_to_u8(double v);
 // (r, g, b) -> (y, cb, cr) and back, 8-bit values in and out.

@@ -47,10 +47,9 @@ class Block8Plan final : public core::Plan {
       kernel_ = forward_ ? a.fwd_f64 : a.inv_f64;
     }
     if constexpr (sizeof(T) == 4) {
-      // The AVX2 block kernels (cpu/block8_avx2.cpp) where the CPU has AVX2 and FMA.
-      // DCTOOL_BLOCK8_LANES=1 keeps the portable lane loops (tests run both paths).
-      const char* lanes = std::getenv("DCTOOL_BLOCK8_LANES");
-      if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !(lanes && *lanes == '1'))
+      // The AVX2 block kernels (cpu/block8_avx2.cpp) where the CPU has AVX2 and FMA, else the portable lane loops
+      // (tests/cpu/test_block8.cpp checks the lane kernels on their own).
+      if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         strip_ = forward_ ? a.fwd_strip_avx2 : a.inv_strip_avx2;
     }
     const auto& s = forward_ ? a.fwd_scale : a.inv_scale;

@@ -14,13 +14,15 @@
 #include <cmath>
 
 #include "cpu/block8.hpp"
-#include "cpu/block8_graphs.hpp"
+#include "math/block8.hpp"
 
 namespace dct::cpu::block8 {
+
+using namespace math::block8;  // NOLINT(google-build-using-namespace): the shared flowgraphs
 namespace {
 
 const double kPi = std::acos(-1.0);
-// The lane loops (cpu/block8_graphs.hpp) over this algorithm's graph.
+// The lane loops (math/block8.hpp) over this algorithm's graph.
 template <class T>
 void forward(const T* __restrict x, std::ptrdiff_t xs, T* __restrict y, std::ptrdiff_t ys, std::ptrdiff_t n) {
   lanes<T, aan_forward<T>>(x, xs, y, ys, n, Consts4<T>{T(kAanA1), T(kAanA2), T(kAanA4), T(kAanA5)});

@@ -1,6 +1,6 @@
 /* AVX2 block kernels for cpu-8x8-flmad and cpu-8x8-aan (f32), chosen at plan time when the CPU has AVX2.
 
-   One 8x8 block is eight 8-float registers, one per row. The 1-D graph (cpu/block8_graphs.hpp) applied
+   One 8x8 block is eight 8-float registers, one per row. The 1-D graph (math/block8.hpp) applied
    across the eight registers transforms all eight columns at once (lane j = column j); an in-register 8x8
    transpose (unpack / shuffle / 128-bit permute, 24 instructions) turns rows into lanes and the same graph
    transforms the rows; a second transpose restores the layout. Forward: Y = S ∘ (K X K^T), S applied on
@@ -17,9 +17,11 @@
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
 
-#include "cpu/block8_graphs.hpp"
+#include "math/block8.hpp"
 
 namespace dct::cpu::block8 {
+
+using namespace math::block8;  // NOLINT(google-build-using-namespace): the shared flowgraphs
 namespace {
 
 inline void transpose8(__m256 (&r)[8]) {

@@ -22,14 +22,16 @@
 #include <cmath>
 
 #include "cpu/block8.hpp"
-#include "cpu/block8_graphs.hpp"
+#include "math/block8.hpp"
 
 namespace dct::cpu::block8 {
+
+using namespace math::block8;  // NOLINT(google-build-using-namespace): the shared flowgraphs
 namespace {
 
-const double kPi = std::acos(-1.0);
 
-// The lane loops (cpu/block8_graphs.hpp) over this algorithm's graph.
+
+// The lane loops (math/block8.hpp) over this algorithm's graph.
 template <class T>
 void forward(const T* __restrict x, std::ptrdiff_t xs, T* __restrict y, std::ptrdiff_t ys, std::ptrdiff_t n) {
   lanes<T, fl_forward<T>>(x, xs, y, ys, n, Consts4<T>{T(kFlT1), T(kFlT2), T(kFlT3), T(kFlR)});
@@ -41,9 +43,7 @@ void inverse(const T* __restrict y, std::ptrdiff_t ys, T* __restrict x, std::ptr
 }
 
 Algorithm make() {
-  const double c2 = std::cos(2 * kPi / 16), c3 = std::cos(3 * kPi / 16), c4 = std::cos(4 * kPi / 16);
-  const double h = 0.5, q = 0.5 / std::sqrt(2.0);
-  const std::array<double, 8> d = {q, q * c3, h * c2, h * c3, h * c4, h * c3, h * c2, q * c3};
+  const std::array<double, 8> d = fl_scale();
   return {"cpu-8x8-flmad",
           "8x8 block DCT, Feig-Linzer multiply-add (seed 004 §3.2.4), separable, SIMD lanes, OpenMP over blocks",
           d, d, forward<float>, inverse<float>, forward<double>, inverse<double>,

@@ -10,7 +10,7 @@
    found with std::nth_element), the inverse, rounded and clamped to the image range.
    lot: as jpeg with cpu-lot's 8x8 LOT (DESIGN §4, cpu/lot.cpp) in place of the block DCT: the padded
    hp x wp planes give (hp+8) x (wp+8) coefficients, quantized block by block with the same tables;
-   coefficient m of a LOT block has frequency lot::kFrequency[m] (P0's columns are the even basis
+   coefficient m of a LOT block has frequency math::lot::kFrequency[m] (P0's columns are the even basis
    functions 0, 2, 4, 6 then the odd ones 1, 3, 5, 7), so (r, c) takes table entry (freq(r), freq(c)).
    Coefficient symbols for the entropy estimate: jpeg and lot the integers q; threshold/keep the kept coefficients
    rounded to the nearest integer (dropped ones are 0). */
@@ -26,6 +26,7 @@
 #include "core/metrics.hpp"
 #include "cpu/common.hpp"
 #include "cpu/lot.hpp"
+#include "math/lot.hpp"
 
 namespace dct::cpu {
 namespace {
@@ -119,7 +120,7 @@ class CpuCompressor final : public core::Compressor {
       const auto table = core::quant_table(r.quality, pl > 0);
       T qt[64];
       for (int k = 0; k < 64; ++k)
-        qt[k] = static_cast<T>(lot ? table[lot::kFrequency[k / 8] * 8 + lot::kFrequency[k % 8]] : table[k]);
+        qt[k] = static_cast<T>(lot ? table[math::lot::kFrequency[k / 8] * 8 + math::lot::kFrequency[k % 8]] : table[k]);
 #pragma omp parallel for schedule(static) reduction(+ : nonzero) num_threads(detail::thread_count())
       for (std::int64_t i = 0; i < chp; ++i)
         for (std::int64_t j = 0; j < cwp; ++j) {

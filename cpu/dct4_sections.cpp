@@ -1,5 +1,5 @@
 /* cpu-dct4-sec4 / cpu-dct4-sec8: seed 003's N = 17 DCT-IV (Chiper & Dobrea 2024, §3) on the host, every
-   transform computed section by section exactly as the GPU lanes do (cpu/dct4_n17.hpp derives the
+   transform computed section by section exactly as the GPU lanes do (math/dct4_n17.hpp derives the
    factorization and counts its operations). The sections share nothing but the prologue (x_C, x_a) and
    the final recursion; 8-section partners exchange their five products as the GPU lanes do by shuffles.
    Rows of length 17 only (--axis rows); the norms and the inverse fold into the prologue factor σ. */
@@ -10,13 +10,13 @@
 #include "core/error.hpp"
 #include "cpu/backends.hpp"
 #include "cpu/common.hpp"
-#include "cpu/dct4_n17.hpp"
+#include "math/dct4_n17.hpp"
 
 namespace dct::cpu {
 namespace {
 
 using core::Op;
-namespace n17 = dct::cpu::n17;
+namespace n17 = dct::math::n17;
 
 template <class T>
 void transform4(const T* x, T* y, const n17::Tables<T>& t, const n17::Sec4Lane<T> (&lanes)[4]) {

@@ -1,6 +1,6 @@
 #pragma once
 // Factories for seed 003's sectioned N = 17 DCT-IV on the host ("cpu-dct4-sec4", "cpu-dct4-sec8"); the
-// algorithm and its operation counts are derived in cpu/dct4_n17.hpp.
+// algorithm and its operation counts are derived in math/dct4_n17.hpp.
 #include <memory>
 #include <string>
 

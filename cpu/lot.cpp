@@ -7,7 +7,7 @@
      Pᵀ [a; b] = ½ [ (D_e − D_o)ᵀa + (D_e − D_o)ᵀJb ; (D_e − D_o)ᵀa − (D_e − D_o)ᵀJb ]
                = ½ [ p_a + q_b ; p_a − q_b ],   p = e − o,  q = e + o.
    So the flowgraph is exactly:
-     1. an 8-point DCT of every block (Feig-Linzer, cpu/block8_graphs.hpp);
+     1. an 8-point DCT of every block (Feig-Linzer, math/block8.hpp);
      2. the first butterflies, inside each block: p = e − o, q = e + o;
      3. the second butterflies, across each pair of neighbouring blocks, and ½:
         window j gives (½(p_{j−1} + q_j), ½(p_{j−1} − q_j));
@@ -33,13 +33,15 @@
 #include "core/error.hpp"
 #include "cpu/backends.hpp"
 #include "cpu/block8.hpp"
-#include "cpu/block8_graphs.hpp"
+#include "math/block8.hpp"
+#include "math/lot.hpp"
 #include "cpu/common.hpp"
 
 namespace dct::cpu {
 namespace {
 
 using namespace block8;
+using namespace math::block8;  // the shared Feig-Linzer flowgraph
 
 // Lines per sweep: rows are gathered into tiles of kRowLanes; columns are read in place, kColLanes wide
 // (wider strips walk fewer pages down the matrix).
@@ -59,8 +61,8 @@ Consts<T> make_consts() {
   Consts<T> k{};
   for (int i = 0; i < 8; ++i) k.dh[i] = T(d[i] / 2);
   for (int i = 0; i < 3; ++i) {
-    k.c[i] = T(std::cos(lot::kTheta[i] * pi));
-    k.s[i] = T(std::sin(lot::kTheta[i] * pi));
+    k.c[i] = T(std::cos(math::lot::kTheta[i] * pi));
+    k.s[i] = T(std::sin(math::lot::kTheta[i] * pi));
   }
   return k;
 }

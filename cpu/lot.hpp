@@ -1,7 +1,6 @@
 #pragma once
 // cpu-lot: Malvar's type-I fast lapped orthogonal transform, block 8 (DESIGN §4, seed 004 §3.3), ops lot
 // and ilot, f32 and f64; cpu/lot.cpp derives the flowgraph from the matrix definition.
-#include <array>
 #include <memory>
 
 #include "core/backend.hpp"
@@ -10,15 +9,4 @@ namespace dct::cpu {
 
 std::unique_ptr<core::Backend> make_lot_backend();  // "cpu-lot"
 
-namespace lot {
-
-// θ of the Z̃ rotations (seed 004 eq. 3.28): Z̃ = R1·R2·R3, R_i rotating coordinates (i−1, i).
-inline constexpr std::array<double, 3> kTheta = {0.13, 0.16, 0.13};  // times π
-
-// Where coefficient m of an 8-value LOT block lies in frequency: P0's columns are the 4 even-symmetric
-// basis functions (frequencies 0, 2, 4, 6) then the 4 odd-symmetric ones (1, 3, 5, 7). compress --mode lot
-// quantizes coefficient (r, c) of a block with the JPEG table entry (frequency(r), frequency(c)).
-inline constexpr std::array<int, 8> kFrequency = {0, 2, 4, 6, 1, 3, 5, 7};
-
-}  // namespace lot
 }  // namespace dct::cpu

@@ -1,39 +1,55 @@
-// The CUDA backend table (auto-preference order) and the one Backend class every row goes through.
+// Every row of the CUDA backend table (kernels/backends.hpp) becomes one CudaBackend: the row says what it is, its
+// algorithm (kernels/algorithms.cuh) says what it supports and makes its plans.
 #include "kernels/backends.hpp"
 
-#include "core/error.hpp"
-#include "kernels/engines.cuh"
+#include "kernels/algorithms.cuh"
+#include "kernels/common/plan.cuh"
 
 namespace dct::cuda {
 namespace {
 
+Algorithm algorithm_of(Algo a) {
+  switch (a) {
+    case Algo::kFft2d: return fft2d_algorithm();
+    case Algo::kFft2dCufft: return fft2d_cufft_algorithm();
+    case Algo::kRowcol: return rowcol_algorithm();
+    case Algo::kLinesN: return lines_npoint_algorithm();
+    case Algo::kLines2nMirror: return lines_mirror2n_algorithm();
+    case Algo::kLines2nPad: return lines_pad2n_algorithm();
+    case Algo::kLines4n: return lines_zero4n_algorithm();
+    case Algo::k8x8: return block8_algorithm(true);
+    case Algo::k8x8Def: return block8_algorithm(false);
+    case Algo::kDct4Fft: return dct4_fft_algorithm();
+    case Algo::kDct4Sec4: return dct4_sections_algorithm(4);
+    case Algo::kDct4Sec8: return dct4_sections_algorithm(8);
+    case Algo::kDct4Direct: return dct4_direct_algorithm();
+    case Algo::kLot: return lot_algorithm();
+  }
+  throw Error(ErrorCode::kRuntime, "internal: a CUDA backend row without an algorithm");
+}
+
 class CudaBackend final : public core::Backend {
  public:
-  explicit CudaBackend(BackendSpec spec) : spec_(std::move(spec)) {}
-  std::string_view name() const override { return spec_.name; }
-  std::string_view description() const override { return spec_.description; }
-  std::vector<core::Op> ops() const override { return spec_.ops; }
-  std::string_view sizes() const override { return spec_.sizes; }
+  explicit CudaBackend(const BackendRow& row) : row_(row), algo_(algorithm_of(row.algo)) {}
+  std::string_view name() const override { return row_.name; }
+  std::string_view description() const override { return row_.description; }
+  std::vector<core::Op> ops() const override { return {row_.ops.begin(), row_.ops.end()}; }
+  std::string_view sizes() const override { return row_.sizes; }
   const core::Runtime& runtime() const override { return cuda_runtime(); }
-  core::Support supports(const core::TransformDesc& d) const override { return spec_.supports(d); }
+  core::Support supports(const core::TransformDesc& d) const override { return algo_.supports(d); }
   std::unique_ptr<core::Plan> make_plan(const core::TransformDesc& d) const override {
-    if (core::Support s = spec_.supports(d); !s) throw_unsupported(spec_.name, d, s);
+    if (core::Support s = algo_.supports(d); !s) throw_unsupported(row_.name, d, s);
     activate_device();
-    return spec_.make(d);
+    return algo_.make(d);
   }
 
  private:
-  BackendSpec spec_;
+  const BackendRow& row_;
+  Algorithm algo_;
 };
 
 }  // namespace
 
-std::vector<std::unique_ptr<core::Backend>> make_backends() {
-  std::vector<BackendSpec> table{fft2d_spec(), rowcol_spec()};
-  for (auto& s : family_specs()) table.push_back(std::move(s));
-  std::vector<std::unique_ptr<core::Backend>> out;
-  for (auto& s : table) out.push_back(std::make_unique<CudaBackend>(std::move(s)));
-  return out;
-}
+std::unique_ptr<core::Backend> make_backend(const BackendRow& row) { return std::make_unique<CudaBackend>(row); }
 
 }  // namespace dct::cuda

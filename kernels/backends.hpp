@@ -1,16 +1,78 @@
 #pragma once
-// Factories for the CUDA backends. This header is plain C++ (no CUDA types) so app/ can include it;
-// it is only compiled in when DCTOOL_HAVE_CUDA is defined.
+// The CUDA backend table: one row per CUDA backend, in `auto` preference order. Plain C++ (no CUDA types) so that
+// app/registry.cpp can read it in every build: with CUDA it makes each row a backend (kernels/backends.cu); without
+// CUDA it lists the same rows as unavailable, so `dctool backends` shows them and `-b cuda-...` exits 4.
 #include <memory>
-#include <vector>
+#include <span>
+#include <string_view>
 
 #include "core/backend.hpp"
+#include "core/compress.hpp"
 
 namespace dct::cuda {
 
-const core::Runtime& cuda_runtime();  // device `set_device()` chose; usable() says why not
+// The algorithm behind a row (kernels/backends.cu maps each to its support rule and plan factory).
+enum class Algo {
+  kFft2d, kFft2dCufft, kRowcol, kLinesN, kLines2nMirror, kLines2nPad, kLines4n,
+  k8x8, k8x8Def, kDct4Fft, kDct4Sec4, kDct4Sec8, kDct4Direct, kLot
+};
+
+inline constexpr core::Op kDct23Ops[] = {core::Op::kDct2, core::Op::kIdct2};
+inline constexpr core::Op kDct4Ops[] = {core::Op::kDct4, core::Op::kIdct4};
+inline constexpr core::Op kLotOps[] = {core::Op::kLot, core::Op::kIlot};
+
+struct BackendRow {
+  std::string_view name;
+  Algo algo;
+  std::span<const core::Op> ops;
+  bool auto_eligible;  // false: named only (baselines of the papers and reference kernels; auto never needs them)
+  std::string_view sizes;
+  std::string_view description;  // the algorithm, with its reference in README's list
+};
+
+inline constexpr BackendRow kBackendTable[] = {
+    {"cuda-fft2d", Algo::kFft2d, kDct23Ops, true, "any",
+     "2-D DCT-II/III as reorder + 2-D real FFT + symmetric postprocess [1]: the reorder inside our row FFT where N2 "
+     "is a power of two, our column FFT with the postprocess fused in where N1 is 2048..8192, cuFFT otherwise; "
+     "rows/cols: N-point 1-D"},
+    {"cuda-fft2d-cufft", Algo::kFft2dCufft, kDct23Ops, false, "any (--axis both)",
+     "2-D DCT-II/III, the three stages of [1] literally: reorder pass, cuFFT 2-D R2C/C2R, postprocess (baseline)"},
+    {"cuda-rowcol", Algo::kRowcol, kDct23Ops, false, "any",
+     "2-D DCT-II/III row-column baseline [1]: batched 1-D N-point DCT, transpose, again, transpose back"},
+    {"cuda-1d-n", Algo::kLinesN, kDct23Ops, false, "any (--axis rows)",
+     "1-D DCT-II/III along rows: N-point reorder + real FFT + twiddle [1, 5]"},
+    {"cuda-1d-2n-mirror", Algo::kLines2nMirror, kDct23Ops, false, "any (--axis rows)",
+     "1-D DCT-II/III along rows: 2N-point real FFT of the mirrored signal [1]"},
+    {"cuda-1d-2n-pad", Algo::kLines2nPad, kDct23Ops, false, "any (--axis rows)",
+     "1-D DCT-II/III along rows: 2N-point real FFT of the zero-padded signal [1]"},
+    {"cuda-1d-4n", Algo::kLines4n, kDct23Ops, false, "any (--axis rows)",
+     "1-D DCT-II/III along rows: 4N-point real FFT of the zero-interleaved mirror [1]"},
+    {"cuda-8x8", Algo::k8x8, kDct23Ops, true, "8x8 blocks (--block 8; H, W multiples of 8; grid <= 2^31 CTAs)",
+     "8x8 block DCT: Feig-Linzer butterflies [7] in registers, 32 blocks per CTA, 16-byte coalesced I/O"},
+    {"cuda-8x8-def", Algo::k8x8Def, kDct23Ops, false, "8x8 blocks (--block 8; H, W multiples of 8; grid <= 2^31 CTAs)",
+     "8x8 block DCT by definition [2]: a thread per coefficient, basis in constant memory"},
+    {"cuda-dct4-fft", Algo::kDct4Fft, kDct4Ops, true, "any (rows, cols, both)",
+     "DCT-IV via FFT: N/2-point complex FFT with fused pre/post twiddles (even N; one pass for N = 16..4096 along "
+     "rows), signed permutation + N-point real FFT (odd N)"},
+    {"cuda-dct4-sec4", Algo::kDct4Sec4, kDct4Ops, false, "N = 17 (rows)",
+     "sectioned N = 17 DCT-IV [3], 4 threads per transform, one independent section each"},
+    {"cuda-dct4-sec8", Algo::kDct4Sec8, kDct4Ops, false, "N = 17 (rows)",
+     "sectioned N = 17 DCT-IV [3], 8 threads per transform, one independent section each"},
+    {"cuda-dct4-direct", Algo::kDct4Direct, kDct4Ops, false, "N <= 8192 per axis",
+     "classical DCT-IV [3], O(N^2), one thread per output, f64 accumulation (baseline)"},
+    {"cuda-lot", Algo::kLot, kLotOps, true, "H, W multiples of 8 (ilot: and >= 16), < 2^31 per matrix",
+     "8x8 LOT (Malvar type-I fast [4, 8]): one kernel per direction, one thread per 8x8 block in registers, "
+     "neighbours' halves through shared memory"},
+};
+
+// The following exist only in CUDA builds (DCTOOL_HAVE_CUDA).
+const core::Runtime& cuda_runtime();  // the device set_device() chose; usable() says why not
 void set_device(int ordinal);
-// Every CUDA backend, in auto-preference order.
-std::vector<std::unique_ptr<core::Backend>> make_backends();
+std::unique_ptr<core::Backend> make_backend(const BackendRow& row);
+// "cuda-jpeg-fused": jpeg mode in one kernel on the tensor cores (8-bit in, 8-bit out).
+std::unique_ptr<core::Compressor> make_fused_jpeg_compressor();
+// "cuda-compress-whole": threshold and keep modes (whole-image DCT, GPU selection, the keep rule fused into the
+// inverse).
+std::unique_ptr<core::Compressor> make_whole_compressor();
 
 }  // namespace dct::cuda

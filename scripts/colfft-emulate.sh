@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Host emulation of the column FFT kernels (kernels/col_fft.cuh, cuda-fft2d's column stage for n1 = 2048, 4096,
+# Host emulation of the column FFT kernels (kernels/dct2d/col_fft.cuh, cuda-fft2d's column stage for n1 = 2048, 4096,
 # 8192, 16384) for machines without a GPU, in the manner of scripts/rfft-emulate.sh: the header is compiled as plain
 # C++, each CTA run by 128 std::threads (256 for the fused passes; one per CUDA thread; a pool reused for every CTA, CTAs one after
 # another) with a std::barrier for __syncthreads; dynamic shared memory is one static buffer, poisoned (NaN)
 # before every CTA; the twiddle table and the two passes come from col_fft_twiddles / col_fft_plan exactly as
-# kernels/col_fft.cu builds and launches them.
+# kernels/dct2d/col_fft.cu builds and launches them.
 # 1. The two plain passes, compared with the direct O(N^2) long-double DFT:
 #   forward  out[row_of(k)][c] = sum_n x[n][c] e^{-2 pi i nk/N},  row_of(k) = (k >> lg_nb) + ((k & (nb-1)) << lg_na)
 #   inverse  out[n][c] = sum_k X[row_of(k)][c] e^{+2 pi i nk/N}   (unnormalized)
@@ -41,7 +41,7 @@ cat > "$T/emu.cpp" <<'CPP'
 #define __shared__
 #define DCT_ASSERT_ALIGNED_CX(p) assert((reinterpret_cast<std::uintptr_t>(p) % sizeof(*(p))) == 0)
 namespace dct::cuda::colfft { alignas(16) unsigned char colfft_smem[2 * 128 * 32 * 16 + 129 * 32]; }  // the fused passes: two groups of 32 columns, tables
-#include "kernels/col_fft.cuh"
+#include "kernels/dct2d/col_fft.cuh"
 using namespace dct::cuda;
 using LD = long double;
 
@@ -68,7 +68,7 @@ static double run(int lg_na, int lg_nb, long long w, long long pitch, long long 
         data[b * ms + r * pitch + c] = C{static_cast<T>(in[i]), static_cast<T>(in[i + 1])};
       }
   const std::vector<C> before = buf;
-  const std::vector<C> tw = colfft::col_fft_twiddles<T>(lg_n);  // as kernels/col_fft.cu builds it
+  const std::vector<C> tw = colfft::col_fft_twiddles<T>(lg_n);  // as kernels/dct2d/col_fft.cu builds it
   colfft::ColPass plan[2];
   colfft::col_fft_plan(lg_na, lg_nb, inverse, plan);
   for (const colfft::ColPass& p : plan) {

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Host emulation of the single-pass DCT-IV rows kernel (kernels/dct4_rows.cuh, dct4_rows_fixed, used by
+# Host emulation of the single-pass DCT-IV rows kernel (kernels/dct4/rows.cuh, dct4_rows_fixed, used by
 # cuda-dct4-fft) for machines without a GPU: the header is compiled as plain C++, each CTA run as one std::thread
 # per CUDA thread with a std::barrier for __syncthreads (dynamic shared memory becomes one static buffer; CTAs
 # one after another; shuffles go through an exchange array between barriers), with the plan's tables built as
-# kernels/dct4_fft.cu builds them, and compared with cpu-naive (the long-double definition). Every N = 16 ..
+# kernels/dct4/fft.cu builds them, and compared with cpu-naive (the long-double definition). Every N = 16 ..
 # 4096 (powers of two), f32 and f64, dct4 and idct4, one line and a last CTA that is partly filled. Poisoned
 # outputs and shared memory (NaN) catch unwritten elements. Pass: relative L2 error f32 < 1e-6, f64 < 1e-13.
 # Usage: scripts/dct4-emulate.sh [BUILD_DIR]   (needs libdct_cpu.a, libdct_core.a there; run from the repo root)
@@ -26,7 +26,7 @@ cat > "$T/emu.cpp" <<'CPP'
 #include "scripts/emulate/cuda_host.hpp"
 #define __shared__
 namespace dct::cuda::dct4 { alignas(16) unsigned char rows_smem[81920]; }
-#include "kernels/dct4_rows.cuh"
+#include "kernels/dct4/rows.cuh"
 using namespace dct;
 template <class T>
 double run(int n, long long lines, bool inverse) {
@@ -50,7 +50,7 @@ double run(int n, long long lines, bool inverse) {
   int lgm = 0;
   while ((1 << lgm) < m) ++lgm;
   const auto k = cuda::dct4::rows_launch<T>(lgm);
-  const std::vector<C> tw = cuda::dct4::rows_twiddles<T>(lgm);  // as kernels/dct4_fft.cu builds it
+  const std::vector<C> tw = cuda::dct4::rows_twiddles<T>(lgm);  // as kernels/dct4/fft.cu builds it
   if (k.fn == nullptr || k.smem_bytes > static_cast<int>(sizeof cuda::dct4::rows_smem)) return INFINITY;
   const long long ctas = (lines + k.lines_per_cta - 1) / k.lines_per_cta;
   for (long long b = 0; b < ctas; ++b) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Host emulation of the fused jpeg kernel (kernels/compress_fused.cuh, cuda-jpeg-fused) for machines without a
+# Host emulation of the fused jpeg kernel (kernels/compress/jpeg_fused.cuh, cuda-jpeg-fused) for machines without a
 # GPU: the header is compiled as plain C++ with the CUDA intrinsics it uses written out below (bit-exact for the
 # arguments the kernel gives them), each CTA run as 128 std::threads with a std::barrier for __syncthreads
 # (CTAs one after another), and the reconstruction, nonzero count and entropy compared with the CPU compressor
@@ -59,7 +59,7 @@ inline unsigned atomicAdd(unsigned* p, unsigned v) { return std::atomic_ref<unsi
 inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
   return std::atomic_ref<unsigned long long>(*p).fetch_add(v);
 }
-// v6 (kernels/compress_fused_tc.cuh): f16 conversions (_Float16: round to nearest even) and the warp's
+// v6 (kernels/compress/jpeg_fused_tc.cuh): f16 conversions (_Float16: round to nearest even) and the warp's
 // mma.sync m16n8k16 through an exchange array between two CTA barriers (every thread of the CTA calls it the same
 // number of times, as the kernel does); D = A·B + C summed in double and rounded once (the tensor core's f32
 // accumulation may differ in the last bits: v6 is held to PSNR(CPU) > 50 dB, not to bit equality).
@@ -139,13 +139,13 @@ inline void emu_mma16816_h(unsigned (&d)[2], const unsigned (&a)[4], unsigned b0
     d[i >> 1] |= unsigned(hb) << (16 * (i & 1));
   }
 }
-#include "kernels/compress_fused.cuh"
-#include "kernels/compress_fused_tc.cuh"
+#include "kernels/compress/jpeg_fused.cuh"
+#include "kernels/compress/jpeg_fused_tc.cuh"
 using namespace dct;
 namespace jf = dct::cuda::jpeg_fused;
 std::vector<unsigned long long> g_last_hist;  // the device histogram of the last emulate()
 
-// The launch and the result exactly as kernels/compress_fused.cu does them (kernel v3, v5 or v6 with `pairs` block
+// The launch and the result exactly as kernels/compress/jpeg_fused.cu does them (kernel v3, v5 or v6 with `pairs` block
 // pairs per warp).
 core::CompressResult emulate(const core::Dataset& in, int quality, int variant, int pairs = 1) {
   const int h = int(in.tensor.rows()), w = int(in.tensor.cols()), ch = int(in.tensor.channels());

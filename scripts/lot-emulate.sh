@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Host emulation of the cuda-lot kernels (kernels/lot.cu) for machines without a GPU: the kernel bodies are
+# Host emulation of the cuda-lot kernels (kernels/lot/lot.cu) for machines without a GPU: the kernel bodies are
 # compiled as plain C++, each CTA run as 256 std::threads with a std::barrier for __syncthreads (shared
 # arrays become statics; CTAs one after another over the whole grid; float4 / double2 are plain structs),
 # and compared with cpu-lot. Poisoned outputs (NaN) catch unwritten elements. Needs a CPU build (libdct_cpu.a, libdct_core.a) in BUILD_DIR.
 # Usage: scripts/lot-emulate.sh [BUILD_DIR]    (run from the repository root)
 set -eu
 B=$(cd "${1:-build}" && pwd); R=$(pwd); T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-F=kernels/lot.cu
+F=kernels/lot/lot.cu
 a=$(grep -n "^struct LotConsts" $F | cut -d: -f1); b=$(grep -n "^class LotGpuPlan" $F | cut -d: -f1)
 sed -n "$((a-1)),$((b-2))p" $F > "$T/body.inc"
 cat > "$T/emu.cpp" <<'CPP'
@@ -19,7 +19,7 @@ cat > "$T/emu.cpp" <<'CPP'
 #include "core/backend.hpp"
 #include "core/metrics.hpp"
 #include "cpu/block8.hpp"
-#include "cpu/block8_graphs.hpp"
+#include "math/block8.hpp"
 #include "cpu/lot.hpp"
 #include "scripts/emulate/cuda_host.hpp"
 #define __shared__ static

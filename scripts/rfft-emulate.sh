@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Host emulation of the row real FFT kernels (kernels/rfft_rows.cuh, cuda-fft2d's row stage) for machines
+# Host emulation of the row real FFT kernels (kernels/dct2d/row_fft.cuh, cuda-fft2d's row stage) for machines
 # without a GPU, in the manner of scripts/dct4-emulate.sh: the header is compiled as plain C++, each CTA run as
 # one std::thread per CUDA thread with a std::barrier for __syncthreads (dynamic shared memory becomes one
 # static buffer; CTAs one after another), shuffles through an exchange array between barriers, the tables built
-# by rfft_twiddles as kernels/rfft_rows.cu builds them. Compared with the direct O(n2^2) long-double definition
+# by rfft_twiddles as kernels/dct2d/row_fft.cu builds them. Compared with the direct O(n2^2) long-double definition
 # including the reorder (eq. 13) of both axes: forward V(r, k) = sum_c x[nat(r,n1)][nat(c,n2)] e^{-2 pi i ck/n2}
 # (k <= n2/2) and the unnormalized C2R inverse (Im V(0), Im V(n2/2) random: they must be ignored).
 # Every n2 = 16 .. 8192 (powers of two), n1 in {1, 2, 3, 5, 8, 17} and 2*(lines per CTA)+3 where that is larger
@@ -31,7 +31,7 @@ cat > "$T/emu.cpp" <<'CPP'
 #define __shared__
 #define DCT_ASSERT_ALIGNED16(p) assert((reinterpret_cast<std::uintptr_t>(p) & 15) == 0)
 namespace dct::cuda::rfft { alignas(16) unsigned char rfft_smem[147456]; }
-#include "kernels/rfft_rows.cuh"
+#include "kernels/dct2d/row_fft.cuh"
 using namespace dct::cuda;
 using LD = long double;
 
@@ -62,7 +62,7 @@ static double run(int n2, long long n1, long long batch, bool inverse, const std
   while ((1 << lgm) < m) ++lgm;
   const auto l = rfft::rfft_launch<T>(lgm);
   if (l.fwd == nullptr || l.smem_bytes > static_cast<int>(sizeof rfft::rfft_smem)) return INFINITY;
-  const std::vector<C> tw = rfft::rfft_twiddles<T>(lgm, l.vpt);  // as kernels/rfft_rows.cu builds it
+  const std::vector<C> tw = rfft::rfft_twiddles<T>(lgm, l.vpt);  // as kernels/dct2d/row_fft.cu builds it
   const long long rows = n1 * batch, ctas = (rows + l.lines_per_cta - 1) / l.lines_per_cta;
   const std::size_t nx = static_cast<std::size_t>(rows) * n2, nv = static_cast<std::size_t>(rows) * (m + 1);
   std::vector<T> x(nx);

@@ -2,7 +2,7 @@
 // D = A·B + C is one probe (B all ones, so row m's result is c_m + the sum of row m of A); the expected values under
 // round-to-nearest-even (RN), round-toward-zero (RZ) and per-step f16 accumulation are printed beside the result.
 // Build: nvcc -O2 -arch=sm_90 -o tc-f16acc-probe scripts/tc-f16acc-probe.cu. Used to decide v6's step-4 set-up
-// (kernels/compress_fused_tc.cuh); not part of the build.
+// (kernels/compress/jpeg_fused_tc.cuh); not part of the build.
 #include <cstdio>
 #include <cstring>
 #include <cuda_fp16.h>

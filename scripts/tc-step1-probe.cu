@@ -1,4 +1,4 @@
-// v6's step 1 (kernels/compress_fused_tc.cuh, code_pair) on this GPU's tensor cores in its two forms: the samples
+// v6's step 1 (kernels/compress/jpeg_fused_tc.cuh, code_pair) on this GPU's tensor cores in its two forms: the samples
 // level-shifted (B = sample − 128, accumulator 0; run15's kernel) and as they come (B = 1152 + sample − 128 = 1024 +
 // sample, accumulator −9216 at u = 0; the exact sums are equal because rows u >= 1 of C' sum to exactly 0). The second
 // form adds products up to 1279 · 1.41 instead of 128 · 1.41: if the tensor core kept too few bits of them, its f16
@@ -10,7 +10,7 @@
 #include <cstring>
 #include <cuda_fp16.h>
 
-#include "kernels/compress_fused_tc.cuh"
+#include "kernels/compress/jpeg_fused_tc.cuh"
 
 namespace tc = dct::cuda::jpeg_fused::tc;
 

@@ -1,4 +1,4 @@
-// v6's forward colour conversion on this GPU's tensor cores (kernels/compress_fused_tc.cuh, ycc_h2: two mma.sync with
+// v6's forward colour conversion on this GPU's tensor cores (kernels/compress/jpeg_fused_tc.cuh, ycc_h2: two mma.sync with
 // f32 accumulation per plane, then one FFMA) against its integer definition, for all 2^24 colours: Y = ⌊(299 R + 587 G
 // + 114 B + 500) / 1000⌋, Cb = min(255, 128 + ⌊(886 B − 299 R − 587 G + 886) / 1772⌋), Cr = min(255, 128 + ⌊(701 R
 // − 587 G − 114 B + 701) / 1402⌋) (what run12-run14's dp2a form computed exactly; scripts/jpeg-emulate.sh ties both to
@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <cuda_fp16.h>
 
-#include "kernels/compress_fused_tc.cuh"
+#include "kernels/compress/jpeg_fused_tc.cuh"
 
 namespace tc = dct::cuda::jpeg_fused::tc;
 

@@ -2,7 +2,7 @@
 // Shared by the column-FFT host emulators (scripts/colfft-emulate.sh part 2, scripts/colfft-onepass-emulate.sh):
 // the grid runner (run_grid), random post / pre tables and the long-double reference of the fused column stage (the
 // column DFT with eqs. 14/17, or eq. 15 with the inverse column DFT), and the error measure. Include after
-// scripts/emulate/cuda_host.hpp and kernels/col_fft.cuh, with dct::cuda::colfft::colfft_smem defined (the CTA's
+// scripts/emulate/cuda_host.hpp and kernels/dct2d/col_fft.cuh, with dct::cuda::colfft::colfft_smem defined (the CTA's
 // dynamic shared memory) and `using LD = long double;` in scope. Not part of the build: the scripts include it with -I<repo root>.
 #include <algorithm>
 #include <barrier>
@@ -251,7 +251,7 @@ struct FusedBuffers {
   }
 };
 
-// The two-kernel route of kernels/col_fft.cuh on b, n1 = 2^(lg_na + lg_nb), as kernels/col_fft.cu launches it:
+// The two-kernel route of kernels/dct2d/col_fft.cuh on b, n1 = 2^(lg_na + lg_nb), as kernels/dct2d/col_fft.cu launches it:
 // forward pass A (col_fft_plan) then col_fft_post with tiles of `tile` columns; inverse col_fft_pre with g groups
 // per thread (16-column tiles) then pass A'. tw: col_fft_twiddles(lg_na + lg_nb). False when the fused kernel's
 // shared memory does not fit the emulator's buffer.

@@ -274,10 +274,10 @@ TEST_CASE("cuda-fft2d and cuda-rowcol round trip: idct2(dct2(x)) = x", "[gpu][dc
 }
 
 namespace {
-// cuda-fft2d (plans made under the current environment) against the f64 oracle: dct2 (norm none) and idct2 (ortho),
-// f32 and f64, batch 2, fresh inputs per case; `what` names the configuration in failure messages.
+// A 2-D backend against the f64 oracle: dct2 (norm none) and idct2 (ortho), f32 and f64, batch 2, fresh inputs per
+// case; `what` names the backend in failure messages.
 void fft2d_matches_oracle(std::initializer_list<Shape2> shapes, std::uint64_t& seed, const std::string& what) {
-  const core::Backend* b = app::registry().find("cuda-fft2d");
+  const core::Backend* b = app::registry().find(what);
   REQUIRE(b != nullptr);
   for (const Shape2 shape : shapes)
     for (const Op op : {Op::kDct2, Op::kIdct2})
@@ -298,49 +298,20 @@ void fft2d_matches_oracle(std::initializer_list<Shape2> shapes, std::uint64_t& s
 }
 }  // namespace
 
-TEST_CASE("cuda-fft2d: every FFT route (rows kernels, 2-D plan, split, LTO callbacks) matches the oracle", "[gpu][dct2gpu]") {
+// Every route of cuda-fft2d, fixed by the shape when the plan is made (kernels/dct2d/pipelines.cu): the rows route
+// (n2 = 2^p >= 16: 8 x 16, 17 x 64, 5 x 1024, 33 x 4096, 256 x 1 computed as 1 x 256), the 2-D cuFFT plan (the other
+// n2), and the rows route's column stages: ColumnFft with the post/preprocess fused at n1 = 2048 (one-pass kernels for
+// f32 and the f64 inverse, two kernels for the f64 forward), 4096 and 8192, cuFFT's strided C2C at 16384; partial
+// column tiles (n2/2+1 = 2, 9, 25, 33, 129 columns). cuda-fft2d-cufft (reorder + cuFFT 2-D plan + post) on the same.
+TEST_CASE("cuda-fft2d and cuda-fft2d-cufft: every FFT route matches the oracle", "[gpu][dct2gpu]") {
   require_device();
   std::uint64_t seed = 4000;
-  for (const char* route : {"rows", "r2c", "split", "cb"}) {
-    ::setenv("DCTOOL_FFT2D", route, 1);
-    // The rows route covers n2 = 2^p >= 16 (the others fall back to the 2-D plan): 8 x 16, 17 x 64, 5 x 1024,
-    // 33 x 4096 and 256 x 1 (computed as 1 x 256) take it.
+  for (const char* name : {"cuda-fft2d", "cuda-fft2d-cufft"})
     fft2d_matches_oracle({Shape2{2, 2}, Shape2{17, 31}, Shape2{64, 48}, Shape2{1001, 999}, Shape2{256, 1},
-                          Shape2{8, 16}, Shape2{17, 64}, Shape2{5, 1024}, Shape2{33, 4096}},
-                         seed, std::string("route '") + route + "'");
-  }
-  ::unsetenv("DCTOOL_FFT2D");
-}
-
-// The rows route's column stage: ColumnFft (two passes, the spectrum rows left digit-permuted) with post_2d / pre_2d
-// fused into its passes (the default; at n1 = 2048 one kernel, f32 with 8 or 4 columns per CTA, or the two kernels;
-// the fused forward kernel with 32- or 16-column tiles, the inverse with one or two groups per thread; 8192 also
-// split 128 x 64) or as separate kernels reading the spectrum through their row map, for n1 in {2048, 4096, 8192,
-// 16384}, and cuFFT's strided C2C for comparison. Partial column tiles (n2/2+1 = 2, 9, 25, 33, 129 columns), batch 2.
-TEST_CASE("cuda-fft2d: the column FFT stages (ColumnFft fused / separate, cuFFT) match the oracle", "[gpu][dct2gpu]") {
-  require_device();
-  std::uint64_t seed = 5000;
-  ::setenv("DCTOOL_FFT2D", "rows", 1);
-  struct Stage { const char* cols; const char* post; const char* onepass; const char* c; const char* tile; const char* g; const char* na; };
-  for (const Stage st : {Stage{"ours", "fused", "1", "8", "32", "2", "64"}, Stage{"ours", "fused", "1", "4", "16", "1", "128"},
-                         Stage{"ours", "fused", "0", "8", "32", "2", "64"}, Stage{"ours", "separate", "", "8", "", "", ""},
-                         Stage{"cufft", "separate", "", "8", "", "", ""}}) {
-    ::setenv("DCTOOL_FFT2D_COLS", st.cols, 1);
-    ::setenv("DCTOOL_FFT2D_POST", st.post, 1);
-    ::setenv("DCTOOL_FFT2D_ONEPASS", st.onepass, 1);
-    ::setenv("DCTOOL_COLFFT1_C", st.c, 1);
-    ::setenv("DCTOOL_COLFFT_FUSED_TILE", st.tile, 1);
-    ::setenv("DCTOOL_COLFFT_FUSED_G", st.g, 1);
-    ::setenv("DCTOOL_COLFFT_NA", st.na, 1);
-    fft2d_matches_oracle({Shape2{8192, 16}, Shape2{8192, 64}, Shape2{4096, 32}, Shape2{4096, 256}, Shape2{2048, 48},
-                          Shape2{2048, 2}, Shape2{2048, 256}, Shape2{16384, 16}},
-                         seed,
-                         std::string("columns '") + st.cols + "', post '" + st.post + "', one-pass " + st.onepass +
-                             " C " + st.c + ", tile " + st.tile + ", groups " + st.g + ", na " + st.na);
-  }
-  for (const char* v : {"DCTOOL_COLFFT_NA", "DCTOOL_COLFFT_FUSED_G", "DCTOOL_COLFFT_FUSED_TILE", "DCTOOL_COLFFT1_C",
-                        "DCTOOL_FFT2D_ONEPASS", "DCTOOL_FFT2D_POST", "DCTOOL_FFT2D_COLS", "DCTOOL_FFT2D"})
-    ::unsetenv(v);
+                          Shape2{8, 16}, Shape2{17, 64}, Shape2{5, 1024}, Shape2{33, 4096}, Shape2{8192, 16},
+                          Shape2{8192, 64}, Shape2{4096, 32}, Shape2{4096, 256}, Shape2{2048, 48}, Shape2{2048, 2},
+                          Shape2{2048, 256}, Shape2{16384, 16}},
+                         seed, name);
 }
 
 TEST_CASE("cuda backends match the f64 oracle: small and odd shapes", "[gpu][dct2gpu]") {

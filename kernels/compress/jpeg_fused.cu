@@ -1,0 +1,221 @@
+/* cuda-jpeg-fused: the jpeg compress mode in one kernel, 8-bit planes in, 8-bit planes out (the image crosses device
+   memory once each way). The device code and its design are in kernels/compress/jpeg_fused_tc.cuh (the 8x8 DCTs on
+   the tensor cores); this file is the launch and the Compressor. CPU and GPU agree to > 50 dB: the kernel's f16
+   products move a few coefficients across a rounding boundary (PSNR(CPU, GPU) 57.3-63.8 dB on the sample images). */
+#include <algorithm>
+#include <climits>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/compress.hpp"
+#include "core/error.hpp"
+#include "kernels/backends.hpp"
+#include "kernels/common/plan.cuh"
+#include "kernels/compress/jpeg_fused.cuh"
+#include "kernels/compress/jpeg_fused_tc.cuh"
+
+namespace dct::cuda {
+namespace {
+
+using jpeg_fused::kBins;
+using jpeg_fused::kZeroBin;
+namespace tc = jpeg_fused::tc;
+
+// Gray at 3 CTAs per SM (80 registers, 24 warps), RGB at 2 (128 registers).
+template <int kPlanes, bool kDeqF16>
+__global__ void __launch_bounds__(tc::kThreads, kPlanes == 1 ? 3 : 2) fused_jpeg_kernel(const jpeg_fused::Params p) {
+  extern __shared__ uint4 smem_tc[];  // the warps' input and output staging areas, then the CTA's histogram
+  auto* stage = reinterpret_cast<unsigned char*>(smem_tc);
+  auto* hist = reinterpret_cast<unsigned*>(stage + tc::stage_bytes(kPlanes, tc::kPairs));
+  tc::fused_jpeg_cta<kPlanes, tc::kPairs, kDeqF16>(p, stage, hist, threadIdx.x, blockIdx.x);
+}
+
+using KernelFn = void (*)(jpeg_fused::Params);
+
+// The kernel for 1 or 3 coded planes and the dequantizer: f16 where every Q >= 2 (tc::deq_f16_ok), else f32.
+KernelFn kernel_for(int planes, bool deq_f16) {
+  if (planes == 3) return deq_f16 ? fused_jpeg_kernel<3, true> : fused_jpeg_kernel<3, false>;
+  return deq_f16 ? fused_jpeg_kernel<1, true> : fused_jpeg_kernel<1, false>;
+}
+
+// Pixels of a strip one CTA codes side by side: kWarps warps of kPairs 16-pixel block pairs.
+constexpr long long kCtaPixels = 16LL * tc::kWarps * tc::kPairs;
+
+class FusedJpegCompressor final : public core::Compressor {
+ public:
+  std::string_view name() const override { return "cuda-jpeg-fused"; }
+
+  core::Support supports(const core::CompressRequest& r, const core::Dataset& in) const override {
+    if (r.mode != core::CompressMode::kJpeg) return core::Support::no("jpeg mode only");
+    if (in.kind != core::SourceKind::kImage8) return core::Support::no("8-bit images only");
+    if (in.tensor.channels() < 1 || in.tensor.channels() > 4) return core::Support::no("1 to 4 channels");
+    if (r.prec != core::Precision::kF32) return core::Support::no("f32 only");
+    if (in.tensor.rows() > (1 << 27) || in.tensor.cols() > (1 << 27)) return core::Support::no("image too large");
+    // The kernel counts its (column, strip) units in an int.
+    const long long units = (core::round_up8(in.tensor.cols()) + kCtaPixels - 1) / kCtaPixels *
+                            (core::round_up8(in.tensor.rows()) / 8);
+    if (units > INT_MAX) return core::Support::no("image too large");
+    return cuda_runtime().usable();
+  }
+
+  core::CompressResult run(const core::CompressRequest& r, const core::Dataset& in) const override {
+    core::validate_compress(r, in);
+    if (core::Support s = supports(r, in); !s) throw Error(ErrorCode::kUnsupported, "cuda-jpeg-fused", s.reason);
+    core::CompressResult res;
+    res.backend = "cuda-jpeg-fused";
+    const std::size_t bytes = static_cast<std::size_t>(in.tensor.elements());
+    core::Stopwatch sw;
+    std::vector<unsigned char> host = pack(in.tensor);
+    res.times.add("pack", sw.elapsed_ms());
+    jpeg_fused::Params p = params_for(r.quality, in.tensor);
+    std::vector<unsigned long long> hist(kBins);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      activate_device();
+      State& st = state();
+      const Launch l = launch_for(st, p);
+      upload_and_run(st, r.quality, l, p, host, hist, res.times);
+    }
+    sw.reset();
+    res.image = core::HostTensor(in.tensor.shape(), in.tensor.channels(), in.tensor.precision());
+    for (std::size_t i = 0; i < bytes; ++i) res.image.set(static_cast<std::int64_t>(i), host[i]);
+    count_histogram(hist, p, res);
+    res.times.add("unpack", sw.elapsed_ms());
+    return res;
+  }
+
+ private:
+  // Device state, made on first use (constructing the compressor touches no device).
+  struct State {
+    DeviceBuffer dev_in, dev_out, hist{kBins * sizeof(unsigned long long)};
+    DeviceBuffer tc_setup{32 * sizeof(tc::LaneSetup)};
+    PinnedBuffer pin_in, pin_out, pin_setup{32 * sizeof(tc::LaneSetup)};
+    int setup_for = -1;                                // the quality of the lane set-up in tc_setup
+    std::map<std::pair<KernelFn, std::size_t>, int> per_sm;  // resident CTAs per SM, per kernel and shared memory
+    int sms = 1;
+    CudaStream stream;
+    CudaEvent ev[4];
+  };
+  struct Launch {
+    KernelFn kernel;
+    std::size_t smem;
+    long long grid;
+  };
+
+  static std::vector<unsigned char> pack(const core::HostTensor& t) {
+    std::vector<unsigned char> host(static_cast<std::size_t>(t.elements()));
+    for (std::size_t i = 0; i < host.size(); ++i)
+      host[i] = static_cast<unsigned char>(std::clamp(t.get(static_cast<std::int64_t>(i)), 0.0, 255.0));
+    return host;
+  }
+
+  static jpeg_fused::Params params_for(int quality, const core::HostTensor& t) {
+    jpeg_fused::Params p{};
+    p.h = static_cast<int>(t.rows());
+    p.w = static_cast<int>(t.cols());
+    p.channels = static_cast<int>(t.channels());
+    p.half_bins = jpeg_fused::half_bins_for(quality);
+    p.blocks_x = static_cast<int>(core::round_up8(p.w) / 8);
+    p.strips = static_cast<int>(core::round_up8(p.h) / 8);
+    p.ctas_x = static_cast<int>((core::round_up8(p.w) + kCtaPixels - 1) / kCtaPixels);
+    jpeg_fused::make_tables(quality, p.tab);
+    return p;
+  }
+
+  State& state() const {
+    if (!st_) {
+      st_ = std::make_unique<State>();
+      st_->sms = current_sm_count();
+      // Load every kernel now, outside every timed region (CUDA loads kernels lazily, at first use: milliseconds).
+      cudaFuncAttributes fa{};
+      for (int planes : {1, 3})
+        for (bool f16 : {false, true}) DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel_for(planes, f16)));
+    }
+    return *st_;
+  }
+
+  // A 1-D grid of CTAs that are all resident at once, each coding an equal chunk of the (column, strip) units, its
+  // set-up and histogram flush once (docs/decisions.md: against one CTA per strip group). Sets p.tc_chunk.
+  static Launch launch_for(State& st, jpeg_fused::Params& p) {
+    const int planes = core::coded_planes(p.channels);
+    Launch l{kernel_for(planes, tc::deq_f16_ok(p.tab)), tc::smem_bytes(p.half_bins, planes, tc::kPairs), 0};
+    if (l.smem > 48 * 1024)
+      DCT_CUDA_CHECK(cudaFuncSetAttribute(l.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(l.smem)));
+    const long long units = static_cast<long long>(p.ctas_x) * p.strips;
+    int& per_sm = st.per_sm[{l.kernel, l.smem}];  // asked once per kernel and shared-memory size
+    if (per_sm == 0)
+      DCT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, l.kernel, tc::kThreads, l.smem));
+    const long long resident = std::max(1LL, static_cast<long long>(per_sm) * st.sms);
+    p.tc_chunk = static_cast<int>(std::min<long long>((units + resident - 1) / resident, 1 << 30));
+    l.grid = (units + p.tc_chunk - 1) / p.tc_chunk;
+    return l;
+  }
+
+  // Copies the image in, runs the kernel, copies the image and the histogram out; h2d / device / d2h by events.
+  static void upload_and_run(State& st, int quality, const Launch& l, jpeg_fused::Params& p,
+                             std::vector<unsigned char>& host, std::vector<unsigned long long>& hist,
+                             core::StageTable& times) {
+    const std::size_t bytes = host.size();
+    if (st.dev_in.bytes() < bytes) {
+      st.dev_in = DeviceBuffer(bytes);
+      st.dev_out = DeviceBuffer(bytes);
+      st.pin_in = PinnedBuffer(bytes);
+      st.pin_out = PinnedBuffer(bytes);
+    }
+    const cudaStream_t s = st.stream.get();
+    std::copy(host.begin(), host.end(), static_cast<unsigned char*>(st.pin_in.get()));
+    p.in = st.dev_in.as<const unsigned char>();
+    p.out = st.dev_out.as<unsigned char>();
+    p.hist = st.hist.as<unsigned long long>();
+    st.ev[0].record(s);
+    DCT_CUDA_CHECK(cudaMemcpyAsync(st.dev_in.get(), st.pin_in.get(), bytes, cudaMemcpyHostToDevice, s));
+    if (st.setup_for != quality) {  // the lanes' MMA fragments and quantizer constants, made when the quality changes
+      float cp[64];
+      tc::make_cprime(cp);
+      auto& lanes = *static_cast<tc::LaneSetup(*)[32]>(st.pin_setup.get());
+      tc::make_lane_setup(cp, p.tab, lanes);
+      DCT_CUDA_CHECK(
+          cudaMemcpyAsync(st.tc_setup.get(), st.pin_setup.get(), st.tc_setup.bytes(), cudaMemcpyHostToDevice, s));
+      st.setup_for = quality;
+    }
+    p.tc_setup = st.tc_setup.get();
+    DCT_CUDA_CHECK(cudaMemsetAsync(st.hist.get(), 0, kBins * sizeof(unsigned long long), s));
+    st.ev[1].record(s);
+    l.kernel<<<static_cast<unsigned>(l.grid), tc::kThreads, l.smem, s>>>(p);
+    DCT_CUDA_CHECK(cudaGetLastError());
+    st.ev[2].record(s);
+    DCT_CUDA_CHECK(cudaMemcpyAsync(st.pin_out.get(), st.dev_out.get(), bytes, cudaMemcpyDeviceToHost, s));
+    DCT_CUDA_CHECK(
+        cudaMemcpyAsync(hist.data(), st.hist.get(), kBins * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+    st.ev[3].record(s);
+    DCT_CUDA_CHECK(cudaStreamSynchronize(s));
+    times.add("h2d", st.ev[1].since(st.ev[0]));
+    times.add("device", st.ev[2].since(st.ev[1]));
+    times.add("d2h", st.ev[3].since(st.ev[2]));
+    std::copy_n(static_cast<const unsigned char*>(st.pin_out.get()), bytes, host.begin());
+  }
+
+  // Coefficients, nonzero count and entropy from the kernel's histogram (the kernel does not count zeros).
+  static void count_histogram(const std::vector<unsigned long long>& hist, const jpeg_fused::Params& p,
+                              core::CompressResult& res) {
+    std::vector<std::int64_t> counts(hist.begin(), hist.end());
+    res.coefficients = core::round_up8(p.h) * core::round_up8(p.w) * core::coded_planes(p.channels);
+    std::int64_t nonzero = 0;
+    for (std::int64_t c : counts) nonzero += c;
+    counts[kZeroBin] = res.coefficients - nonzero;
+    res.nonzero = nonzero;
+    res.entropy_bits = core::entropy_of_histogram(counts);
+  }
+
+  mutable std::mutex mu_;
+  mutable std::unique_ptr<State> st_;
+};
+
+}  // namespace
+
+std::unique_ptr<core::Compressor> make_fused_jpeg_compressor() { return std::make_unique<FusedJpegCompressor>(); }
+
+}  // namespace dct::cuda

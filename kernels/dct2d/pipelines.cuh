@@ -1,0 +1,105 @@
+#pragma once
+// The transform engines the CUDA backends are assembled from. An engine owns its tables and cuFFT
+// plan, says how much workspace it needs, and queues pre-process -> FFT -> post-process on a stream;
+// the plan that holds it owns the workspace (allocated once, at plan construction).
+//   NPointLines  - 1-D N-point DCT-II / DCT-III (eqs. 9-11) along rows or columns, batched
+//   ThreeStage2d - 2-D DCT-II / DCT-III by one 2-D real FFT (eqs. 13-18)
+//   FamilyLines  - the 4N, mirrored 2N and padded 2N 1-D algorithms (eqs. 3-8) along rows
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "kernels/dct2d/col_fft.hpp"
+#include "kernels/common/plan.cuh"
+#include "kernels/dct2d/row_fft.hpp"
+
+namespace dct::cuda {
+
+template <class T>
+class NPointLines {
+ public:
+  NPointLines(core::Op op, core::Norm norm, bool along_cols, core::Shape2 shape, i64 batch);
+  i64 real_elems() const { return rows_ ? 0 : pitch_ * batch_; }
+  i64 cplx_elems() const { return along_cols_ ? (n1_ / 2 + 1) * n2_ * batch_ : n1_ * (n2_ / 2 + 1) * batch_; }
+  void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const;
+
+ private:
+  bool forward_, along_cols_;
+  i64 n1_, n2_, batch_;
+  i64 pitch_;  // workspace matrix pitch: n1*n2 rounded up to even along columns (cuFFT pointer alignment)
+  AxisTableBuffers<T> tables_;
+  std::unique_ptr<RfftRows<T>> rows_;  // rows, where RfftRows supports n2: the reorder inside the row FFT kernel
+  std::optional<FftStage<T>> fft_;     // otherwise: reorder pass + cuFFT
+};
+// FFT stage of ThreeStage2d, fixed when the plan is made:
+//   rows   our row real FFT with the reorder folded into its loads (kernels/dct2d/row_fft.cu), then the in-place
+//          C2C down the n2/2+1 complex columns (ColumnFft where column_fft_wanted, else cuFFT's strided plan);
+//          inverse: column C2C, then our row C2R with the inverse reorder folded into its stores. No reorder pass.
+//   r2c    a separate reorder pass and cuFFT's plain 2-D R2C / C2R plan ([1]'s three stages literally).
+enum class Fft2dRoute { kRows, kR2c };
+// cuda-fft2d's route for a canonical shape n1 x n2: rows where RfftRows<T> supports n2, except f32 rows of 8192 and
+// more whose columns would go through cuFFT; r2c otherwise. cuda-fft2d-cufft always takes r2c.
+template <class T>
+Fft2dRoute fft2d_route(i64 n1, i64 n2);
+// Whether the rows route's column stage is ColumnFft (two passes with 128-byte row segments) instead of cuFFT's
+// strided C2C: n1 = 2048, 4096, 8192 (at 8192 cuFFT's one-kernel column FFT reads 16-byte row segments).
+bool column_fft_wanted(i64 n1);
+
+template <class T>
+class ThreeStage2d {
+ public:
+  ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, i64 batch, Fft2dRoute route);
+  i64 real_elems() const { return rows_ ? 0 : n1_ * n2_ * batch_; }  // rows route: no reorder buffer
+  i64 cplx_elems() const { return n1_ * pitch_ * batch_; }
+  void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const;
+
+ private:
+  bool forward_;
+  i64 n1_, n2_, batch_;  // N x 1 is computed as 1 x N (the same memory; the 2-D DCT commutes with transposition)
+  i64 pitch_;            // complex elements between rows of the half spectrum (rows route: padded, see engines.cu)
+  AxisTableBuffers<T> t1_, t2_;
+  std::unique_ptr<RfftRows<T>> rows_;      // the rows route's row kernels, or null
+  std::unique_ptr<FftStage<T>> fft_;       // r2c: the 2-D plan
+  std::unique_ptr<FftStage<T>> fft_cols_;  // rows: cuFFT's column stage
+  std::unique_ptr<ColumnFft<T>> col_fft_;  // or ours (rows route), leaving the spectrum rows in map_'s order
+  bool fused_ = false;                     // col_fft_ with post_2d / pre_2d fused into its passes
+  RowMap map_;
+};
+
+template <class T>
+class FamilyLines {
+ public:
+  FamilyLines(Family f, core::Op op, core::Norm norm, core::Shape2 shape, i64 batch);
+  i64 real_elems() const { return lines_ * family_factor(family_) * n_; }
+  i64 cplx_elems() const;
+  void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const;
+
+ private:
+  Family family_;
+  bool forward_;
+  i64 n_, lines_;
+  AxisTableBuffers<T> tables_;
+  FftStage<T> fft_;
+};
+
+// A plan around one engine: workspace sized by the engine, allocated here, passed to every run.
+template <class T, class Engine>
+class EnginePlan final : public GpuPlan {
+ public:
+  template <class... Args>
+  EnginePlan(const core::TransformDesc& d, Args&&... args)
+      : GpuPlan(d, d.bytes(), d.bytes()),
+        engine_(std::forward<Args>(args)...),
+        wr_(sizeof(T) * engine_.real_elems()),
+        wc_(sizeof(cx_t<T>) * engine_.cplx_elems()) {}
+
+ private:
+  void run(const void* in, void* out, cudaStream_t s) const override {
+    engine_.run(static_cast<const T*>(in), static_cast<T*>(out), wr_.as<T>(), wc_.as<cx_t<T>>(), s);
+  }
+  Engine engine_;
+  DeviceBuffer wr_, wc_;
+};
+
+}  // namespace dct::cuda

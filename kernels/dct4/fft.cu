@@ -1,0 +1,303 @@
+/* cuda-dct4-fft: batched DCT-IV of any length N along rows, columns or both (DESIGN §4: scipy dct type 4,
+   Y_k = σ Σ_n x_n cos(π(2n+1)(2k+1)/4N), σ = 2 (none), √(2/N) (ortho), 1/N for the inverse of none).
+   Each axis is three passes, each one read and one write of the data: pre-pass kernel, cuFFT, post-pass.
+
+   Even N (M = N/2), the classical complex half-length algorithm:
+     z_n = (x_{2n} + i x_{N-1-2n}) · σ e^{-iπ(4n+1)/4N},  n = 0..M-1         (pre-pass: pairs + twiddle)
+     Z = FFT_M(z)                                                           (cuFFT C2C, in place)
+     u_k = Z_k e^{-iπk/N};  Y_{2k} = Re u_k,  Y_{N-1-2k} = -Im u_k           (post-pass)
+   Proof: Re[e^{-iπ(2k'+1)... }] expands to the two cosine sums of the even and the reversed odd samples;
+   the tests check it against the definition for N = 2 .. 4096.
+
+   Odd N (Chan & Ho's map, as FFTW's reodft11e-r2hc-odd): no twiddles at all. With a = 2n+1, b = 2k+1 odd,
+   the angle πab/4N = 2π·ab/8N, and Z_{8N} = Z_8 × Z_N (gcd(8, N) = 1, Good-Thomas):
+     2π ab/8N ≡ (π/4)·u·(ab mod 8) + 2π v (ab mod N)/N,   u = N^{-1} mod 8, v = 8^{-1} mod N.
+   The first term is an odd multiple of π/4, so cos(πab/4N) = [ε_c(u·ab) cos φ - ε_s(u·ab) sin φ]/√2,
+   φ = 2π v (a mod N)(b mod N)/N, with the characters ε_c(r) = + for r ≡ ±1 (mod 8), ε_s(r) = + for
+   r ≡ 1, 3 (mod 8) (both multiplicative on the odd residues). As n runs over 0..N-1, a mod N runs over Z_N
+   once; the cosine sum only sees the even part and the sine sum only the odd part of a sequence on Z_N,
+   so one real sequence q carries both: q(r) = [p_c(r) + p_c(-r) + p_s(r) - p_s(-r)]/2 with p_c = ε_c x,
+   p_s = ε_s x. Because a and 2N - a (the residue -r) have opposite classes mod 4, exactly one term survives:
+     q(a mod N) = ε_c(a) x_n           if a ≡ 1 (mod 4)
+     q(-a mod N) = -x_n (a ≡ 3 mod 8), +x_n (a ≡ 7 mod 8)                  (pre-pass: a signed permutation)
+     Q = R2C_N(q)                                                           (cuFFT R2C / D2Z)
+     Y_k = σ/√2 [ε_c(u) ε_c(b) Re Q(f) + ε_s(u) ε_s(b) Im Q(f)],  f = v·b mod N (Q(f) = conj Q(N-f) above N/2)
+   (post-pass: a gather with two coefficients per output). N = 1 skips the FFT.
+
+   Single pass (default for rows with N = 2M, M = 2^p, 8 <= M <= 2048; kernels/dct4/rows.cuh): the three
+   steps of the even case in one kernel, one read and one write of the data: a fixed-size (M a template
+   parameter) Stockham FFT with 8 or 16 complex values per thread in registers (one barrier per shared pass),
+   z_n formed on the fly by its first pass from 8/16-byte coalesced loads (lane pairs swap the mirrored halves
+   with a shuffle), the post-twiddle in registers, stores likewise; per-pass twiddle runs built here at plan
+   time (rows_twiddles). Environment DCTOOL_DCT4_THREE_PASS=1 forces the three-pass route (to compare them).
+   (Earlier single-pass kernels were removed: one with a shared-memory radix-2^2 loop and 4-byte loads, which
+   measured slower than the three passes, and the variants v2, v4-v7 that DCTOOL_DCT4_ROWS selected, slower
+   than the one kept (the former v8) where measured: H200, 2026-11-21, notes/dct4.md; dct4_rows.cuh lists them.)
+
+   Layouts: rows use line-major workspaces and contiguous cuFFT batches; columns use slot-major workspaces
+   (slot e of line l at e·L + l) and cuFFT batches of stride L, distance 1, so every pass is coalesced along
+   the row. Axis both: rows pass in -> out, columns pass out -> out. Twiddles, permutation and coefficient
+   tables are built in long double at plan time; cuFFT plans and the workspace are made once per plan. */
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <type_traits>
+#include <vector>
+
+#include "core/error.hpp"
+#include "kernels/dct4/plans.cuh"
+#include "kernels/dct4/rows.cuh"
+
+namespace dct::cuda::dct4 {
+namespace {
+
+template <class T, class I>
+__global__ void even_pre_kernel(const T* __restrict__ x, cx_t<T>* __restrict__ z, const cx_t<T>* __restrict__ tw,
+                                LineMap<I> g, I m, I count) {
+  for (I idx = blockIdx.x * I(blockDim.x) + threadIdx.x; idx < count; idx += I(gridDim.x) * blockDim.x) {
+    I l, n;
+    g.split(idx, m, l, n);
+    const I base = g.elem(l, 0), st = g.stride();
+    const T a = x[base + 2 * n * st], b = x[base + (g.n - 1 - 2 * n) * st];
+    const cx_t<T> w = tw[n];
+    z[g.ws(l, n, m)] = cx_t<T>{a * w.x - b * w.y, a * w.y + b * w.x};
+  }
+}
+
+template <class T, class I>
+__global__ void even_post_kernel(const cx_t<T>* __restrict__ z, T* __restrict__ y, const cx_t<T>* __restrict__ tw,
+                                 LineMap<I> g, I m, I count) {
+  for (I idx = blockIdx.x * I(blockDim.x) + threadIdx.x; idx < count; idx += I(gridDim.x) * blockDim.x) {
+    I l, k;
+    g.split(idx, m, l, k);
+    const cx_t<T> v = z[g.ws(l, k, m)], w = tw[k];
+    const I base = g.elem(l, 0), st = g.stride();
+    y[base + 2 * k * st] = v.x * w.x - v.y * w.y;
+    y[base + (g.n - 1 - 2 * k) * st] = -(v.x * w.y + v.y * w.x);
+  }
+}
+
+// src[r] = n (sign +) or ~n (sign -).
+template <class T, class I>
+__global__ void odd_pre_kernel(const T* __restrict__ x, T* __restrict__ q, const int* __restrict__ src, LineMap<I> g,
+                               I count) {
+  for (I idx = blockIdx.x * I(blockDim.x) + threadIdx.x; idx < count; idx += I(gridDim.x) * blockDim.x) {
+    I l, r;
+    g.split(idx, g.n, l, r);
+    const int s = src[r];
+    const T v = x[g.elem(l, 0) + I(s >= 0 ? s : ~s) * g.stride()];
+    q[g.ws(l, r, g.n)] = s >= 0 ? v : -v;
+  }
+}
+
+template <class T, class I>
+__global__ void odd_post_kernel(const cx_t<T>* __restrict__ Q, const T* __restrict__ q, T* __restrict__ y,
+                                const int* __restrict__ f, const T* __restrict__ cr, const T* __restrict__ ci,
+                                LineMap<I> g, I count) {
+  const I nc = g.n / 2 + 1;
+  for (I idx = blockIdx.x * I(blockDim.x) + threadIdx.x; idx < count; idx += I(gridDim.x) * blockDim.x) {
+    I l, k;
+    g.split(idx, g.n, l, k);
+    const cx_t<T> v = g.n == 1 ? cx_t<T>{q[l], T(0)} : Q[g.ws(l, I(f[k]), nc)];
+    y[g.elem(l, k)] = cr[k] * v.x + ci[k] * v.y;
+  }
+}
+
+
+template <class T> cufftType c2c_type() { return std::is_same_v<T, float> ? CUFFT_C2C : CUFFT_Z2Z; }
+template <class T> cufftType r2c_type() { return std::is_same_v<T, float> ? CUFFT_R2C : CUFFT_D2Z; }
+
+template <class T>
+void upload(DeviceBuffer& dst, const std::vector<T>& v) {
+  dst = DeviceBuffer(sizeof(T) * v.size());
+  DCT_CUDA_CHECK(cudaMemcpy(dst.get(), v.data(), dst.bytes(), cudaMemcpyHostToDevice));
+}
+
+int mod_inverse(int a, int m) {  // m >= 1, gcd(a, m) = 1
+  if (m == 1) return 0;
+  for (int x = 1; x < m; ++x)
+    if ((static_cast<long long>(a) * x) % m == 1) return x;
+  return 0;
+}
+
+// One transformed axis: its tables, its cuFFT plan, its workspace needs.
+template <class T>
+class Pass {
+ public:
+  Pass(i64 n, i64 lines, i64 width, bool cols, double sig) : n_(n), lines_(lines), width_(width), cols_(cols) {
+    const long double pi = 3.141592653589793238462643383279502884L;
+    const i64 L = lines;
+    if (n % 2 == 0) {
+      const i64 m = n / 2;
+      std::vector<cx_t<T>> pre(m), post(m);
+      for (i64 k = 0; k < m; ++k) {
+        const long double a = -pi * (4 * k + 1) / (4.0L * n), b = -pi * k / static_cast<long double>(n);
+        pre[k] = cx_t<T>{static_cast<T>(sig * std::cos(a)), static_cast<T>(sig * std::sin(a))};
+        post[k] = cx_t<T>{static_cast<T>(std::cos(b)), static_cast<T>(std::sin(b))};
+      }
+      upload(tab_a_, pre);
+      upload(tab_b_, post);
+      if (!cols && m >= kRowsMinM && m <= kRowsMaxM && (m & (m - 1)) == 0) {
+        while ((i64(1) << lgm_) < m) ++lgm_;
+        rows_ = rows_launch<T>(lgm_);
+        upload(tab_i_, rows_twiddles<T>(lgm_));
+        if (rows_.smem_bytes > 48 * 1024)
+          DCT_CUDA_CHECK(
+              cudaFuncSetAttribute(rows_.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, rows_.smem_bytes));
+        return;
+      }
+      ws_real_ = 0;
+      ws_cplx_ = m * L;
+      if (m > 1) {
+        long long nn[1] = {m}, emb[1] = {m};
+        make_plan(nn, emb, cols ? L : 1, cols ? 1 : m, emb, cols ? L : 1, cols ? 1 : m, L, c2c_type<T>());
+      }
+    } else {
+      const int N = static_cast<int>(n);
+      const int u = mod_inverse(N % 8, 8), v = mod_inverse(8 % N, N);
+      auto ec = [](long long r) { const int m8 = static_cast<int>(((r % 8) + 8) % 8); return m8 == 1 || m8 == 7 ? 1 : -1; };
+      auto es = [](long long r) { const int m8 = static_cast<int>(((r % 8) + 8) % 8); return m8 == 1 || m8 == 3 ? 1 : -1; };
+      std::vector<int> src(n, 0), f(n, 0);
+      std::vector<T> cr(n), ci(n);
+      for (int i = 0; i < N; ++i) {
+        const int a = 2 * i + 1;
+        if (a % 4 == 1)
+          src[a % N] = ec(a) > 0 ? i : ~i;
+        else
+          src[(N - a % N) % N] = (a % 8 == 3) ? ~i : i;
+      }
+      const long double s2 = sig / std::sqrt(2.0L);
+      for (int k = 0; k < N; ++k) {
+        const long long b = 2 * k + 1;
+        int fk = static_cast<int>((static_cast<long long>(v) * b) % N);
+        long double sim = s2 * es(u) * es(b);
+        if (fk > N / 2) {
+          fk = N - fk;
+          sim = -sim;
+        }
+        f[k] = fk;
+        cr[k] = static_cast<T>(s2 * ec(u) * ec(b));
+        ci[k] = static_cast<T>(sim);
+      }
+      upload(tab_i_, src);
+      upload(tab_j_, f);
+      upload(tab_a_, cr);
+      upload(tab_b_, ci);
+      ws_real_ = n * L;
+      ws_cplx_ = (n / 2 + 1) * L;
+      if (n > 1) {
+        long long nn[1] = {n}, ie[1] = {n}, oe[1] = {n / 2 + 1};
+        make_plan(nn, ie, cols ? L : 1, cols ? 1 : n, oe, cols ? L : 1, cols ? 1 : n / 2 + 1, L, r2c_type<T>());
+      }
+    }
+  }
+
+  i64 ws_real() const { return ws_real_; }
+  i64 ws_cplx() const { return ws_cplx_; }
+
+  void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
+    if (rows_.fn != nullptr) {
+      const i64 blocks = (lines_ + rows_.lines_per_cta - 1) / rows_.lines_per_cta;
+      rows_.fn<<<static_cast<unsigned>(blocks), rows_.threads, rows_.smem_bytes, s>>>(
+          in, out, tab_a_.as<const cx_t<T>>(), tab_b_.as<const cx_t<T>>(), tab_i_.as<const cx_t<T>>(),
+          static_cast<int>(n_), lgm_, static_cast<long long>(lines_));
+      DCT_CUDA_CHECK(cudaGetLastError());
+      return;
+    }
+    const i64 count = (n_ % 2 == 0 ? n_ / 2 : n_) * lines_;
+    const i64 top = std::max<i64>(n_ * lines_, (n_ + 2) * lines_);
+    if (top < (i64(1) << 31))
+      run_as<unsigned>(in, out, wr, wc, count, s);
+    else
+      run_as<unsigned long long>(in, out, wr, wc, count, s);
+  }
+
+ private:
+  void make_plan(long long* nn, long long* ie, long long is, long long id, long long* oe, long long os, long long od,
+                 long long batch, cufftType type) {
+    plan_ = std::make_unique<CufftPlan>();
+    std::size_t work = 0;
+    DCT_CUFFT_CHECK(cufftMakePlanMany64(plan_->get(), 1, nn, ie, is, id, oe, os, od, type, batch, &work));
+  }
+
+  template <class I>
+  void run_as(const T* in, T* out, T* wr, cx_t<T>* wc, i64 count, cudaStream_t s) const {
+    const LineMap<I> g{I(n_), I(lines_), I(width_), cols_};
+    const dim3 grid(flat_blocks(count)), block(256);
+    if (n_ % 2 == 0) {
+      const I m = I(n_ / 2);
+      DCT_LAUNCH((even_pre_kernel<T, I>), grid, block, s, in, wc, tab_a_.as<const cx_t<T>>(), g, m, I(count));
+      if (plan_) {
+        DCT_CUFFT_CHECK(cufftSetStream(plan_->get(), s));
+        if constexpr (std::is_same_v<T, float>)
+          DCT_CUFFT_CHECK(cufftExecC2C(plan_->get(), wc, wc, CUFFT_FORWARD));
+        else
+          DCT_CUFFT_CHECK(cufftExecZ2Z(plan_->get(), wc, wc, CUFFT_FORWARD));
+      }
+      DCT_LAUNCH((even_post_kernel<T, I>), grid, block, s, wc, out, tab_b_.as<const cx_t<T>>(), g, m, I(count));
+    } else {
+      DCT_LAUNCH((odd_pre_kernel<T, I>), grid, block, s, in, wr, tab_i_.as<const int>(), g, I(count));
+      if (plan_) {
+        DCT_CUFFT_CHECK(cufftSetStream(plan_->get(), s));
+        if constexpr (std::is_same_v<T, float>)
+          DCT_CUFFT_CHECK(cufftExecR2C(plan_->get(), wr, wc));
+        else
+          DCT_CUFFT_CHECK(cufftExecD2Z(plan_->get(), wr, wc));
+      }
+      DCT_LAUNCH((odd_post_kernel<T, I>), grid, block, s, static_cast<const cx_t<T>*>(wc), static_cast<const T*>(wr),
+                 out, tab_j_.as<const int>(), tab_a_.as<const T>(), tab_b_.as<const T>(), g, I(count));
+    }
+  }
+
+  i64 n_, lines_, width_;
+  bool cols_;
+  i64 ws_real_ = 0, ws_cplx_ = 0;
+  RowsLaunch<T> rows_;  // the single-pass kernel (kernels/dct4/rows.cuh) when set: rows, N = 2M, M = 2^p in [8, 2048]
+  int lgm_ = 0;         // log2 M for it
+  DeviceBuffer tab_a_, tab_b_, tab_i_, tab_j_;
+  std::unique_ptr<CufftPlan> plan_;  // null: length-1 FFT (identity)
+};
+
+template <class T>
+class FftPlan final : public GpuPlan {
+ public:
+  explicit FftPlan(const core::TransformDesc& d) : GpuPlan(d, d.bytes(), d.bytes()) {
+    const i64 h = d.shape.rows, w = d.shape.cols;
+    if (d.axis != core::Axis::kCols) passes_.emplace_back(w, d.batch * h, w, false, sigma(d.op, d.norm, w));
+    if (d.axis != core::Axis::kRows) passes_.emplace_back(h, d.batch * w, w, true, sigma(d.op, d.norm, h));
+    i64 wr = 0, wc = 0;
+    for (const auto& p : passes_) {
+      wr = std::max(wr, p.ws_real());
+      wc = std::max(wc, p.ws_cplx());
+    }
+    wr_ = DeviceBuffer(sizeof(T) * wr);
+    wc_ = DeviceBuffer(sizeof(cx_t<T>) * wc);
+  }
+
+ private:
+  void run(const void* in, void* out, cudaStream_t s) const override {
+    const T* src = static_cast<const T*>(in);
+    for (const auto& p : passes_) {
+      p.run(src, static_cast<T*>(out), wr_.as<T>(), wc_.as<cx_t<T>>(), s);
+      src = static_cast<const T*>(out);
+    }
+  }
+  std::vector<Pass<T>> passes_;
+  DeviceBuffer wr_, wc_;
+};
+
+}  // namespace
+
+double sigma(core::Op op, core::Norm norm, i64 n) {
+  if (norm == core::Norm::kOrtho) return std::sqrt(2.0 / static_cast<double>(n));
+  return op == core::Op::kIdct4 ? 1.0 / static_cast<double>(n) : 2.0;
+}
+
+std::unique_ptr<core::Plan> make_fft_plan(const core::TransformDesc& d) {
+  if (d.prec == core::Precision::kF32) return std::make_unique<FftPlan<float>>(d);
+  return std::make_unique<FftPlan<double>>(d);
+}
+
+}  // namespace dct::cuda::dct4
