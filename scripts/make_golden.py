@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the golden vectors of data/golden/ (DESIGN §7): scipy.fft results the CPU tests compare with.
+"""Writes the golden vectors of data/golden/ (README, Testing): scipy.fft results the CPU tests compare with.
 
 For every shape one input, data/golden/input_<H>x<W>.npy (float64, uniform in [-1, 1), fixed seed), and
 for every (op, norm, axis, shape) one expected output, data/golden/<op>_<norm>_<axis>_<H>x<W>.out.npy:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Debian packages dctool builds and tests with (DESIGN §1), if any is missing.
+# Installs the Debian packages dctool builds and tests with (README, Install), if any is missing.
 # The CUDA toolkit is not installed here: when nvcc is on PATH (or in /usr/local/cuda/bin) the CUDA
 # backends are built too; without it the build has the CPU backends only.
 set -euo pipefail

@@ -1,0 +1,593 @@
+#!/usr/bin/python3
+"""Regenerates docs/performance.md and its plots (docs/img/perf-*.png) from bench/results/*.csv.
+
+    /usr/bin/python3 scripts/bench/make_performance_docs.py [--results DIR] [--doc FILE] [--img DIR]
+
+Inputs: bench/results/<capability>-<device>.csv, each the output of `dctool bench --format csv` (or, for
+peer-vkfft, of ../shared/peers/vkbench) preceded by `# command: ...` (one or more), `# device: ...` and
+`# date: YYYY-MM-DD` lines, as scripts/bench/sweeps.sh writes them. Capabilities: dct2d (Table V layout), dct1d
+(Table IV), block8, dct4, lot, jpeg, peer-vkfft; any other name is shown with the generic table and plot. Works with
+whatever subset exists; every table and plot holds one device only. Needs matplotlib (Debian: python3-matplotlib).
+Numbers from the CSVs are printed as they are; derived ones (copy / cuFFT times, ratios) are marked as such.
+"""
+import argparse
+import csv
+import math
+import os
+import re
+import statistics
+import sys
+from collections import OrderedDict, defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.ticker import LogFormatterSciNotation, NullLocator  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+COMMAND = "/usr/bin/python3 scripts/bench/make_performance_docs.py"
+IMG_PREFIX = "perf-"
+KNOWN = ["dct2d", "dct1d", "block8", "dct4", "lot", "jpeg", "peer-vkfft"]
+EXPECTED = ["dct2d", "dct1d", "block8", "dct4", "lot", "peer-vkfft"]  # what sweeps.sh writes (jpeg is optional)
+TITLES = {
+    "dct2d": "2-D DCT-II / DCT-III (Table V layout)",
+    "dct1d": "1-D DCT-II / DCT-III along rows (Table IV layout)",
+    "block8": "8×8 block DCT",
+    "dct4": "DCT-IV",
+    "lot": "8×8 lapped orthogonal transform (LOT)",
+    "jpeg": "JPEG round trip",
+    "peer-vkfft": "dctool and VkFFT",
+}
+INTROS = {
+    "dct2d": "Whole-matrix 2-D DCT-II (`dct2`) and its inverse DCT-III (`idct2`), `--axis both`: the row-column "
+             "baseline (`cuda-rowcol`) against the route through one 2-D real FFT (`cuda-fft2d`), in f64 and f32. "
+             "The cuFFT column is cuFFT's R2C (for `dct2`) or C2R (for `idct2`) 2-D transform of the same shape, "
+             "timed in the same process (median ÷ x_fft).",
+    "dct1d": "1-D DCT-II / DCT-III of one row of N points (`--axis rows`, shape 1×N) by the four 1-D algorithms: "
+             "4N-point, mirrored 2N-point, zero-padded 2N-point and N-point real FFTs.",
+    "block8": "Independent 8×8 blocks (`--block 8 --norm ortho`, the JPEG transform): the butterfly kernel "
+              "(`cuda-8x8`) against the definition (`cuda-8x8-def`), f32.",
+    "dct4": "DCT-IV along rows. N = 17 (shapes 1×17 and 2^20×17): the classical O(N²) kernel (`cuda-dct4-direct`), "
+            "the 4- and 8-section kernels and the FFT route; then the FFT route (`cuda-dct4-fft`, `--norm ortho`) "
+            "batched at N = 256, 1023, 1024 and 4096 with 2^24 elements per transform set, forward (`dct4`) and "
+            "inverse (`idct4`). For a single 1×17 transform the end-to-end time (`e2e_ms`, transfers included) is "
+            "the figure to read; kernel times at that size are launch latency.",
+    "lot": "8×8 lapped orthogonal transform (Malvar), forward (`lot`, H×W → (H+8)×(W+8)) and inverse (`ilot`): "
+           "the GPU kernel (`cuda-lot`) beside the CPU implementation on the host's cores (`cpu-lot`; its x_copy and "
+           "x_fft are against a host memcpy and FFTW r2c, its device column names the CPU).",
+    "jpeg": "JPEG round trip.",
+}
+DCTOOL_COLS = ["op", "backend", "precision", "shape", "batch", "reps", "median_ms", "min_ms", "max_ms", "gbps",
+               "x_copy", "x_fft", "e2e_ms", "cpu_ms", "max_rel_err", "device"]
+PEER_COLS = ["peer", "op", "precision", "shape", "batch", "median_ms", "min_ms", "copy_ms", "fft_ms", "x_copy",
+             "x_fft", "max_rel_err"]
+INVERSE_OPS = {"idct2", "idct4", "ilot"}
+FORBIDDEN = re.compile(r"\bsessions?\b|\brun ?[0-9]+\b|\bcall[0-9]+\b", re.I)
+COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
+REF_COLOR = {"copy": "#555555", "fft": "#000000"}
+OFF_MARKERS = ["^", "v", "s", "D", "P", "X"]
+
+
+def warn(msg):
+    print("make_performance_docs: warning: " + msg, file=sys.stderr)
+
+
+def num(s):
+    try:
+        v = float(s)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def g4(v):
+    return "–" if v is None else f"{v:.4g}"
+
+
+def cell(s):
+    return s if s not in (None, "") else "–"
+
+
+def shape_hw(shape):
+    try:
+        h, w = shape.lower().split("x")
+        return int(h), int(w)
+    except ValueError:
+        return None
+
+
+def elements(row):
+    hw = shape_hw(row["shape"])
+    if hw is None:
+        return None
+    b = num(row.get("batch")) or 1
+    return hw[0] * hw[1] * b
+
+
+def slug_of(device):
+    d = device.upper()
+    for s in ("H100", "H200"):
+        if s in d:
+            return s.lower()
+    d = re.sub(r"^nvidia\s+", "", device.strip(), flags=re.I).lower()
+    return re.sub(r"[^a-z0-9]+", "-", d).strip("-") or "unknown"
+
+
+class Result:
+    """One bench/results CSV."""
+
+    def __init__(self, path):
+        self.path = path
+        self.name = os.path.basename(path)
+        self.commands, self.meta, self.rows, self.header = [], {}, [], None
+        lines = []
+        with open(path, newline="") as fh:
+            for line in fh:
+                if line.startswith("#"):
+                    m = re.match(r"#\s*([A-Za-z_-]+)\s*:\s*(.*?)\s*$", line)
+                    if m:
+                        key, val = m.group(1).lower(), m.group(2)
+                        if key == "command":
+                            self.commands.append(val)
+                        else:
+                            self.meta.setdefault(key, val)
+                    continue
+                if line.strip():
+                    lines.append(line)
+        for rec in csv.reader(lines):
+            if self.header is None:
+                self.header = [c.strip() for c in rec]
+                continue
+            if [c.strip() for c in rec] == self.header:
+                continue  # a repeated header (files concatenated)
+            self.rows.append(dict(zip(self.header, rec)))
+        stem = self.name[:-4]
+        self.cap = self.slug = None
+        for cap in sorted(KNOWN, key=len, reverse=True):
+            if stem.startswith(cap + "-"):
+                self.cap, self.slug = cap, stem[len(cap) + 1:]
+                break
+        if self.cap is None:
+            self.cap, _, self.slug = stem.rpartition("-") if "-" in stem else (stem, "", "")
+        self.is_peer = self.header is not None and "peer" in self.header
+        self.device = self.meta.get("device") or self._device_from_rows() or self.slug or "unknown device"
+        if self.meta.get("device") and slug_of(self.device) != self.slug:
+            warn(f"{self.name}: file name says '{self.slug}' but '# device:' says '{self.device}': "
+                 f"grouped with {slug_of(self.device)}")
+            self.slug = slug_of(self.device)
+        if not self.slug:
+            self.slug = slug_of(self.device)
+        self.date = self.meta.get("date", "date not recorded")
+        if not self.commands:
+            warn(f"{self.name}: no '# command:' line")
+        if self.header is None:
+            warn(f"{self.name}: no CSV header")
+        elif not self.is_peer:
+            for r in self.rows:
+                if r.get("backend", "").startswith("cuda-") and self.meta.get("device") and \
+                        r.get("device") and r["device"] != self.meta["device"]:
+                    warn(f"{self.name}: a {r['backend']} row was measured on '{r['device']}', "
+                         f"not '{self.meta['device']}'")
+                    break
+
+    def _device_from_rows(self):
+        for r in self.rows:
+            if r.get("backend", "").startswith("cuda-") and r.get("device"):
+                return r["device"]
+        return None
+
+
+# ---------------------------------------------------------------------------------------------------- tables
+def md_table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def full_table(res):
+    if res.is_peer:
+        cols = [c for c in PEER_COLS if c in res.header] + [c for c in res.header if c not in PEER_COLS]
+        return md_table(cols, [[cell(r.get(c)) for c in cols] for r in res.rows])
+    cols = [c for c in DCTOOL_COLS if c in res.header] + [c for c in res.header if c not in DCTOOL_COLS]
+    note = []
+    for c in ("reps", "device"):  # constant columns go into the line above the table
+        vals = {r.get(c, "") for r in res.rows}
+        if c in cols and len(vals) == 1:
+            cols.remove(c)
+            note.append(f"{c} = {vals.pop()}")
+    head = {"median_ms": "median ms", "min_ms": "min ms", "max_ms": "max ms", "gbps": "GB/s", "e2e_ms": "e2e ms",
+            "cpu_ms": "cpu ms", "max_rel_err": "max rel err"}
+    text = md_table([head.get(c, c) for c in cols], [[cell(r.get(c)) for c in cols] for r in res.rows])
+    return (f"All rows ({', '.join(note)}):\n\n" if note else "All rows:\n\n") + text
+
+
+def index(rows):
+    return {(r["op"], r["backend"], r["precision"], r["shape"]): r for r in rows}
+
+
+def ordered(values):
+    return list(OrderedDict.fromkeys(values))
+
+
+def derived(row, key):
+    """median ÷ x_<key>: the copy or cuFFT time of the same shape measured in the same process."""
+    m, x = num(row.get("median_ms")), num(row.get("x_" + key))
+    return m / x if m is not None and x else None
+
+
+def pivot_table(res):
+    """Rows (op, precision, shape), one column per backend: median ms (×copy); the fastest in bold."""
+    rows = res.rows
+    backends = ordered(r["backend"] for r in rows)
+    by = index(rows)
+    out = []
+    for op in ordered(r["op"] for r in rows):
+        for prec in ordered(r["precision"] for r in rows if r["op"] == op):
+            for shape in ordered(r["shape"] for r in rows if r["op"] == op and r["precision"] == prec):
+                got = {b: by.get((op, b, prec, shape)) for b in backends}
+                best = min((num(r["median_ms"]), b) for b, r in got.items() if r and num(r["median_ms"]) is not None)
+                cells = []
+                for b in backends:
+                    r = got[b]
+                    if not r:
+                        cells.append("")
+                        continue
+                    x = f" (×{r['x_copy']})" if r.get("x_copy") else ""
+                    t = f"{r['median_ms']}{x}"
+                    several = sum(1 for x in got.values() if x) > 1
+                    cells.append(f"**{t}**" if several and b == best[1] else t)
+                out.append([op, prec, shape] + cells)
+    text = md_table(["op", "precision", "shape"] + [f"{b}: ms (×copy)" for b in backends], out)
+    lead = "Median ms per backend, x_copy in parentheses"
+    return lead + (" (fastest in bold):" if len(backends) > 1 else ":") + "\n\n" + text
+
+
+def table_v(res):
+    by = index(res.rows)
+    shapes = ordered(r["shape"] for r in res.rows)
+    out = []
+    for prec in ordered(r["precision"] for r in res.rows):
+        body = []
+        for s in shapes:
+            cells = []
+            for op in ("dct2", "idct2"):
+                rc, fd = by.get((op, "cuda-rowcol", prec, s)), by.get((op, "cuda-fft2d", prec, s))
+                t_fd = num(fd["median_ms"]) if fd else None
+                if rc:
+                    ratio = f" ({num(rc['median_ms']) / t_fd:.2f})" if t_fd else ""
+                    cells.append(rc["median_ms"] + ratio)
+                else:
+                    cells.append("")
+                cells.append(fd["median_ms"] + " (1)" if fd else "")
+                fft = derived(fd, "fft") if fd else None
+                if fft is None and rc:
+                    fft = derived(rc, "fft")
+                cells.append(f"{fft:.4g} ({fft / t_fd:.2f})" if fft and t_fd else g4(fft) if fft else "")
+            if any(cells):
+                hw = shape_hw(s) or ("", "")
+                body.append([str(hw[0]), str(hw[1])] + cells)
+        if not body:
+            continue
+        out.append(f"{prec}, median ms (in parentheses: ÷ cuda-fft2d of the same op):\n")
+        out.append(md_table(["N1", "N2", "dct2 cuda-rowcol", "dct2 cuda-fft2d", "cuFFT R2C (derived)",
+                             "idct2 cuda-rowcol", "idct2 cuda-fft2d", "cuFFT C2R (derived)"], body))
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+# ---------------------------------------------------------------------------------------------------- plots
+def save(fig, path):
+    fig.savefig(path, dpi=110, metadata={"Software": None})
+    plt.close(fig)
+
+
+def compact(n):
+    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if n >= div:
+            return f"{n / div:.3g}{suffix}"
+    return f"{n:g}"
+
+
+def shape_label(shape):
+    h, w = shape_hw(shape)
+    if h == w:
+        return f"{h}²"
+    p2 = lambda v: f"2^{v.bit_length() - 1}" if v > 8192 and v & (v - 1) == 0 else str(v)  # noqa: E731
+    return f"{p2(h)}×{p2(w)}"
+
+
+def element_tick(row):
+    return f"{compact(elements(row))}\n({shape_label(row['shape'])})"
+
+
+def panel(ax, rows, xfun, connect, title, xlabel, tick=element_tick):
+    """One subplot: median ms per backend against xfun(row), log-log; copy and cuFFT lines from the cuda-* rows.
+    Rows whose shape `connect` rejects are drawn as open markers (one marker per shape), not joined."""
+    backends = ordered(r["backend"] for r in rows)
+    off_shapes = ordered(r["shape"] for r in rows if not connect(r))
+    off_marker = {s: OFF_MARKERS[i % len(OFF_MARKERS)] for i, s in enumerate(off_shapes)}
+    handles = []
+
+    def draw(points, color, label, style, width, marker):
+        main = sorted((x, y) for x, y, r in points if connect(r))
+        if main:
+            h, = ax.plot([p[0] for p in main], [p[1] for p in main], style, color=color, lw=width, marker=marker,
+                         ms=5, label=label)
+        else:
+            h = Line2D([], [], color=color, ls=style, lw=width, marker=marker, label=label)
+        handles.append(h)
+        for x, y, r in points:
+            if not connect(r):
+                ax.plot([x], [y], ls="none", marker=off_marker[r["shape"]], mfc="none", mec=color, ms=7, mew=1.3)
+
+    for i, b in enumerate(backends):
+        pts = [(xfun(r), num(r["median_ms"]), r) for r in rows if r["backend"] == b]
+        pts = [p for p in pts if p[0] and p[1]]
+        draw(pts, COLORS[i % len(COLORS)], b, "-", 1.8, "o")
+    gpu = [r for r in rows if r["backend"].startswith("cuda-")]
+    inverse = any(r["op"] in INVERSE_OPS for r in rows)
+    for key, label, style in (("copy", "device copy of the same bytes", "--"),
+                              ("fft", "cuFFT " + ("C2R" if inverse else "R2C") + " of the same shape", ":")):
+        per = defaultdict(list)
+        for r in gpu:
+            v = derived(r, key)
+            if v is not None and xfun(r):
+                per[r["shape"]].append((xfun(r), v, r))
+        pts = [(xs[0][0], statistics.median(v for _, v, _ in xs), xs[0][2]) for xs in per.values()]
+        if pts:
+            draw(pts, REF_COLOR[key], label, style, 1.4, None)
+    for s in off_shapes:
+        handles.append(Line2D([], [], ls="none", marker=off_marker[s], mfc="none", mec="#444444", ms=7,
+                              label=f"{s} (open marker)"))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    # y: label some minor ticks where the axis spans less than two decades
+    ax.yaxis.set_minor_formatter(LogFormatterSciNotation(labelOnlyBase=False, minor_thresholds=(2, 0.5)))
+    # x: a few well separated sizes (the joined ones) are labelled where they are
+    ticks = {}
+    for r in rows:
+        if connect(r) and xfun(r):
+            ticks.setdefault(xfun(r), tick(r))
+    xs = sorted(ticks)
+    if 1 < len(xs) <= 10 and all(b / a >= 1.4 for a, b in zip(xs, xs[1:])):
+        ax.set_xticks(xs)
+        ax.set_xticklabels([ticks[x] for x in xs], fontsize=8)
+        ax.xaxis.set_minor_locator(NullLocator())
+        every = [xfun(r) for r in rows if xfun(r)]
+        ax.set_xlim(min(every) / 1.5, max(every) * 1.5)
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("median time (ms)")
+    ax.grid(True, which="major", alpha=0.35)
+    ax.grid(True, which="minor", alpha=0.12)
+    return handles
+
+
+def grid_figure(rows, path, suptitle, xfun, connect, xlabel, ops=None, precs=None, tick=element_tick):
+    ops = ops or ordered(r["op"] for r in rows)
+    precs = precs or ordered(r["precision"] for r in rows)
+    cells = [(op, p) for p in precs for op in ops if any(r["op"] == op and r["precision"] == p for r in rows)]
+    if not cells:
+        return False
+    ncol = len(ops) if len(cells) > 1 else 1
+    nrow = math.ceil(len(cells) / ncol)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.6 * ncol, 4.4 * nrow), squeeze=False)
+    legend = OrderedDict()  # one legend for the figure: the union of the panels' entries
+    for k, (op, p) in enumerate(cells):
+        ax = axes[k // ncol][k % ncol]
+        for h in panel(ax, [r for r in rows if r["op"] == op and r["precision"] == p], xfun, connect,
+                       f"{op}, {p}", xlabel, tick):
+            legend.setdefault(h.get_label(), h)
+    for k in range(len(cells), nrow * ncol):
+        axes[k // ncol][k % ncol].axis("off")
+    fig.suptitle(suptitle, fontsize=11)
+    ncols_leg = min(len(legend), 4 if ncol > 1 else 2)
+    leg_rows = math.ceil(len(legend) / ncols_leg)
+    leg_h = (0.15 + 0.2 * leg_rows) / fig.get_figheight()
+    fig.legend(list(legend.values()), list(legend.keys()), loc="lower center", ncol=ncols_leg, fontsize=8,
+               frameon=False)
+    fig.tight_layout(rect=(0, leg_h, 1, 1))
+    save(fig, path)
+    return True
+
+
+def plots_for(res, img_dir):
+    """[(file name, caption)] of the figures made for one capability CSV."""
+    rows = [r for r in res.rows if num(r.get("median_ms")) is not None and shape_hw(r.get("shape", ""))]
+    if not rows:
+        return []
+    base = f"{IMG_PREFIX}{res.cap}-{res.slug}"
+    dev = f"{res.device}, {res.date}"
+    xl = "size (elements)"
+    made = []
+
+    def fig(name, sub, caption, **kw):
+        if grid_figure(sub, os.path.join(img_dir, name), kw.pop("title") + f" — {dev}", **kw):
+            made.append((name, caption))
+
+    square = lambda r: shape_hw(r["shape"])[0] == shape_hw(r["shape"])[1]  # noqa: E731
+    always = lambda r: True  # noqa: E731
+    if res.cap == "dct2d":
+        fig(base + ".png", rows, "2-D DCT: time against size (square sizes joined; non-square sizes as open markers)",
+            title="2-D DCT-II / DCT-III", xfun=elements, connect=square, xlabel=xl, ops=["dct2", "idct2"])
+    elif res.cap == "dct4":
+        n17 = [r for r in rows if shape_hw(r["shape"])[1] == 17]
+        rest = [r for r in rows if shape_hw(r["shape"])[1] != 17]
+        fig(base + "-n17.png", n17, "DCT-IV, N = 17: one transform and 2^20 transforms",
+            title="DCT-IV, N = 17", xfun=elements, connect=always, xlabel=xl)
+        # even N (N/2-point complex FFT) joined; odd N (signed permutation + N-point real FFT) as open markers
+        fig(base + "-batched.png", rest, "DCT-IV batched along rows: time against transform length N "
+            "(every point has about 2^24 elements; even N joined, odd N as open markers)",
+            title="DCT-IV batched (about 2^24 elements)",
+            xfun=lambda r: shape_hw(r["shape"])[1], connect=lambda r: shape_hw(r["shape"])[1] % 2 == 0,
+            tick=lambda r: str(shape_hw(r["shape"])[1]),
+            xlabel="transform length N (rows × N ≈ 2^24 elements)")
+    else:
+        title = TITLES.get(res.cap, res.cap)
+        fig(base + ".png", rows, f"{title}: time against size", title=title, xfun=elements, connect=always,
+            xlabel=xl)
+    return made
+
+
+# ---------------------------------------------------------------------------------------------------- peer
+def peer_section(peer, results):
+    """dctool against VkFFT for the op / precision / shape pairs both measured on this device."""
+    mine = {r.cap: r for r in results if r.slug == peer.slug and not r.is_peer}
+    source = {"dct2_2d": ("dct2d", "dct2"), "dct3_2d": ("dct2d", "idct2"), "dct4_1d": ("dct4", "dct4")}
+    body = []
+    for p in peer.rows:
+        op = re.sub(r"(_inplace)?(_tuned)?$", "", p.get("op", ""))  # vkbench's variants: same transform
+        if op not in source:
+            continue
+        cap, dop = source[op]
+        res = mine.get(cap)
+        if not res:
+            continue
+        cands = [r for r in res.rows if r["op"] == dop and r["precision"] == p["precision"]
+                 and r["shape"] == p["shape"] and num(r.get("median_ms")) is not None]
+        if not cands:
+            continue
+        best = min(cands, key=lambda r: num(r["median_ms"]))
+        vk, me = num(p.get("median_ms")), num(best["median_ms"])
+        ratio = f"{vk / me:.2f}" if vk and me else "–"
+        body.append([dop, p["precision"], p["shape"], best["backend"], best["median_ms"], cell(best.get("x_copy")),
+                     p["op"], cell(p.get("median_ms")),
+                     cell(p.get("x_copy")), ratio])
+    out = []
+    if body:
+        out.append("Matching op, precision and shape (dctool: the fastest backend measured for it; `idct2` = VkFFT's "
+                   "DCT-III; `dct4` along rows = VkFFT's batched 1-D DCT-IV). Each x_copy is against the copy "
+                   "measured in its own process; VkFFT ÷ dctool > 1 means dctool is faster.\n")
+        out.append(md_table(["op", "precision", "shape", "dctool backend", "dctool ms", "dctool ×copy", "VkFFT op",
+                             "VkFFT ms", "VkFFT ×copy", "VkFFT ÷ dctool"], body))
+    else:
+        have = ", ".join(sorted(mine)) or "none"
+        out.append(f"No dctool rows for this device match the VkFFT shapes yet (dctool results here: {have}).")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------------------- document
+def commands_block(res):
+    cmds = res.commands or ["(not recorded)"]
+    return "```\n" + "\n".join(cmds) + "\n```"
+
+
+def build(results_dir, doc_path, img_dir):
+    paths = sorted(os.path.join(results_dir, f) for f in os.listdir(results_dir) if f.endswith(".csv")) \
+        if os.path.isdir(results_dir) else []
+    results = []
+    for p in paths:
+        try:
+            r = Result(p)
+        except (OSError, csv.Error, UnicodeDecodeError) as e:
+            warn(f"{p}: skipped ({e})")
+            continue
+        if r.header is None or not r.rows:
+            warn(f"{p}: skipped (no rows)")
+            continue
+        need = ["op", "precision", "shape", "median_ms"] + ([] if r.is_peer else ["backend"])
+        if any(c not in r.header for c in need):
+            warn(f"{p}: skipped (columns {', '.join(c for c in need if c not in r.header)} missing)")
+            continue
+        results.append(r)
+    os.makedirs(img_dir, exist_ok=True)
+    os.makedirs(os.path.dirname(os.path.abspath(doc_path)), exist_ok=True)
+    rel_img = os.path.relpath(img_dir, os.path.dirname(os.path.abspath(doc_path)))
+    rel_results = os.path.relpath(results_dir, REPO) if os.path.abspath(results_dir).startswith(REPO) \
+        else results_dir
+
+    caps = [c for c in KNOWN if any(r.cap == c for r in results)]
+    caps += sorted({r.cap for r in results} - set(KNOWN))
+    devices = OrderedDict()
+    for r in sorted(results, key=lambda r: r.slug):
+        devices.setdefault(r.slug, r.device)
+
+    md = [f"*Generated file: `{COMMAND}` writes it from `{rel_results}/*.csv`; edit those or the script, "
+          "not this page.*", "", "# Performance", ""]
+    md += [
+        "Every number below was measured with `dctool bench` (the peer comparison with VkFFT's own benchmark, "
+        "`vkbench`), one CSV per capability and GPU under `bench/results/`, each with the command that made it, "
+        "the device and the date. How it is measured:",
+        "",
+        "- **median_ms**: the median of `--reps` timed repetitions after `--warmup` untimed ones, timed with CUDA "
+        "events around the device work only (CPU backends: wall clock); plans are created and warm before timing, "
+        "inputs are random (never zeros) and rotated over several buffers when they would fit in L2.",
+        "- **x_copy** = median ÷ the time of a device-to-device copy of the same bytes measured in the same process "
+        "(the memory-bound floor: 1.0 means as fast as copying the input once).",
+        "- **x_fft** = median ÷ cuFFT's R2C (forward transforms) or C2R (inverse transforms) of the same shape, "
+        "measured in the same process (batched 1-D along the rows for `--axis rows`), plans warm. For CPU backends "
+        "both are against the host: memcpy and FFTW r2c.",
+        "- **GB/s** counts one read of the input and one write of the output; **e2e_ms** is host memory to host "
+        "memory (transfers included); **cpu_ms** is user + system CPU time per repetition; **max_rel_err** is the "
+        "relative error against the f64 CPU oracle (`--verify`).",
+        "- Each table and plot holds one GPU: figures from different devices (H100, H200) are not comparable and "
+        "are never mixed. Times in the plots: median (ms, log) against size (elements, log) per backend; the "
+        "dashed line is the copy of the same bytes (median ÷ x_copy), the dotted line cuFFT of the same shape "
+        "(median ÷ x_fft), both taken from the `cuda-*` rows.",
+        "",
+        "To refresh: on the GPU machine `scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH]`, copy its CSVs into "
+        "`bench/results/`, then `" + COMMAND + "`.",
+        "",
+    ]
+    if not results:
+        md += [f"No results in `{rel_results}/` yet.", ""]
+    else:
+        md += ["| device | results | not measured yet |", "| --- | --- | --- |"]
+        for slug, name in devices.items():
+            have = [r.cap for r in results if r.slug == slug]
+            missing = [c for c in EXPECTED if c not in have]
+            md.append(f"| {name} (`{slug}`) | {', '.join(have)} | {', '.join(missing) or '–'} |")
+        md.append("")
+
+    made_imgs = set()
+    for cap in caps:
+        md += [f"## {TITLES.get(cap, cap)}", ""]
+        if cap == "peer-vkfft":
+            md += ["VkFFT (1.3.4 in `../shared/peers/vkFFT`; CUDA backend, kernels compiled through NVRTC), timed by "
+                   "`vkbench` "
+                   "(`../shared/peers/`): out-of-place, CUDA events, median of its repetitions after warm-ups, "
+                   "random inputs, FFTW's normalisation (dctool's DCT-IV rows use `--norm ortho`; the scale does "
+                   "not change the work). Its process also times cuFFT and the copy of the same shapes.", ""]
+        elif cap in INTROS:
+            md += [INTROS[cap], ""]
+        for res in sorted((r for r in results if r.cap == cap), key=lambda r: r.slug):
+            md += [f"### {res.device} ({res.date})", "", f"`{rel_results}/{res.name}`, made by:", "",
+                   commands_block(res), ""]
+            if res.is_peer:
+                md += [peer_section(res, results), "", "All rows of the peer's output (its memcpy_d2d, cuFFT and "
+                       "check-shape rows included):", "", full_table(res), ""]
+                continue
+            if cap == "dct2d":
+                md += [table_v(res), ""]
+            else:
+                md += [pivot_table(res), ""]
+            for name, caption in plots_for(res, img_dir):
+                made_imgs.add(name)
+                md += [f"![{caption}]({rel_img}/{name})", "", f"*{caption}.*", ""]
+            md += [full_table(res), ""]
+
+    text = "\n".join(md).rstrip() + "\n"
+    with open(doc_path, "w") as fh:
+        fh.write(text)
+    for f in os.listdir(img_dir):  # plots of results no longer present
+        if f.startswith(IMG_PREFIX) and f.endswith(".png") and f not in made_imgs:
+            os.remove(os.path.join(img_dir, f))
+    for m in FORBIDDEN.finditer(text):
+        warn(f"{doc_path}: contains '{m.group(0)}'")
+    print(f"{os.path.relpath(doc_path)}: {len(results)} result files, {len(made_imgs)} plots "
+          f"({', '.join(sorted(made_imgs)) or 'none'})")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--results", default=os.path.join(REPO, "bench", "results"))
+    ap.add_argument("--doc", default=os.path.join(REPO, "docs", "performance.md"))
+    ap.add_argument("--img", default=os.path.join(REPO, "docs", "img"))
+    a = ap.parse_args()
+    build(a.results, a.doc, a.img)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# The measured sweeps behind docs/performance.md, run on the GPU machine:
+#
+#   scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH]
+#
+# BUILD_DIR holds `dctool` (a Release build for the GPU). Writes one CSV per capability into OUT_DIR, named
+# <capability>-<device>.csv as bench/results/ expects (device: h100, h200, from nvidia-smi; DEVICE_SLUG overrides):
+#   dct2d-<dev>.csv   Table V layout: dct2/idct2, cuda-rowcol vs cuda-fft2d, f64 and f32, 512^2..8192^2,
+#                     100x10000 and 10000x100
+#   dct1d-<dev>.csv   Table IV layout: 1 x N, N = 2^14..2^18, the four 1-D algorithms, f64 and f32
+#   block8-<dev>.csv  cuda-8x8 and cuda-8x8-def, --block 8 --norm ortho, f32, 2048^2..8192^2
+#   dct4-<dev>.csv    N = 17 (direct / 4-section / 8-section / fft; 1 and 2^20 transforms), then cuda-dct4-fft batched
+#                     at N = 256, 1024, 4096, 1023 (dct4, idct4, ortho, f32 and f64); two `# command:` lines
+#   lot-<dev>.csv     cuda-lot beside cpu-lot (the host's cores), lot/ilot, f32, 2048^2..8192^2
+#   peer-vkfft-<dev>.csv  (only with VKBENCH, the peer binary built by ../shared/peers/build.sh) VkFFT's 2-D DCT-II/III
+#                     and batched DCT-IV with cuFFT and the copy of the same shapes, in its own process
+# Every file starts with `# command: <the command that made it>` (one per command), `# device: <GPU name>`,
+# `# date: YYYY-MM-DD`, then the CSV (one header). Then, on the build machine:
+#   cp OUT_DIR/*.csv bench/results/ && /usr/bin/python3 scripts/bench/make_performance_docs.py
+#
+# Environment: REPS (default 20) timed repetitions per point; SWEEPS (comma list, default
+# "dct2d,dct1d,block8,dct4,lot,peer-vkfft") to run a subset; DEVICE_SLUG; SWEEPS_VERBOSE=1 prints every row at the end.
+# Each invocation runs under `timeout 240`; a failed one is reported, its capability file is written from the
+# commands that succeeded (or not at all), and the script exits non-zero at the end.
+set -u -o pipefail
+
+BUILD=${1:?usage: scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH]}
+OUTDIR=${2:?usage: scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH]}
+VKBENCH=${3:-}
+REPS=${REPS:-20}
+SWEEPS=${SWEEPS:-dct2d,dct1d,block8,dct4,lot,peer-vkfft}
+DCTOOL=$BUILD/dctool
+mkdir -p "$OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
+LOG=$OUTDIR/sweeps.log
+: >"$LOG"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+say() { echo "$@" | tee -a "$LOG"; }
+wanted() { [[ ",$SWEEPS," == *",$1,"* ]]; }
+
+# cuFFT / CUDA runtime / NVRTC libraries (as scripts/gpu-check.sh): the toolkit's, plus wherever libcufft.so.1x and
+# libnvrtc.so.1x (VkFFT compiles its kernels through NVRTC) live.
+libdirs=/usr/local/cuda/lib64:/usr/local/cuda/targets/x86_64-linux/lib
+libs=$(find /usr/local /usr/lib /opt -maxdepth 6 \( -name 'libcufft.so.1*' -o -name 'libnvrtc.so.1*' \) 2>/dev/null)
+for f in $(echo "$libs" | head -10); do
+  d=$(dirname "$f")
+  [[ ":$libdirs:" == *":$d:"* ]] || libdirs=$libdirs:$d
+done
+export LD_LIBRARY_PATH=$libdirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+DEVICE=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | sed 's/^ *//; s/ *$//')
+if [[ -z $DEVICE ]]; then
+  echo "sweeps: nvidia-smi reports no GPU" >&2
+  exit 1
+fi
+if [[ -n ${DEVICE_SLUG:-} ]]; then
+  SLUG=$DEVICE_SLUG
+else
+  case "$DEVICE" in
+    *H100*) SLUG=h100 ;;
+    *H200*) SLUG=h200 ;;
+    *) SLUG=$(echo "$DEVICE" | tr '[:upper:]' '[:lower:]' | sed 's/^nvidia //' | tr -cs 'a-z0-9' '-' |
+                sed 's/^-*//; s/-*$//') ;;
+  esac
+fi
+DATE=$(date -u +%F)
+say "== sweeps $(date -u +%Y-%m-%dT%H:%M:%SZ): device '$DEVICE' ($SLUG), build $BUILD, reps $REPS, sweeps $SWEEPS"
+say "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+
+status=0
+SUMMARY=()  # "capability|file|rows|exit codes|seconds"
+COMMON=(--reps "$REPS" --warmup 3 --effort estimate --verify --format csv)
+
+# One capability file from one or more commands. Usage: capability CAP -- ARGS... [-- ARGS...]
+# Each ARGS is a `dctool bench` argument list (without the common tail) or, for the peer, `@peer ARGS`.
+capability() {
+  local cap=$1; shift
+  [[ $1 == -- ]] && shift
+  local cmds=() cur=() a
+  for a in "$@"; do
+    if [[ $a == -- ]]; then cmds+=("${cur[*]}"); cur=(); else cur+=("$a"); fi
+  done
+  cmds+=("${cur[*]}")
+  local file=$OUTDIR/$cap-$SLUG.csv t0 rcs="" k=0 ok_cmds=() ok_parts=()
+  t0=$(date +%s)
+  for c in "${cmds[@]}"; do
+    k=$((k + 1))
+    local part=$TMP/$cap.$k.csv rc shown
+    read -r -a args <<<"$c"
+    if [[ ${args[0]} == @peer ]]; then
+      args=("${args[@]:1}")
+      shown="vkbench ${args[*]}"
+      say "== $cap: $shown"
+      timeout 240 "$VKBENCH" "${args[@]}" >"$part" 2>>"$LOG"
+      rc=$?
+    else
+      shown="dctool bench ${args[*]} ${COMMON[*]}"
+      say "== $cap: $shown"
+      timeout 240 "$DCTOOL" bench "${args[@]}" "${COMMON[@]}" -o "$part" 2>>"$LOG"
+      rc=$?
+    fi
+    rcs="$rcs${rcs:+,}$rc"
+    if [[ $rc -eq 0 && -s $part ]]; then
+      ok_cmds+=("$shown"); ok_parts+=("$part")
+    else
+      local why="exit code $rc"
+      [[ $rc -eq 124 ]] && why="$why: over 240 s"
+      [[ $rc -eq 0 ]] && why="$why, no output"
+      say "FAILED ($cap, $why): $shown"
+      status=1
+    fi
+  done
+  local rows=0
+  if ((${#ok_parts[@]})); then
+    {
+      for c in "${ok_cmds[@]}"; do echo "# command: $c"; done
+      echo "# device: $DEVICE"
+      echo "# date: $DATE"
+      head -n 1 "${ok_parts[0]}"
+      for p in "${ok_parts[@]}"; do tail -n +2 "$p"; done
+    } >"$file.tmp" && mv "$file.tmp" "$file"
+    rows=$(($(grep -vc '^#' "$file") - 1))
+  else
+    file="(not written)"
+  fi
+  say "$cap: exit codes $rcs, $rows rows, $(($(date +%s) - t0)) s -> $file"
+  SUMMARY+=("$cap|$(basename "$file")|$rows|$rcs|$(($(date +%s) - t0))")
+}
+
+if [[ ! -x $DCTOOL ]]; then
+  say "sweeps: no executable $DCTOOL"
+  status=1
+else
+  "$DCTOOL" backends 2>&1 | grep -E '^(backend|cuda-|cpu-lot)' | cut -c1-100 >>"$LOG"
+  wanted dct2d && capability dct2d -- --ops dct2,idct2 \
+    --sizes 512x512,1024x1024,2048x2048,4096x4096,8192x8192,100x10000,10000x100 \
+    --backends cuda-rowcol,cuda-fft2d --precision f64,f32 --axis both --batch 1
+  wanted dct1d && capability dct1d -- --ops dct2,idct2 --sizes 1x16384,1x32768,1x65536,1x131072,1x262144 \
+    --backends cuda-1d-4n,cuda-1d-2n-mirror,cuda-1d-2n-pad,cuda-1d-n --precision f64,f32 --axis rows --batch 1
+  wanted block8 && capability block8 -- --ops dct2,idct2 --block 8 --norm ortho \
+    --sizes 2048x2048,4096x4096,8192x8192 --backends cuda-8x8,cuda-8x8-def --precision f32
+  wanted dct4 && capability dct4 -- --ops dct4 --axis rows --sizes 1x17,1048576x17 \
+    --backends cuda-dct4-direct,cuda-dct4-sec4,cuda-dct4-sec8,cuda-dct4-fft --precision f64,f32 \
+    -- --ops dct4,idct4 --axis rows --norm ortho --sizes 65536x256,16384x1024,4096x4096,16384x1023 \
+    --backends cuda-dct4-fft --precision f32,f64
+  wanted lot && capability lot -- --ops lot,ilot --sizes 2048x2048,4096x4096,8192x8192 \
+    --backends cuda-lot,cpu-lot --precision f32
+fi
+if wanted peer-vkfft && [[ -n $VKBENCH ]]; then
+  if [[ -x $VKBENCH ]]; then
+    capability peer-vkfft -- @peer --shapes 512x512,1024x1024,2048x2048,4096x4096,8192x8192,1080x1920,2160x3840 \
+      --dct4 256x65536,1024x16384,17x1048576
+  else
+    say "sweeps: VKBENCH '$VKBENCH' is not an executable"
+    status=1
+  fi
+fi
+
+# Short summary last.
+echo
+printf '%-11s %-24s %5s %-11s %6s\n' capability file rows exit seconds | tee -a "$LOG"
+for s in "${SUMMARY[@]}"; do
+  IFS='|' read -r c f r e t <<<"$s"
+  printf '%-11s %-24s %5s %-11s %6s\n' "$c" "$f" "$r" "$e" "$t" | tee -a "$LOG"
+done
+if [[ ${SWEEPS_VERBOSE:-0} == 1 ]]; then
+  for f in "$OUTDIR"/*-"$SLUG".csv; do
+    [[ -s $f ]] || continue
+    echo "== $(basename "$f")"
+    grep -v '^#' "$f" | column -s, -t
+  done
+fi
+echo "device: $DEVICE ($SLUG); sweeps status $status (log: $LOG)"
+exit $status
