@@ -1,4 +1,4 @@
-// File-system safety (DESIGN §6): atomic outputs, output-over-input refusal, input file checks, NaN/Inf checks.
+// File-system safety: atomic outputs, output-over-input refusal, input file checks, NaN/Inf checks.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>

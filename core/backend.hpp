@@ -1,5 +1,5 @@
 #pragma once
-// The interfaces every implementation provides (DESIGN §5):
+// The interfaces every implementation provides:
 //   Runtime  - where a backend's plans run (host, or a CUDA device): buffers, copies, timers, the FFT baseline;
 //   Backend  - one algorithm: says what it supports (with a reason) and makes plans;
 //   Plan     - immutable after construction; owns twiddles, workspaces, library plans.

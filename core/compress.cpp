@@ -1,4 +1,4 @@
-// The compression modes' shared definitions (DESIGN §4): tables, color conversion, the keep count.
+// The compression modes' shared definitions (docs/algorithms.md §8): tables, color conversion, the keep count.
 #include "core/compress.hpp"
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 #pragma once
-// Image compression (DESIGN §2 `compress`, §4 compression modes): the exact mode definitions shared by every
+// Image compression (the `compress` command and its modes, README "Compression modes and the report"): the
+// exact mode definitions shared by every
 // implementation — quantization tables, color conversion, rounding, the keep count, the report's statistics
 // — and the Compressor interface that the CPU (cpu/compress_cpu.cpp) and the fused GPU path
 // (kernels/compress/jpeg_fused.cu) implement.
@@ -80,7 +81,7 @@ class Compressor {
 // others; parameters in range (kUsage). Throws.
 void validate_compress(const CompressRequest& r, const Dataset& in);
 
-// Blocking artefacts of an image (notes/lot.md): per channel, the mean |difference| of horizontally and
+// Blocking artefacts of an image (the report's `blockiness`): per channel, the mean |difference| of horizontally and
 // vertically adjacent pixels across 8-pixel block boundaries (between columns/rows 8k-1 and 8k) minus the
 // mean |difference| of the adjacent pairs inside blocks; averaged over the channels (an alpha channel too).
 // About 0 for natural images, positive when block edges stand out; 0 for images under 9 pixels both ways.

@@ -1,5 +1,5 @@
 #pragma once
-// dct::Error: the one exception type, carrying an exit code (DESIGN §6).
+// dct::Error: the one exception type, carrying an exit code (README "Exit codes").
 #include <stdexcept>
 #include <string>
 

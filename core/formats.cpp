@@ -1,4 +1,4 @@
-// Matrix file formats (DESIGN §3): .npy (NEP 1 / numpy.lib.format, versions 1.0-3.0), text (.txt/.csv) and
+// Matrix file formats (README "Formats"): .npy (NEP 1 / numpy.lib.format, versions 1.0-3.0), text (.txt/.csv) and
 // raw little-endian (.raw/.f32/.f64 with --shape), and the dispatch by extension that also routes images to
 // the ImageCodec. Readers check every header field against the file size and kMaxElements before allocating.
 #include <sys/stat.h>

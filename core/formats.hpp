@@ -1,5 +1,5 @@
 #pragma once
-// File formats (DESIGN §3): .npy, text (.txt/.csv), raw (.raw/.f32/.f64 with --shape), and images through
+// File formats (README "Formats"): .npy, text (.txt/.csv), raw (.raw/.f32/.f64 with --shape), and images through
 // an ImageCodec adapter (implemented with stb in app/, since core includes no third-party headers).
 // Every reader validates before allocating and throws dct::Error(kInput) naming the file.
 // Every writer goes through AtomicFile: a temporary in the destination directory renamed on success.

@@ -1,7 +1,7 @@
 /* The driver shared by the 8x8 block backends (cpu-8x8-naive, -aan, -flmad; cpu/block8.hpp).
 
    A 2-D block transform is separable: Y = S ∘ (K X K^T) per 8x8 tile, S the algorithm's 64-entry scale
-   table (DESIGN §4 ortho, or `none` = ortho times σ_i σ_j, σ_0 = 4√2, σ_k = 4 for N = 8). The image is cut
+   table (norm `ortho`, or `none` = ortho times σ_i σ_j, σ_0 = 4√2, σ_k = 4 for N = 8). The image is cut
    into strips of 8 rows and each strip into chunks of up to kChunkCols columns (L1-resident):
      1. column pass: K along the 8 rows of the strip, one lane per column — the input rows are the lanes,
         read in place, no reordering;
@@ -10,7 +10,7 @@
      3. row pass: K again; 4. interleave back while multiplying by S.
    The inverse is X = K' (S' ∘ Y) K'^T: scaled load, then the same two passes with K'. Every pass is a
    lane loop the compiler vectorizes; chunks are independent and spread over OpenMP threads (the outer
-   loop, seed 004 §4.1.6). */
+   loop, [4] §4.1.6). */
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>

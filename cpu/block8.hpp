@@ -1,8 +1,8 @@
 #pragma once
-// The 8x8 block DCT family on the CPU (DESIGN §4 block mode, B = 8): cpu-8x8-naive, cpu-8x8-aan,
+// The 8x8 block DCT family on the CPU (block mode, --block 8): cpu-8x8-naive, cpu-8x8-aan,
 // cpu-8x8-flmad. Each is one 8-point algorithm (a table entry below) run separably by one shared driver
 // (cpu/block8.cpp): a column pass over whole 8-row strips, then a row pass on a deinterleaved copy, both
-// vectorized across lanes, blocks spread over OpenMP threads (seed 004 §4.1.6: outer loop over blocks).
+// vectorized across lanes, blocks spread over OpenMP threads ([4] §4.1.6: outer loop over blocks).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -32,7 +32,7 @@ void aan_strip_inverse_avx2(const float* in, float* out, std::int64_t w, std::in
 template <class T>
 using LaneKernel = void (*)(const T* x, std::ptrdiff_t xs, T* y, std::ptrdiff_t ys, std::ptrdiff_t n);
 
-// One 8-point algorithm. With C the orthonormal 8-point DCT-II matrix (DESIGN §4, ortho):
+// One 8-point algorithm. With C the orthonormal 8-point DCT-II matrix (norm `ortho`):
 //   C   = diag(fwd_scale) · K      (forward kernel K, scaling left out of the graph)
 //   C^T = K' · diag(inv_scale)     (inverse kernel K', scaling applied to its input)
 // so a 2-D block is Y = S_f ∘ (K X K^T) and X = K' (S_i ∘ Y) K'^T with S[i][j] = scale_i · scale_j: the

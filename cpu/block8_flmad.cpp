@@ -1,4 +1,4 @@
-/* cpu-8x8-flmad: the Feig-Linzer 8-point DCT for multiply-add machines (seed 004 §3.2.4, eqs. 3.15-3.18).
+/* cpu-8x8-flmad: the Feig-Linzer 8-point DCT for multiply-add machines ([7]; [4] §3.2.4, eqs. 3.15-3.18).
 
    C = D·A3·A2·A1·A0 (eq. 3.16): every rotation is written in tangent form, cos θ·[1, t; −t, 1], so that
    each output is one multiply-add x + t·y and the cosines collect in the diagonal D. With
@@ -14,7 +14,7 @@
                      v4 = u4 + r u6, v6 = u4 − r u6, v7 = u7 + r u5, v5 = u7 − r u5
                      X1 = c3 (v7 + v4)/√2, X7 = c3 (v7 − v4)/√2, X3 = c3 v5, X5 = c3 v6
    Counts: 8 + 6 adds, 4 + 8 multiply-adds (two of them plain adds), 8 multiplies in D — the figures of
-   §3.2.4. Orthonormal scaling (DESIGN §4: X^o_k = ½ c'_k X_k, c'_0 = 1/√2) goes into D:
+   §3.2.4. Orthonormal scaling (norm `ortho`: X^o_k = ½ c'_k X_k, c'_0 = 1/√2) goes into D:
      D = ½ · (1/√2, c3/√2, c2, c3, c4, c3, c2, c3/√2).
    The kernel K below is A3·A2·A1·A0 (output y_k without D); the driver applies D_i·D_j once per
    coefficient. C is orthogonal, so C^{−1} = C^T = K^T·D (eqs. 3.17-3.18): the inverse kernel is the
@@ -45,7 +45,7 @@ void inverse(const T* __restrict y, std::ptrdiff_t ys, T* __restrict x, std::ptr
 Algorithm make() {
   const std::array<double, 8> d = fl_scale();
   return {"cpu-8x8-flmad",
-          "8x8 block DCT, Feig-Linzer multiply-add (seed 004 §3.2.4), separable, SIMD lanes, OpenMP over blocks",
+          "8x8 block DCT, Feig-Linzer multiply-add ([4] §3.2.4), separable, SIMD lanes, OpenMP over blocks",
           d, d, forward<float>, inverse<float>, forward<double>, inverse<double>,
           fl_strip_forward_avx2, fl_strip_inverse_avx2};
 }

@@ -1,4 +1,4 @@
-/* cpu-8x8-naive: the separable definition (DESIGN §4, seed 004 §3.2.1): the orthonormal 8-point DCT-II
+/* cpu-8x8-naive: the separable definition ([4] §3.2.1): the orthonormal 8-point DCT-II
    matrix C[k][n] = √(2/8) c_k cos(π k (2n+1)/16), c_0 = 1/√2, c_k = 1, applied to the columns and then to
    the rows of every block, Y = C X C^T, and X = C^T Y C for the inverse (C is orthogonal). 64 multiply-adds
    per 8 points. Here K = C and K' = C^T, so both scalings are 1 (the `none` norm still goes through the

@@ -1,4 +1,4 @@
-/* cpu-dct4-sec4 / cpu-dct4-sec8: seed 003's N = 17 DCT-IV (Chiper & Dobrea 2024, §3) on the host, every
+/* cpu-dct4-sec4 / cpu-dct4-sec8: the N = 17 DCT-IV of [3] (Chiper & Dobrea 2024, §3) on the host, every
    transform computed section by section exactly as the GPU lanes do (math/dct4_n17.hpp derives the
    factorization and counts its operations). The sections share nothing but the prologue (x_C, x_a) and
    the final recursion; 8-section partners exchange their five products as the GPU lanes do by shuffles.
@@ -86,7 +86,7 @@ class SectionsBackend final : public core::Backend {
  public:
   explicit SectionsBackend(int sections)
       : sections_(sections), name_("cpu-dct4-sec" + std::to_string(sections)),
-        description_("seed 003 sectioned N=17 DCT-IV, " + std::to_string(sections) + " sections (host reference): " +
+        description_("[3] sectioned N=17 DCT-IV, " + std::to_string(sections) + " sections (host reference): " +
                      dct4_sections_counts(sections)) {}
   std::string_view name() const override { return name_; }
   std::string_view description() const override { return description_; }

@@ -1,6 +1,6 @@
 #pragma once
 // Internal to cpu/: FFTW precision traits (fftw_ for double, fftwf_ for float), the one planner mutex
-// (DESIGN §5: FFTW planning is not thread-safe, so every plan creation and destruction in the process
+// (FFTW planning is not thread-safe, so every plan creation and destruction in the process
 // goes through it), and a move-only owner of an FFTW plan.
 #include <fftw3.h>
 

@@ -1,6 +1,6 @@
-/* cpu-lot: Malvar's type-I fast LOT with block N = 8 (seed 004 §3.3.3, Fig. 3.10-3.13; DESIGN §4).
+/* cpu-lot: Malvar's type-I fast LOT with block N = 8 ([8]; [4] §3.3.3, Fig. 3.10-3.13).
 
-   Matrix form (DESIGN §4). C is the orthonormal 8-point DCT-II; D_e / D_o hold its even / odd basis
+   Matrix form (docs/algorithms.md §7.1). C is the orthonormal 8-point DCT-II; D_e / D_o hold its even / odd basis
    vectors as columns, so for a block a: e_a = D_eᵀa = (X_0, X_2, X_4, X_6), o_a = D_oᵀa = (X_1, X_3, X_5, X_7).
    The DCT of the reversed block Ja is X_k(Ja) = (−1)^k X_k(a), i.e. D_eᵀJ = D_eᵀ and D_oᵀJ = −D_oᵀ.
    With P = ½ [[D_e − D_o, D_e − D_o], [J(D_e − D_o), −J(D_e − D_o)]] and a window [a; b] of two blocks:
@@ -13,7 +13,7 @@
         window j gives (½(p_{j−1} + q_j), ½(p_{j−1} − q_j));
      4. Zᵀ = diag(I4, Z̃ᵀ), Z̃ᵀ = R3ᵀR2ᵀR1ᵀ: the odd half is rotated by R1ᵀ, then R2ᵀ, then R3ᵀ, R_iᵀ acting
         on coordinates (i−1, i) as (u, v) ↦ (cos θ_i u − sin θ_i v, sin θ_i u + cos θ_i v).
-   Zero extension (x̃ = [0₈, x, 0₈], seed 004 §3.3.3): window j covers x blocks j−1 and j, blocks outside
+   Zero extension (x̃ = [0₈, x, 0₈], [4] §3.3.3): window j covers x blocks j−1 and j, blocks outside
    the data are zero (p_{−1} = q_M = 0), so a length-8M signal gives M + 1 windows, 8M + 8 coefficients,
    all blocks computed alike. ½ is folded into the DCT's output scaling (D/2 in place of D).
    Inverse x = Tᵀy, the flowgraph run backwards: per window, Z̃ = R1R2R3 on the odd half (R3 first),
@@ -21,7 +21,7 @@
    m + 1: e_m = B_m + A_{m+1}, o_m = B_m − A_{m+1}; then the 8-point IDCT (A_0 and B_M fall on the zero
    extension and are dropped). Orthogonality of T makes this exact: ||y|| = ||x||.
    2-D: rows then columns (separable); an HxW input gives (H+8)x(W+8). Each 1-D sweep runs along the
-   blocks of up to kRowLanes rows or kColLanes columns at once (lanes vectorized), lines spread over OpenMP threads (seed 004
+   blocks of up to kRowLanes rows or kColLanes columns at once (lanes vectorized), lines spread over OpenMP threads ([4]
    §4.1.5/§4.1.6: outer loop over blocks of lines). */
 #include "cpu/lot.hpp"
 
@@ -249,7 +249,7 @@ class LotBackend final : public core::Backend {
  public:
   std::string_view name() const override { return "cpu-lot"; }
   std::string_view description() const override {
-    return "Malvar type-I fast LOT, block 8 (seed 004 §3.3): Feig-Linzer DCT, butterflies, Z rotations; OpenMP";
+    return "Malvar type-I fast LOT, block 8 ([4] §3.3): Feig-Linzer DCT, butterflies, Z rotations; OpenMP";
   }
   std::vector<core::Op> ops() const override { return {core::Op::kLot, core::Op::kIlot}; }
   std::string_view sizes() const override { return "H, W multiples of 8 (ilot: of 8 and >= 16)"; }

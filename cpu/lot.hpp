@@ -1,5 +1,5 @@
 #pragma once
-// cpu-lot: Malvar's type-I fast lapped orthogonal transform, block 8 (DESIGN §4, seed 004 §3.3), ops lot
+// cpu-lot: Malvar's type-I fast lapped orthogonal transform, block 8 ([8]; [4] §3.3), ops lot
 // and ilot, f32 and f64; cpu/lot.cpp derives the flowgraph from the matrix definition.
 #include <memory>
 

@@ -1,4 +1,5 @@
-/* cpu-naive: the oracle. The direct definitions of DESIGN §4, applied separably, in long double.
+/* cpu-naive: the oracle. The direct definitions (README "Transform definitions and norms"), applied
+   separably, in long double.
 
    1-D, length N, n, k = 0..N-1, written y = M x with C(m) = cos(π m / 4N):
      dct2   M[k][n] = w_k C(2k(2n+1))       none: w_k = 2             ortho: w_0 = √(1/N), w_k = √(2/N)

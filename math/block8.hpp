@@ -1,5 +1,5 @@
 #pragma once
-// The 8-point flowgraphs of cpu-8x8-flmad (cpu/block8_flmad.cpp derives them: Feig-Linzer, seed 004
+// The 8-point flowgraphs of cpu-8x8-flmad (cpu/block8_flmad.cpp derives them: Feig-Linzer [7], [4]
 // eqs. 3.15-3.18) and cpu-8x8-aan (cpu/block8_aan.cpp: Arai-Agui-Nakajima, Fig. 3.7), written once over a
 // value type V: a scalar (the lane loops, vectorized by the compiler) or a SIMD register (the AVX2 block
 // kernels of cpu/block8_avx2.cpp). Constants come in as values of V (broadcast by the caller). The GPU 8x8, LOT

@@ -1,10 +1,11 @@
 #pragma once
-/* The N = 17 DCT-IV of seed 003 (Chiper & Dobrea, "A Novel Low-Complexity and Parallel Algorithm for DCT IV
+/* The N = 17 DCT-IV of [3] (Chiper & Dobrea, "A Novel Low-Complexity and Parallel Algorithm for DCT IV
    Transform and Its GPU Implementation", Appl. Sci. 2024, §3, eqs. (1)-(21)), re-derived exactly: the
-   paper's equations are garbled in our copy. Shared by cpu-dct4-sec4/8 and cuda-dct4-sec4/8 (plain C++;
-   DCT4_HD marks the functions host/device when a CUDA compiler includes it; no CUDA header is included).
+   paper's equations are partly garbled in the available text. Shared by cpu-dct4-sec4/8 and
+   cuda-dct4-sec4/8 (plain C++; DCT4_HD marks the functions host/device when a CUDA compiler includes it;
+   no CUDA header is included).
 
-   DCT-IV, N = 17, α = π/4N:  Y(k) = Σ_i x(i) cos((2i+1)(2k+1)α)   (DESIGN §4 scales it by σ, below).
+   DCT-IV, N = 17, α = π/4N:  Y(k) = Σ_i x(i) cos((2i+1)(2k+1)α)   (each norm scales it by σ, below).
 
    1. Recursion (2 cos a cos b = cos(a+b) + cos(a-b)):  Y(k) + Y(k-1) = T_C(k), k = 1..16, where
         T_C(k) = 2 Σ_i x_C(i) cos((2i+1) k π/2N),   x_C(i) = x(i) cos((2i+1)α)      (a DCT-II of x_C)
@@ -85,7 +86,7 @@ struct Tables {
   T g[3][5];    // Winograd constant side of h_f, f = 0, 1, 2
 };
 
-// σ of DESIGN §4 for dct4/idct4 and a norm: 2, √(2/N) or 1/N.
+// The overall scale σ of dct4/idct4 under a norm: 2, √(2/N) or 1/N.
 inline double sigma(bool inverse, bool ortho) {
   if (ortho) return std::sqrt(2.0 / kN);
   return inverse ? 1.0 / kN : 2.0;

@@ -1,11 +1,12 @@
-/* cuda-8x8 and cuda-8x8-def: 2-D DCT-II / its inverse on independent 8x8 tiles (DESIGN §4 block mode).
+/* cuda-8x8 and cuda-8x8-def: 2-D DCT-II / its inverse on independent 8x8 tiles (block mode, --block 8;
+   docs/algorithms.md §4).
 
-   cuda-8x8-def (seed 001, kernel 1 "by definition"): one thread per coefficient; a CTA of 32x8 threads holds
+   cuda-8x8-def ([2], kernel 1 "by definition"): one thread per coefficient; a CTA of 32x8 threads holds
    4 horizontally adjacent blocks in shared memory; each thread forms one row-transform value
    t[i][v] = Σ_k x[i][k] C[v][k], then one output Y[u][v] = Σ_k C[u][k] t[k][v], with the orthonormal basis
    C in constant memory (the inverse uses C^T). 16 multiply-adds per output.
 
-   cuda-8x8 (seed 001 kernel 2, taken to Hopper): separable 8-point Feig-Linzer butterflies in registers
+   cuda-8x8 ([2]'s kernel 2, taken to Hopper): separable 8-point Feig-Linzer butterflies in registers
    (block8.cuh), 32 blocks (an 8 x 256 tile) per 256-thread CTA. Global memory moves as 16-byte vectors, each
    warp reading/writing contiguous 512 bytes; the tile sits in padded shared memory (block8.cuh) so the column
    pass (thread = column) and the row pass (thread = one row of one block) are both free of bank conflicts.
@@ -159,7 +160,7 @@ __device__ __forceinline__ void store16(double2* p, const double2& v) {
 // each column in the row pass — always a warp-uniform index into the parameter bank (a lane-dependent one
 // would serialize).
 // Launch bounds: 8 CTAs (2048 threads) per SM for f32, 6 for f64 — what the register counts (32 / 40) give
-// today, stated so that a compiler change cannot silently lower the bytes in flight per SM.
+// with the current compiler, stated so that a compiler change cannot silently lower the bytes in flight per SM.
 template <class T, bool kInverse>
 __global__ void __launch_bounds__(block8::kThreads, sizeof(T) == 4 ? 8 : 6) fast_kernel(const T* __restrict__ in, T* __restrict__ out,
                                                                 long long w, long long tiles_per_strip,

@@ -1,6 +1,6 @@
 #pragma once
 /* Device side of the 8x8 family: the Feig-Linzer multiply-add 8-point kernel K and its transpose K^T
-   (derivation: cpu/block8_flmad.cpp, seed 004 §3.2.4 eqs. 3.15-3.18), on 8 values in registers, and the
+   (derivation: cpu/block8_flmad.cpp; [7], [4] §3.2.4 eqs. 3.15-3.18), on 8 values in registers, and the
    scale tables (C = diag(D)·K, so a 2-D block is S ∘ (K X K^T) with S[i][j] = D_i D_j). */
 #include <cuda_runtime.h>
 

@@ -41,7 +41,7 @@ class GpuPlan : public core::Plan {
   mutable bool loaded_ = false;  // execute_host has made its first (loading) run
 };
 
-// Device copies of make-time tables for one axis (see AxisTables in dct_kernels.cuh).
+// Device copies of make-time tables for one axis (see AxisTables in kernels/dct2d/prepost.cuh).
 template <class T>
 class AxisTableBuffers {
  public:

@@ -1,9 +1,9 @@
 #pragma once
-/* v6 of cuda-jpeg-fused, the default (DCTOOL_JPEG_FUSED=v6): the 8x8 DCTs on the tensor cores (mma.sync m16n8k16,
-   f16 in; f32 accumulation in step 2, whose result the quantizer takes, f16 in steps 1, 3 and 4). v5's accounting
-   (notes/block8.md) put the four 8-point graphs per plane, their transposes and the quantizer tables at ≈ 60 of its
-   126 instructions per pixel; here they are four MMAs per plane and block pair (0.25 warp-instructions per pixel
-   each) and one f16x2 packing, with no transposes at all.
+/* The kernel of cuda-jpeg-fused: the 8x8 DCTs on the tensor cores (mma.sync m16n8k16, f16 in; f32 accumulation in
+   step 2, whose result the quantizer takes, f16 in steps 1, 3 and 4). In a CPU-exact kernel with eight threads per
+   block (docs/decisions.md §2) the four 8-point graphs per plane, their transposes and the quantizer tables take
+   ≈ 60 of its 126 instructions per pixel; here they are four MMAs per plane and block pair (0.25 warp-instructions
+   per pixel each) and one f16x2 packing, with no transposes at all.
 
    A warp codes kPairs block pairs side by side per strip (each 8 rows x 16 columns: blocks A and B), lane (g, t) =
    (lane / 4, lane % 4); the pairs' MMA chains are independent, so one hides the other's latency. With C' = 2√2 C
@@ -21,8 +21,8 @@
                   D4[(blk, y)][x] = 1024 + the sample rounded to an integer,
                   i.e. row g, columns 2t, 2t+1 of block A (d[0]) and of block B (d[1]).
    The tensor core rounds an f16 result once, to nearest even, from the exact sum (scripts/tc-f16acc-probe.cu on an
-   H100, run14 call1: 16 of 16 probes, ties and three-term sums included), as cvt.rn of its f32 result did; the
-   f16 accumulation saves those conversions (six per plane and block pair).
+   H100: 16 of 16 probes, ties and three-term sums included), as cvt.rn of an f32 result would; the f16
+   accumulation saves those conversions (six per plane and block pair).
    Quantizer: one FFMA, M + q = rn(F'·r + M) (M + q: the histogram's integer; M = kMagicQ), r = fl(1/(8Q)): F'·r rounded
    to the nearest integer. Exact ties F'·r = k + 1/2, which the CPU rounds up, occur only at (v, u) ∈ {0, 4}², where F'
    is an exact integer (rows 0 and 4 of C' are ±1, so the MMAs add integers exactly): step 2's accumulator starts at 1/4
@@ -32,26 +32,23 @@
    HFMA2 per two coefficients, q·Q/64 exactly (code_pair; the f32 form where a table has Q = 1).
    Precision: the samples and q·Q are exact in f16; C' and the two intermediate products are rounded to f16
    (11 bits), so F' carries ≈ 2^-12 relative error: coefficients within that of a rounding boundary may be
-   quantized the other way than in f32. Modelled in numpy before writing this: PSNR(exact f64 pipeline, this one)
-   59.8–63.0 dB at quality 10–90 on the sample images, PSNR against the original changed by < 0.002 dB; the gpu test
-   holds it to DESIGN's CPU/GPU criterion (> 50 dB) and to the CPU's nonzero count and entropy (H200, run10 and
-   run11: PSNR(v5, v6) 57.7–63.8 dB; run13, with RGB's f16x2 output side: 57.3–63.8 dB; H100, run14, with the f16
-   accumulation: 57.3–63.8 dB; run16, with the inverse colour conversion on the tensor cores: 57.3–63.8). Host emulation
-   (scripts/jpeg-emulate.sh): one synthetic case below 50 dB, a 24x40 linear ramp at quality 50 (49.9 dB: one
-   coefficient flip in 960 pixels).
+   quantized the other way than in f32. A numpy model gives PSNR(exact f64 pipeline, this one) 59.8–63.0 dB at
+   quality 10–90 on the sample images, PSNR against the original changed by < 0.002 dB; the gpu test holds it to
+   [2]'s CPU/GPU criterion (> 50 dB) and to the CPU's nonzero count and entropy (PSNR against the CPU-exact result:
+   57.3–63.8 dB on the sample images). Host emulation (tests/emulate/emulate_jpeg.cpp): one synthetic case below
+   50 dB, a 24x40 linear ramp at quality 50 (49.9 dB: one coefficient flip in 960 pixels).
    Lane set-up: the A fragments and quantizer constants of each lane are made on the host (make_lane_setup) and read
    with coalesced 16-byte loads. Output: staged per warp in shared memory and stored as whole rows of the warp's
-   segment (2-byte stores from the lanes' registers cost 2.6-3.1x the L2 write requests and made v6 L2-bound).
-   Input: the interior strip loop copies the next strip into a per-warp area of shared memory with cp.async.
-   Measured (H100, run15-16; notes/block8.md, "Fused jpeg, v6"): 4096² RGB 0.047 ms against v5's 0.086, gray 0.017
-   against v3's 0.025.
+   segment (2-byte stores from the lanes' registers cost 2.6-3.1x the L2 write requests and made the kernel
+   L2-bound). Input: the interior strip loop copies the next strip into a per-warp area of shared memory with
+   cp.async. Against the CPU-exact kernels it replaced (docs/decisions.md §2; H100, 2026-11-25, 4096²): RGB 0.047
+   vs 0.086 ms, gray 0.017 vs 0.025 ms.
    RGB: the forward colour conversion is exact integer arithmetic on the tensor cores (ycc_h2), the output side clamps
    in f16x2 arithmetic (sample_h2) and the inverse colour conversion on the tensor cores (rgb_bytes); gray's bytes come
-   from step 4's f16 by byte_pair (one VIADDMNMX per two pixels; 3-6% faster than rounding and packing in f32 as v3
-   does, run14 call2). Edges as v3/v5:
-   rows and columns clamped on load (the §4 padding), stores cropped; block B of the last pair may lie past the
-   padded width (odd blocks_x): coded, neither stored nor counted. Whole warps past the image run along (MMAs are
-   warp-wide). */
+   from step 4's f16 by byte_pair (one VIADDMNMX per two pixels; H100, 2026-11-25: 3-6% faster than rounding and
+   packing in f32). Edges: rows and columns clamped on load (block mode's edge padding), stores cropped; block B
+   of the last pair may lie past the padded width (odd blocks_x): coded, neither stored nor counted. Whole warps
+   past the image run along (MMAs are warp-wide). */
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -69,13 +66,13 @@ namespace dct::cuda::jpeg_fused::tc {
 
 constexpr int kWarps = 8;              // warps per CTA, side by side along the strip
 constexpr int kThreads = 32 * kWarps;
-constexpr int kPairs = 4;              // block pairs per warp (DCTOOL_JPEG_TC_PAIRS: 1, 2, 4): the fastest at every size,
-                                       // gray and RGB (run11 call2)
+constexpr int kPairs = 4;              // block pairs per warp: the fastest of 1, 2, 4 at every size, gray and
+                                       // RGB (docs/decisions.md §1.2)
 
 // The output goes through a per-warp staging area in shared memory, so that each row of a plane leaves as whole
-// 32-byte sectors (a lane's own results are 2-byte pieces: stored directly, they made 2.6-3.1x the L2 write requests of
-// v3/v5 and bound v6 on L2 throughput; run11 call1). Row stride 20·pairs bytes: the lanes' 2-byte writes are
-// conflict-free and every lane's 4·pairs-byte read is aligned.
+// 32-byte sectors (a lane's own results are 2-byte pieces: stored directly, they made 2.6-3.1x the L2 write requests
+// of whole-sector stores and bound the kernel on L2 throughput; docs/decisions.md §3.3). Row stride 20·pairs bytes:
+// the lanes' 2-byte writes are conflict-free and every lane's 4·pairs-byte read is aligned.
 __host__ __device__ constexpr int stage_stride(int pairs) { return 20 * pairs; }
 // The input of the interior loop's next strip is copied into a per-warp area with cp.async (16-byte pieces, one per
 // lane and plane with 4 pairs): row stride 16·pairs + 16 bytes, so that the lanes' 4-byte reads of a strip
@@ -247,9 +244,10 @@ __device__ __forceinline__ void mma_h8(unsigned (&d)[2], unsigned a0, unsigned a
 }
 
 // The forward colour conversion on the tensor cores, exact, with the CPU's integer weights (core::rgb_to_ycc,
-// DESIGN §4): 1000 Y = 299 R + 587 G + 114 B, 1772 (Cb − 128) = 886 B − 299 R − 587 G, 1402 (Cr − 128) = 701 R − 587 G
+// the jpeg compress mode): 1000 Y = 299 R + 587 G + 114 B, 1772 (Cb − 128) = 886 B − 299 R − 587 G, 1402 (Cr − 128) = 701 R − 587 G
 // − 114 B, each rounded half up, Cb and Cr clamped to 255. Plane p's sum t = kr R + kg G + kb B is two MMAs with f32
-// accumulation, the pixels as A and the weights as B (this replaced 8 dp2a and 4 multiply-highs per plane and lane):
+// accumulation, the pixels as A and the weights as B (on the CUDA cores: 8 dp2a and 4 multiply-highs per plane and lane,
+// slower, docs/decisions.md §3.3):
 //   A1 = the lane's R and G bytes as f16 of 1024 + byte (one PRMT per two: bytes_1024), A2 its B bytes and 1024s;
 //   row g of A1 holds R at k = 2t + e and G at k = 2t + 8 + e of column 4t + e of the lane's row, row g + 8 those of
 //   column 4t + 2 + e; with W1 = [kr I; kg I] and W2 = [kb I; offset rows], D's entries (g, 2t + e) and (g + 8, 2t + e)
@@ -264,7 +262,7 @@ __device__ __forceinline__ void mma_h8(unsigned (&d)[2], unsigned a0, unsigned a
 // leaves 0x6400 + q + s in the result's low 16 bits, and one PRMT makes two of them the f16x2 of 1024 + the sample =
 // 1152 + the level-shifted sample, step 1's B (see code_pair). Over all 2^24 colours the sample equals the CPU's Cb
 // everywhere, its Y and Cr at all but 3464 and 2666 exact ties that the CPU's doubles round down (checked by
-// scripts/jpeg-emulate.sh).
+// tests/emulate/emulate_jpeg.cpp).
 struct YccPlane {
   int kr, kg, kb, d, s;  // s: what the quotient t / d lacks of the sample (Cb, Cr: 128)
 };
@@ -360,8 +358,8 @@ inline unsigned bfrag_diag(int g, int t, double v) {
   return f16_bits(lo) | (f16_bits(hi) << 16);
 }
 
-// What a lane needs, made on the host and read by each lane with 10 (gray) or 14 (RGB) coalesced 16-byte loads (v6's
-// first form read it from the constant bank with lane-divergent addresses: serialized, paid once per CTA).
+// What a lane needs, made on the host and read by each lane, once per CTA, with 10 (gray) or 14 (RGB) coalesced
+// 16-byte loads (from the constant bank, the lane-divergent addresses were serialized: docs/decisions.md §3.3).
 struct LaneSetup {
   unsigned a[4][4];   // the lane's fragments of A1 .. A4 (f16x2; A3 scaled by 64, see code_pair)
   float quant[2][8];  // luma, chroma at (v, u) = (g, 2t + e): r0, r1, Q0/64, Q1/64, −M6·Q0/64, −M6·Q1/64, then the
@@ -464,7 +462,7 @@ __device__ __forceinline__ void hist_add(HistAt h, unsigned b) {
 // −9216 and the others at 0 (saves the f16 subtraction of 1152 per two samples; the accumulator is loaded as two
 // registers, as the MMA wants a register pair, else ptxas copies one into a pair per MMA). The exact sum is the same
 // as with the level-shifted samples; the tensor core adds products up to 1279·1.41 instead of 128·1.41:
-// scripts/tc-step1-probe.cu found no f16 result that differs in 2^27 on an H100 (run16 call1).
+// scripts/tc-step1-probe.cu found no f16 result that differs in 2^27 on an H100.
 // The quantizer's FFMA adds M6 = kMagicQ, so that the low half of its result's bits is the f16 of 1536 + q; the f16
 // dequantizer (kDeqF16) makes step 3's B from two of them with one PRMT and one HFMA2: (1536 + q)·Q/64 − 24Q = q·Q/64,
 // exact (Q/64 and 24Q are exact in f16, q·Q/64 a multiple of 1/64 below 32, and the FMA rounds once), A3 scaled by 64
@@ -648,8 +646,9 @@ struct ChunkOf<4> {
 
 // The work of thread tid of CTA cta: for each CTA column cx of its chunk (below), warp w codes kPairs adjacent block
 // pairs, (cx·kWarps + w)·kPairs ..., of the chunk's strips (the pairs' MMA chains are independent: the compiler
-// interleaves them, which hides the latency of one chain's four dependent MMAs; v6's first form, one pair per warp, was
-// latency-bound for gray). stage: the CTA's staging areas (stage_bytes), hist: its histogram.
+// interleaves them, which hides the latency of one chain's four dependent MMAs; with one pair per warp the kernel
+// was latency-bound for gray, docs/decisions.md §1.2). stage: the CTA's staging areas (stage_bytes), hist: its
+// histogram.
 template <int kPlanes, int kPairs, bool kDeqF16>
 __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* stage, unsigned* hist, int tid, int cta) {
   using Chunk = typename ChunkOf<kPairs>::type;
@@ -743,8 +742,8 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
       // The next strip's segment (8 rows x 16·kPairs bytes per plane) goes to the warp's input area by cp.async while
       // this one is coded, lane = (row lane / kPairs, 16-byte piece lane % kPairs); each lane then reads its words from
       // there. (In registers, as the general loop below keeps them, ptxas sank RGB's 12 loads to the middle of the
-      // loop at its register cap; this form frees those registers: H100, run14 call1, alone RGB 5% faster at 8192^2,
-      // with the f16 accumulation RGB 12-18% and gray 7-12% at 2048^2-8192^2.)
+      // loop at its register cap; this form frees those registers. H100, 2026-11-25: RGB 5% faster at 8192^2 by
+      // itself, RGB 12-18% and gray 7-12% faster at 2048^2-8192^2 together with the f16 accumulation.)
       const int cr = lane / kPairs, cc = lane % kPairs;
       const unsigned char* cp_src = p.in + static_cast<long long>(8 * s0 + cr) * w + 16 * (pair0 + cc);
       auto copy_in = [&] {
@@ -768,10 +767,9 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
             in[j][pl] = *reinterpret_cast<const unsigned*>(win + (pl * 8 + g) * in_stride(kPairs) + 16 * j + 4 * t);
         __syncwarp();  // every lane has read its words
         if (strip + 1 < s_fast) copy_in();  // cp_src: now the strip after next
-        // The strip after next into L2, so that its copy waits for L2, not for DRAM (gray at 8192^2 was bound by the
-        // loads in flight: 0.062 -> 0.059 ms; 3, 4, 6 or 8 strips ahead no faster: run12 call3, run13 call1; RGB was
-        // 1-3% slower with it then, bound by issue; with 8% fewer instructions per strip it is 2-3% faster at 8192^2:
-        // H100, run16 call3).
+        // The strip after next into L2, so that its copy waits for L2, not for DRAM: gray at 8192^2 is bound by the
+        // loads in flight (H200, 2026-11-22: 0.062 -> 0.059 ms; 3, 4, 6 or 8 strips ahead no faster), and RGB gains
+        // 2-3% at 8192^2 too (docs/decisions.md §1.2).
         if (strip + 2 < s_fast && lane < 8 * kPairs) {
 #pragma unroll
           for (int pl = 0; pl < kPlanes; ++pl) prefetch_l2(cp_src + pl * hw);
@@ -831,7 +829,7 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
   };
   // This CTA's chunk of the (column, strip) units, column-major: tc_chunk units from cta · tc_chunk (the host makes one
   // chunk per resident CTA, so that all finish together; a chunk may end one column and start the next).
-  // (units < 2^31: the host takes v3 otherwise)
+  // (units < 2^31: supports() refuses larger images)
   const int units = p.ctas_x * p.strips;
   int u = cta * p.tc_chunk;
   const int u1 = min(u, units - p.tc_chunk) + p.tc_chunk;

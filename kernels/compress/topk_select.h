@@ -88,7 +88,7 @@ DCT_HD int pick_digit(const unsigned long long* hist, int hi, int lo, unsigned l
   return -1;
 }
 
-// The state of one channel's selection between passes (device memory in compress_whole.cu).
+// The state of one channel's selection between passes (device memory in kernels/compress/whole.cu).
 template <class T>
 struct SelectState {
   KeyT<T> prefix = 0;          // the digits chosen so far, in place

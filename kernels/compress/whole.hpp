@@ -1,6 +1,6 @@
 #pragma once
 // The GPU keep-selection of cuda-compress-whole (kernels/compress/whole.cu) on its own, for the tests: plain
-// C++ (no CUDA types), compiled in only when DCTOOL_HAVE_CUDA is defined. The compressor's factory is in
+// C++ (no CUDA types), compiled in only in CUDA builds. The compressor's factory is in
 // kernels/backends.hpp with the other compressors.
 #include <cstdint>
 #include <vector>

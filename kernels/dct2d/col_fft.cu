@@ -1,6 +1,6 @@
 /* ColumnFft: launchers of the column FFT passes of kernels/dct2d/col_fft.cuh (the math is derived there). The
    twiddle table tw[j] = e^{-2πij/N} is built in long double at construction (col_fft_twiddles, shared with
-   scripts/colfft-emulate.sh) and uploaded once; the two passes come from col_fft_plan. */
+   tests/emulate/emulate_colfft.cpp) and uploaded once; the two passes come from col_fft_plan. */
 #include "kernels/dct2d/col_fft.hpp"
 
 #include <string>

@@ -3,7 +3,7 @@
    batch matrices n1·P apart), in place, as a two-pass "four-step" FFT: cuda-fft2d's column stage for
    n1 = 2048, 4096, 8192, 16384 (na x nb = 64 x 32, 64 x 64, 64 x 128, 128 x 128), replacing cuFFT's strided column C2C
    (which reads 16-byte row segments at n1 = 8192; here every CTA reads and writes 16-column = 128-byte (f32)
-   / 256-byte (f64) row segments). kernels/dct2d/col_fft.cu launches; scripts/colfft-emulate.sh checks.
+   / 256-byte (f64) row segments). kernels/dct2d/col_fft.cu launches; tests/emulate/emulate_colfft.cpp checks.
 
    Math, N = na·nb, W_N = e^{−2πi/N}, n = na_idx + na·nb_idx, k = kb + nb·ka (na_idx, ka < na; nb_idx, kb < nb):
      W_N^{nk} = W_N^{na_idx·kb} · W_na^{na_idx·ka} · W_nb^{nb_idx·kb}      (W_N^{N·nb_idx·ka} = 1).
@@ -45,7 +45,7 @@
    Twiddles: one table tw[j] = e^{−2πij/N} (j < N), built in long double and rounded to T
    (col_fft_twiddles), read through the read-only cache: inner W_L^e = tw[e·N/L], outer W_N^{(g·k) mod N}.
 
-   Plain CUDA C++ with no host-runtime dependencies: scripts/colfft-emulate.sh compiles it on the host. */
+   Plain CUDA C++ with no host-runtime dependencies: tests/emulate/emulate_colfft.cpp compiles it on the host. */
 
 #include <cmath>
 #include <cstdint>
@@ -204,9 +204,9 @@ __device__ __forceinline__ PairUnit pair_unit(int r, unsigned gy, unsigned ga, u
 // group's tile thread jl = j mod 8, so the two groups' loads are issued by different threads at once; G = 2: on both
 // groups in turn as tile thread jl = j. For the post / pre units it takes r = j + kJ·q (q < L/kJ). ga, gb: the CTA's
 // groups (gy = blockIdx.y). TW = 32 doubles the length of every y row segment (f64: 256 bytes) at twice the shared
-// memory per CTA. Measured (H200, 2026-11-21, notes/measurements/2026-11-21-h200-run8/): the forward is fastest at
-// TW = 32, G = 1 (col_fft_post, dct2 8192² f64 1.016 vs 1.095 ms at TW = 16, call4/ab-tile.log), the inverse at
-// TW = 16, G = 2 (col_fft_pre, the seventh session's layout; idct2 8192² f64 1.14 at G = 1, 1.22 at TW = 32).
+// memory per CTA. The forward is fastest at TW = 32, G = 1 (col_fft_post; H200, 2026-11-21: dct2 8192² f64 1.016
+// vs 1.095 ms at TW = 16), the inverse at TW = 16, G = 2 (col_fft_pre; it got slower with TW = 32 or G = 1); the
+// figures: docs/decisions.md §1.1.
 constexpr int fused_threads(int tw, int g) { return tw * (16 / g); }
 struct FusedThread {
   int t, c, j, grp, jl;
@@ -222,7 +222,7 @@ __device__ __forceinline__ FusedThread fused_thread(unsigned w, unsigned lg_nb) 
   return {t, c, j, G == 1 ? j >> 3 : 0, G == 1 ? j & 7 : j, col, gy, gy, gy == 0 ? nb / 2 : nb - gy, col < w};
 }
 
-// The scale and twiddle tables of the two axes (AxisTables of dct_kernels.cuh: forward s = fs, inverse s = ia).
+// The scale and twiddle tables of the two axes (AxisTables of kernels/dct2d/prepost.cuh: forward s = fs, inverse s = ia).
 template <class T>
 struct Dct2dTables {
   const typename RowsTypes<T>::cx* tw1;
@@ -257,8 +257,8 @@ __global__ void __launch_bounds__(fused_threads(TW, 1))
 
   // The tables of the postprocess. f64: fetched first so that their latency overlaps the spectrum's, the row tables
   // of the CTA's units (one unit per thread) into shared memory after the groups (kTablesFirst). f32: read where
-  // used. Measured (H200, 2026-11-21, run7 ab3.log, dct2 ms, first vs where used): f64 8192² 1.09 vs 1.12, 4096²
-  // 0.263 vs 0.278, 2048² 0.075 vs 0.077; f32 8192² 0.573 vs 0.525 (slower), 4096² 0.144 vs 0.145.
+  // used (dct2 8192², tables first vs where used, H200, 2026-11-21: f64 1.09 vs 1.12 ms, f32 0.573 vs 0.525 ms;
+  // other sizes in docs/decisions.md §1.1).
   constexpr bool kTablesFirst = sizeof(T) == 8;
   C* const s_tw1 = sh + 2 * L * TW;
   T* const s_s1 = reinterpret_cast<T*>(s_tw1 + (L + 1));

@@ -1,13 +1,15 @@
-/* cuda-fft2d: the three-stage method of seed 000 (Jiang, Gu, Pan; Algorithm 2, §III).
+/* cuda-fft2d: the three-stage method of [1] (Jiang, Gu, Pan; Algorithm 2, §III).
  *
  * --axis both: reorder (eq. 13, one coalesced pass) -> cuFFT 2-D R2C (D2Z) -> postprocess exploiting
  * conjugate symmetry, one thread per (k1, k2) in [0, N1/2] x [0, N2/2] reading X(k1,k2), X(N1-k1,k2)
  * and writing four outputs (eqs. 14, 17, 18; Table III). The inverse: preprocess (eq. 15, four reads,
  * two complex writes) -> 2-D C2R (Z2D) -> inverse reorder (eq. 16). Three passes over the data plus
- * the FFT, against eight for the row-column method (§III-C).
+ * the FFT, against eight for the row-column method (§III-C). That is cuda-fft2d-cufft's route; cuda-fft2d
+ * takes it too except where the row kernels fold the reorder into the row FFTs (fft2d_route,
+ * kernels/dct2d/pipelines.cu).
  * --axis rows|cols: the 1-D N-point algorithm (eqs. 9-11) batched over the rows, or down the columns
  * with a strided cuFFT plan (no transpose).
- * Derivations, scaling and the odd-size index rules: dct_kernels.cu.
+ * Derivations, scaling and the odd-size index rules: kernels/dct2d/prepost.cu.
  */
 #include "kernels/algorithms.cuh"
 #include "kernels/dct2d/pipelines.cuh"

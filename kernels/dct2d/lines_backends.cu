@@ -1,10 +1,10 @@
-/* The four 1-D DCT algorithms of seed 000 (Algorithm 1, Fig. 1, Table IV), as backends for --axis rows:
+/* The four 1-D DCT algorithms of [1] (Algorithm 1, Fig. 1, Table IV), as backends for --axis rows:
  *   cuda-1d-4n         4N-point real FFT of the zero-interleaved mirrored signal     (eqs. 3-4)
  *   cuda-1d-2n-mirror  2N-point real FFT of the mirrored signal, twiddle            (eqs. 5-6)
  *   cuda-1d-2n-pad     2N-point real FFT of the zero-padded signal, twiddle         (eqs. 7-8)
  *   cuda-1d-n          N-point reorder + real FFT + twiddle using Hermitian symmetry (eqs. 9-11)
  * Each is preprocess -> one batched cuFFT call over the rows -> postprocess; the inverse (DCT-III) runs
- * the same shape backwards (derivations in dct_kernels.cu; the padded inverse needs a C2C, since a
+ * the same shape backwards (derivations in kernels/dct2d/prepost.cu; the padded inverse needs a C2C, since a
  * zero-padded spectrum is not Hermitian). One table row per algorithm.
  */
 #include "kernels/algorithms.cuh"

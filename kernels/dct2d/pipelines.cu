@@ -1,4 +1,4 @@
-/* Engines: the three-stage pipelines of seed 000 (math derived in dct_kernels.cu).
+/* Engines: the three-stage pipelines of [1] (math derived in kernels/dct2d/prepost.cu).
  *
  *   NPointLines   forward: reorder (eq. 9) -> R2C of length N per line -> post (eq. 11)
  *                 inverse: pre (inverse of eq. 11) -> C2R -> reorder^-1
@@ -9,13 +9,14 @@
  *                 walks rows of the spectrum, so no transpose is needed.
  *   ThreeStage2d  forward: reorder both axes (eq. 13) -> 2-D R2C -> post (eqs. 14, 17, 18)
  *                 inverse: pre (eq. 15) -> 2-D C2R -> reorder^-1 (eq. 16)
- *                 The 2-D R2C is, by default where RfftRows supports N2, our row R2C kernel reading the
+ *                 The 2-D R2C is, where RfftRows supports N2 (fft2d_route), our row R2C kernel reading the
  *                 input in reordered order (no reorder pass) + cuFFT's strided C2C down the columns, or at
- *                 N1 = 2048 .. 8192 our two-pass ColumnFft (kernels/dct2d/col_fft.cu; its spectrum rows are digit-permuted
- *                 and post_2d / pre_2d read them through its RowMap; by default post_2d / pre_2d are fused
- *                 into ColumnFft's second forward / first inverse pass, run_post / run_pre; at N1 = 2048 the whole
- *                 column stage with the post / preprocess is one kernel, kernels/dct2d/col_fft_onepass.cuh) (Fft2dRoute::kRows);
- *                 otherwise a reorder pass + cuFFT's 2-D plan (kR2c).
+ *                 N1 = 2048 .. 8192 our two-pass ColumnFft (kernels/dct2d/col_fft.cu; its spectrum rows are
+ *                 digit-permuted and post_2d / pre_2d read them through its RowMap; where ColumnFft supports
+ *                 it, post_2d / pre_2d are fused into its second forward / first inverse pass, run_post /
+ *                 run_pre; at N1 = 2048 the whole column stage with the post / preprocess is one kernel,
+ *                 kernels/dct2d/col_fft_onepass.cuh) (Fft2dRoute::kRows); otherwise a reorder pass + cuFFT's
+ *                 2-D plan (kR2c).
  *                 Per-axis scale tables: axis 1 carries the constant 2 of Y = 2 Re(s).
  *   FamilyLines   forward: expand to L*N (eqs. 3, 5, 7) -> R2C of L*N -> post (eqs. 4, 6, 8)
  *                 inverse: spectrum (Hermitian half, or the full 2N for the padded variant) -> C2R

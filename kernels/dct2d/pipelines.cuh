@@ -57,7 +57,7 @@ class ThreeStage2d {
  private:
   bool forward_;
   i64 n1_, n2_, batch_;  // N x 1 is computed as 1 x N (the same memory; the 2-D DCT commutes with transposition)
-  i64 pitch_;            // complex elements between rows of the half spectrum (rows route: padded, see engines.cu)
+  i64 pitch_;            // complex elements between rows of the half spectrum (rows route: padded, see pipelines.cu)
   AxisTableBuffers<T> t1_, t2_;
   std::unique_ptr<RfftRows<T>> rows_;      // the rows route's row kernels, or null
   std::unique_ptr<FftStage<T>> fft_;       // r2c: the 2-D plan

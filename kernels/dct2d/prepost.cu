@@ -1,7 +1,7 @@
-/* Pre- and post-processing kernels of the FFT-based DCT-II and its inverse (seed 000, Jiang/Gu/Pan,
- * "A New Acceleration Paradigm for DCT", §II-C, §II-D, §III; Makhoul 1980).
+/* Pre- and post-processing kernels of the FFT-based DCT-II and its inverse ([1] Jiang, Gu, Pan,
+ * §II-C, §II-D, §III; [5] Makhoul 1980; docs/algorithms.md §2).
  *
- * Notation: W_k = exp(-i pi k / 2N). Unnormalized DCT-II (DESIGN §4, FFTW REDFT10):
+ * Notation: W_k = exp(-i pi k / 2N). Unnormalized DCT-II (norm none, FFTW REDFT10):
  *   Y(k) = 2 sum_n x(n) cos(pi k (2n+1) / 2N).
  *
  * 1-D, N-point (eqs. 9-11). Reorder v(n) = x(2n) for n <= (N-1)/2, v(n) = x(2N-2n-1) otherwise
@@ -24,7 +24,7 @@
  *   Y(k1,k2) = 2 Re s,  Y(N1-k1,k2) = -2 Im t,  Y(k1,N2-k2) = -2 Im s,  Y(N1-k1,N2-k2) = -2 Re t  (eq. 17)
  * One thread per (k1,k2), 0 <= k1 <= N1/2, 0 <= k2 <= N2/2, reads V(k1,k2) and V(N1-k1,k2) (both in
  * the stored half) and writes up to four outputs; outputs whose mirror coincides (k = 0, 2k = N) are
- * written once (footnote 5: odd sizes fall out of the same index rules).
+ * written once ([1]'s footnote 5: odd sizes fall out of the same index rules).
  * Inverse (eq. 15): compose the 1-D inverse along both axes (zero convention Y(N1,.) = Y(.,N2) = 0):
  *   V(k1,k2) = conj(W1 W2)/4 [ Y(k1,k2) - Y(N1-k1,N2-k2) - i (Y(k1,N2-k2) + Y(N1-k1,k2)) ]
  *   V(N1-k1,k2) = i W1 conj(W2)/4 [ Y(N1-k1,k2) - Y(k1,N2-k2) - i (Y(N1-k1,N2-k2) + Y(k1,k2)) ]
@@ -286,8 +286,9 @@ __global__ void pre_cols_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V
 
 // ---- 2-D post (eqs. 14, 17, 18) and pre (eq. 15) ---------------------------------------------------
 // Index math in I: int when a matrix's element counts fit (the launcher's choice), which with the occupancy
-// bound keeps f32 at 64 registers (4 CTAs per SM) and f64 at 80 (3) instead of 104 (25% occupancy): ncu on
-// the H200 (4096² f32) showed the i64 kernel latency-bound at 1.8× the copy time (DRAM 38% busy).
+// bound keeps f32 at 64 registers (4 CTAs per SM) and f64 at 80 (3) instead of 104 (25% occupancy), with which the
+// i64 kernel was latency-bound at 1.8× the copy time (Nsight Compute, 4096² f32, H200, 2026-11-21: DRAM 38% busy;
+// docs/decisions.md §3.1).
 template <class I>
 __device__ __forceinline__ I stored_row(I k, RowMap m) {
   return (k >> m.lg_hi) | ((k & static_cast<I>(m.mask)) << m.lg_lo);
@@ -330,8 +331,8 @@ __global__ void __launch_bounds__(256, sizeof(I) == 4 ? (sizeof(T) == 4 ? 4 : 3)
     }
   }
 }
-// kMask: the compress keep rule and its statistics (KeepRule in dct_kernels.cuh); false is the plain
-// inverse, the same code as before the rule existed (the rule's branches are compiled out).
+// kMask: the compress keep rule and its statistics (KeepRule in kernels/dct2d/prepost.cuh); false is the
+// plain inverse (the rule's branches are compiled out).
 template <class T>
 __device__ __noinline__ void record_symbol(T v, const KeepRule<T>& rule) {
   // floor(v + 0.5) in double, as the CPU compressor's symbol_of: exact for every float and double v of

@@ -1,7 +1,7 @@
 #pragma once
-// Launchers for the pre/post-processing kernels of the FFT-based DCT-II / DCT-III (seed 000) and the
+// Launchers for the pre/post-processing kernels of the FFT-based DCT-II / DCT-III ([1]) and the
 // helpers around them (tiled transpose, identity "FFT" of length 1). The math is derived in
-// dct_kernels.cu; every launcher checks its launch (DCT_LAUNCH). Explicitly instantiated for float and
+// kernels/dct2d/prepost.cu; every launcher checks its launch (DCT_LAUNCH). Explicitly instantiated for float and
 // double.
 #include <cuda_runtime.h>
 

@@ -1,5 +1,5 @@
 /* RfftRows: launchers of the row real FFT kernels of kernels/dct2d/row_fft.cuh (the math is derived there). The
-   twiddle table is built in long double at construction (rfft_twiddles, shared with scripts/rfft-emulate.sh)
+   twiddle table is built in long double at construction (rfft_twiddles, shared with tests/emulate/emulate_rfft.cpp)
    and uploaded once; one CTA holds max(2048, M) complex points (M = n2/2). */
 #include "kernels/dct2d/row_fft.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-/* Row real FFTs of the reordered matrix (seed 000, eq. 13), the reorder folded into the kernels' own global
+/* Row real FFTs of the reordered matrix ([1] eq. 13), the reorder folded into the kernels' own global
    loads and stores: the first stage of cuda-fft2d's DCT-II "row R2C -> column C2C -> post_2d" (and the last
    stage of its inverse). Rows of n2 = 2M reals, M = 2^p, 8 <= M <= 4096 (n2 = 16 .. 8192).
 
@@ -19,7 +19,7 @@
    and z'(m) goes back to the natural positions as above (Im V(0), Im V(M) are zeroed: C2R ignores them).
    IFFT_M(Z') = conj FFT_M(conj Z'): both conjugations are sign flips in the merge and in the stores.
 
-   FFT_M: the fixed-size Stockham machinery of kernels/dct4/rows.cuh (dct4_rows_fixed, "v8"): M a template
+   FFT_M: the fixed-size Stockham machinery of kernels/dct4/rows.cuh (dct4_rows_fixed): M a template
    parameter, VPT = 8 or 16 complex values per thread (16 where it saves a shared pass), a first pass of radix
    R0 = M / VPT^(passes−1) and radix-VPT passes, padded ping-pong shared buffers (one barrier per pass),
    per-pass twiddle runs W^1, W^2, W^4 (, W^8). The inverse runs the transposed passes in reverse order
@@ -41,7 +41,7 @@
    at VPT 16) in flight per thread. A CTA of max(2048, M)/VPT threads holds max(2048, M) complex points
    (2048/M lines; M = 4096: one line, 256 threads, 2 x 4352 complex of shared memory).
 
-   Plain CUDA C++ with no host-runtime dependencies: scripts/rfft-emulate.sh compiles it on the host. */
+   Plain CUDA C++ with no host-runtime dependencies: tests/emulate/emulate_rfft.cpp compiles it on the host. */
 
 #include <cmath>
 #include <vector>
@@ -54,7 +54,7 @@ using dct4::RowsTypes;
 
 constexpr int kMinLgM = 3, kMaxLgM = 12;  // M = 8 .. 4096
 
-// 16 values per thread where that saves a shared pass (as dct4's v5/v8), else 8.
+// 16 values per thread where that saves a shared pass (as kernels/dct4/rows.cuh's rows_vpt), else 8.
 constexpr int vpt_for(int lgm) {
   return lgm >= 4 && dct4::rows_fixed_passes(lgm, 4) < dct4::rows_fixed_passes(lgm, 3) ? 16 : 8;
 }
@@ -175,7 +175,8 @@ __device__ __forceinline__ constexpr int low_point(int s) {
   return (s / (G::kR0 / 2)) * G::kR0 + s % (G::kR0 / 2);
 }
 
-// W^r (r < VPT) of pass p for k = j mod ns from the per-pass runs (dct4 v8 layout, after tw's M split entries).
+// W^r (r < VPT) of pass p for k = j mod ns from the per-pass runs (the layout of kernels/dct4/rows.cuh, after tw's
+// M split entries).
 template <class G, class C>
 __device__ __forceinline__ void pass_twiddles(C (&w)[16], const C* __restrict__ tw, int p, int k) {
   constexpr int VPT = 1 << G::kLgV;
@@ -304,7 +305,7 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
   }
 }
 
-// Inverse: lines g of V -> output rows b·n1 + nat(r, n1) of x. Same launch as rfft_rows_fwd.
+// Inverse: lines g of V -> output rows b·n1 + nat(r, n1) of x. Same launch as the forward kernel.
 template <class T, int LGM, int VPT>
 __global__ void __launch_bounds__(threads_for(LGM, VPT))
     rfft_rows_inv(const typename RowsTypes<T>::cx* __restrict__ V, T* __restrict__ x,

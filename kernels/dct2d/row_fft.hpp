@@ -1,5 +1,5 @@
 #pragma once
-// Row real FFTs of the reordered matrix (seed 000, eq. 13) with the reorder folded into the kernels' own
+// Row real FFTs of the reordered matrix ([1] eq. 13) with the reorder folded into the kernels' own
 // global loads and stores (kernels/dct2d/row_fft.cuh derives the math; kernels/dct2d/row_fft.cu launches). Internal to
 // kernels/: cuda-fft2d's "row R2C -> column C2C -> post_2d" route and its inverse.
 #include <cstdint>

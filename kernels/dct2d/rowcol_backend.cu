@@ -1,4 +1,4 @@
-/* cuda-rowcol: the row-column baseline of seed 000 (§III-C, Fig. 5 left; Table V "row-column").
+/* cuda-rowcol: the row-column baseline of [1] (§III-C, Fig. 5 left; Table V "row-column").
  *
  * 2-D = the 1-D N-point DCT (eqs. 9-11: reorder -> batched R2C -> post, three passes) along the rows,
  * a tiled shared-memory transpose, the same 1-D DCT along the rows of the transpose, and a transpose

@@ -1,5 +1,5 @@
-/* cuda-dct4-direct: the classical DCT-IV, seed 003 eq. (1), O(N^2) per line, the paper's baseline:
-     Y_k = Σ_n x_n · σ cos(π(2n+1)(2k+1)/4N)      (σ of DESIGN §4; 2, √(2/N) or 1/N)
+/* cuda-dct4-direct: the classical DCT-IV, [3] eq. (1), O(N^2) per line, the paper's baseline:
+     Y_k = Σ_n x_n · σ cos(π(2n+1)(2k+1)/4N)      (σ of docs/algorithms.md §1; 2, √(2/N) or 1/N)
    One thread per output. The angle index (2n+1)(2k+1) is taken modulo 8N and stepped by 2(2k+1) per term,
    so the kernel reads a table c[m] = σ cos(π m/4N), m < 8N (built in long double, stored in f64), and
    accumulates in f64 for both precisions. Rows: a warp shares its line (broadcast loads); columns: the

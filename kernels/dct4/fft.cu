@@ -1,5 +1,6 @@
-/* cuda-dct4-fft: batched DCT-IV of any length N along rows, columns or both (DESIGN §4: scipy dct type 4,
-   Y_k = σ Σ_n x_n cos(π(2n+1)(2k+1)/4N), σ = 2 (none), √(2/N) (ortho), 1/N for the inverse of none).
+/* cuda-dct4-fft: batched DCT-IV of any length N along rows, columns or both (scipy dct type 4,
+   Y_k = σ Σ_n x_n cos(π(2n+1)(2k+1)/4N), σ = 2 (none), √(2/N) (ortho), 1/N for the inverse of none;
+   docs/algorithms.md §6).
    Each axis is three passes, each one read and one write of the data: pre-pass kernel, cuFFT, post-pass.
 
    Even N (M = N/2), the classical complex half-length algorithm:
@@ -24,15 +25,13 @@
      Y_k = σ/√2 [ε_c(u) ε_c(b) Re Q(f) + ε_s(u) ε_s(b) Im Q(f)],  f = v·b mod N (Q(f) = conj Q(N-f) above N/2)
    (post-pass: a gather with two coefficients per output). N = 1 skips the FFT.
 
-   Single pass (default for rows with N = 2M, M = 2^p, 8 <= M <= 2048; kernels/dct4/rows.cuh): the three
+   Single pass (always, for rows with N = 2M, M = 2^p, 8 <= M <= 2048; kernels/dct4/rows.cuh): the three
    steps of the even case in one kernel, one read and one write of the data: a fixed-size (M a template
    parameter) Stockham FFT with 8 or 16 complex values per thread in registers (one barrier per shared pass),
    z_n formed on the fly by its first pass from 8/16-byte coalesced loads (lane pairs swap the mirrored halves
    with a shuffle), the post-twiddle in registers, stores likewise; per-pass twiddle runs built here at plan
-   time (rows_twiddles). Environment DCTOOL_DCT4_THREE_PASS=1 forces the three-pass route (to compare them).
-   (Earlier single-pass kernels were removed: one with a shared-memory radix-2^2 loop and 4-byte loads, which
-   measured slower than the three passes, and the variants v2, v4-v7 that DCTOOL_DCT4_ROWS selected, slower
-   than the one kept (the former v8) where measured: H200, 2026-11-21, notes/dct4.md; dct4_rows.cuh lists them.)
+   time (rows_twiddles). The single pass against the three passes, and the single-pass kernels that were not
+   kept: docs/decisions.md §1.2 and §3.2.
 
    Layouts: rows use line-major workspaces and contiguous cuFFT batches; columns use slot-major workspaces
    (slot e of line l at e·L + l) and cuFFT batches of stride L, distance 1, so every pass is coalesced along

@@ -9,11 +9,11 @@
 
 namespace dct::cuda::dct4 {
 
-std::unique_ptr<core::Plan> make_fft_plan(const core::TransformDesc& d);                 // dct4_fft.cu
-std::unique_ptr<core::Plan> make_direct_plan(const core::TransformDesc& d);              // dct4_direct.cu
-std::unique_ptr<core::Plan> make_sections_plan(const core::TransformDesc& d, int sections);  // dct4_sections.cu
+std::unique_ptr<core::Plan> make_fft_plan(const core::TransformDesc& d);                 // fft.cu
+std::unique_ptr<core::Plan> make_direct_plan(const core::TransformDesc& d);              // direct.cu
+std::unique_ptr<core::Plan> make_sections_plan(const core::TransformDesc& d, int sections);  // sections.cu
 
-// σ of DESIGN §4 for a line of length n: dct4 none 2, idct4 none 1/n, ortho √(2/n).
+// σ (docs/algorithms.md §1) for a line of length n: dct4 none 2, idct4 none 1/n, ortho √(2/n).
 double sigma(core::Op op, core::Norm norm, i64 n);
 
 // `lines` lines of length n: rows (line l at l*n, unit stride) or columns (matrices of n rows x width

@@ -4,7 +4,7 @@
    (kernels/dct4/fft.cu) for those lengths; the three-pass route (pre kernel, cuFFT, post kernel) covers
    the rest.
 
-   The algorithm is the even case of dct4_fft.cu (z_n = (x_2n + i x_{N-1-2n}) σ e^{-iπ(4n+1)/4N},
+   The algorithm is the even case of kernels/dct4/fft.cu (z_n = (x_2n + i x_{N-1-2n}) σ e^{-iπ(4n+1)/4N},
    Z = FFT_M(z), Y_2k = Re(Z_k e^{-iπk/N}), Y_{N-1-2k} = −Im(·)); the FFT is a Stockham autosort FFT
    (Govindaraju et al., "High performance discrete Fourier transforms on graphics processors", SC'08) with
    VPT complex values per thread in registers:
@@ -29,26 +29,21 @@
    for M <= 16) of M + M/VPT complex rounded up to even (complex index i lives at i + i/VPT, which makes the
    radix-VPT scatters bank-conflict free). At most 36 KiB per CTA in f32, 72 KiB in f64 (M = 512).
 
-   Twiddles: pre[n] and post[k] as dct4_fft.cu; tw[t] = e^{-2πit/M} (t < M) followed by per-pass runs
+   Twiddles: pre[n] and post[k] as kernels/dct4/fft.cu; tw[t] = e^{-2πit/M} (t < M) followed by per-pass runs
    (rows_twiddles): a pass of span ns reads W^1, W^2, W^4 (, W^8) of W = W_{VPT·ns}^k for k = j mod ns from
    contiguous runs, one or two L1 wavefronts per warp and load, and multiplies out the other powers. The runs
    are copies of entries of the first M, all built in long double at plan time and read through the
    read-only cache.
 
-   History: this kernel was "v8" (fourth session, notes/dct4.md). The other variants, selected by the
-   environment variable DCTOOL_DCT4_ROWS, were removed together with it in the sixth session: v2
-   (dct4_rows_kernel: runtime M, radix-8 passes, input and output staged through shared memory with 16-byte
-   vectors), v4 and v5 (fixed-size and staged; VPT 8, and VPT as here), v6 (this kernel with strided reads
-   tw[e·k·step] of the first M entries instead of the runs) and v7 (v6 with VPT 16 for every M >= 16). v2,
-   v6 and v7 measured slower than v8 in every case of the A/B run (H200, 2026-11-21, notes/dct4.md: f32
-   x_copy 1.14-1.32 at N = 256, 1024, 4096 against v2's 1.47-2.08); v4 and v5 were not in that run (their
-   SASS instruction counts were above v6's). This kernel is bit-identical to v8.
+   Row kernels that were not kept (runtime M with radix-8 passes and input and output staged through shared
+   memory; fixed M and staged; strided twiddle reads tw[e·k·step] of the first M entries instead of the runs;
+   VPT 16 for every M >= 16) and their measurements: docs/decisions.md §3.2.
 
-   This header is plain CUDA C++ with no host dependencies so that scripts/dct4-emulate.sh (and
-   scripts/rfft-emulate.sh, through kernels/dct2d/row_fft.cuh, which shares the FFT helpers below) can compile the
-   kernels as C++ and run them on the host against the definition (machines without a GPU). */
+   This header is plain CUDA C++ with no host dependencies so that tests/emulate/emulate_dct4.cpp (and
+   tests/emulate/emulate_rfft.cpp, through kernels/dct2d/row_fft.cuh, which shares the FFT helpers below) can
+   compile the kernels as C++ and run them on the host against the definition (machines without a GPU). */
 
-// The host emulator of kernels/dct2d/row_fft.cuh (scripts/rfft-emulate.sh) defines this to check its 16-byte
+// The host emulator of kernels/dct2d/row_fft.cuh (tests/emulate/emulate_rfft.cpp) defines this to check its 16-byte
 // vector accesses.
 #ifndef DCT_ASSERT_ALIGNED16
 #define DCT_ASSERT_ALIGNED16(p)
@@ -227,8 +222,8 @@ constexpr int rows_fixed_passes(int lgm, int lgv) { return (lgm + lgv - 1) / lgv
 // Values per thread for M = 2^lgm: 16 where that saves a shared pass (M = 16, 128, 256, 1024, 2048), else 8.
 constexpr int rows_vpt(int lgm) { return rows_fixed_passes(lgm, 4) < rows_fixed_passes(lgm, 3) ? 16 : 8; }
 
-// Shared buffers per line: one per scatter, at most two. (direct = false, the staged layout of the removed
-// kernels, ping-ponged between two with the staging aliasing them; kernels/dct2d/row_fft.cuh passes true.)
+// Shared buffers per line: one per scatter, at most two. (direct = false: the staged layout, ping-ponged
+// between two with the staging aliasing them; kernels/dct2d/row_fft.cuh passes true.)
 constexpr int rows_fixed_bufs(int lgm, int lgv, bool direct) {
   const int scatters = rows_fixed_passes(lgm, lgv) - 1;
   return !direct ? 2 : scatters < 2 ? scatters : 2;
@@ -367,7 +362,7 @@ __global__ void __launch_bounds__(rows_fixed_threads(VPT))
   }
 }
 
-// ---- Launch (kernels/dct4/fft.cu at plan creation; scripts/dct4-emulate.sh) ----
+// ---- Launch (kernels/dct4/fft.cu at plan creation; tests/emulate/emulate_dct4.cpp) ----
 
 template <class T>
 using RowsFn = void (*)(const T*, T*, const typename RowsTypes<T>::cx*, const typename RowsTypes<T>::cx*,

@@ -1,4 +1,4 @@
-/* cuda-dct4-sec4 / cuda-dct4-sec8: seed 003's N = 17 DCT-IV (Chiper & Dobrea 2024, §3 and Appendix B) with
+/* cuda-dct4-sec4 / cuda-dct4-sec8: [3]'s N = 17 DCT-IV (Chiper & Dobrea 2024, §3 and Appendix B) with
    each transform computed by S = 4 or 8 threads, one independent section each (the factorization, its
    tables and its operation counts: math/dct4_n17.hpp, shared with cpu-dct4-sec4/8). Many transforms per
    launch: a 256-thread block owns tiles of 256/S transforms (grid-stride over tiles):

@@ -1,6 +1,6 @@
-/* cuda-lot: Malvar's type-I fast LOT, block 8 (seed 004 §3.3.3 and §4.2.2; DESIGN §4), forward and
-   inverse, rows and columns in ONE kernel per direction (seed 004 needed several render passes; we
-   recompute a one-block halo instead).
+/* cuda-lot: Malvar's type-I fast LOT, block 8 ([8]; [4] §3.3.3 and §4.2.2; docs/algorithms.md §7), forward
+   and inverse, rows and columns in ONE kernel per direction ([4] needed several render passes; we recompute a
+   one-block halo instead).
 
    The flowgraph (derived in cpu/lot.cpp): per 8-sample block the Feig-Linzer DCT (kernels/block8/block8.cuh) with
    the output scaling D/2, the first butterflies p = e − o, q = e + o (e, o: even / odd coefficients); per
@@ -25,7 +25,7 @@
    (The 2-D LOT is separable, so either axis order is exact.) Shared memory holds only the published
    halves, element-major (slot s of thread t at sh[s][t], 16-byte slots): the writes and the neighbour
    reads are bank-conflict free; 32 KiB per CTA (f64 publishes 4 rows / columns per round, two rounds).
-   Halo cost: 256 threads for 217 outputs (the halo re-reads hit L2). scripts/lot-emulate.sh runs these
+   Halo cost: 256 threads for 217 outputs (the halo re-reads hit L2). tests/emulate/emulate_lot.cpp runs these
    kernel bodies on the host (256 threads per CTA, a barrier for __syncthreads) against cpu-lot, for
    machines without a GPU. */
 #include <cmath>

@@ -1,5 +1,5 @@
 // The 8x8 block backends (cpu-8x8-naive, -aan, -flmad) against cpu-fftw --block 8 and the f64 oracle
-// (cpu-naive), round trips, and their refusals (DESIGN §4 block mode, §7 tolerances).
+// (cpu-naive), round trips, and their refusals (block mode; the tolerances of README "Development").
 #include <catch2/catch.hpp>
 
 #include <cmath>

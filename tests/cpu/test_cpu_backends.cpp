@@ -1,4 +1,4 @@
-// Every CPU backend against the f64 oracle (cpu-naive), and the properties of DESIGN §4/§7: round trip,
+// Every CPU backend against the f64 oracle (cpu-naive), and the properties of the definitions: round trip,
 // linearity, impulse response, Parseval, block mode. One body per check runs over every registered backend
 // whose runtime is the host; a backend that refuses a case is counted and reported (WARN), never passed.
 #include <catch2/catch.hpp>
@@ -27,7 +27,7 @@ using core::Shape2;
 using core::TransformDesc;
 using test::desc;
 
-// DESIGN §7 allows 1e-5 (f32) and 1e-12 (f64) relative L2; these are tighter and pass.
+// README "Development" allows 1e-5 (f32) and 1e-12 (f64) relative L2; these are tighter and pass.
 constexpr double kTolF32 = 1e-6;
 constexpr double kTolF64 = 1e-13;
 double tol(Precision p) { return p == Precision::kF32 ? kTolF32 : kTolF64; }
@@ -207,7 +207,8 @@ TEST_CASE("linearity: T of a x + b y is a T x + b T y", "[cpu][property]") {
   }
 }
 
-// The 1-D response to a unit impulse at index 0, from the definitions of DESIGN §4 (k = output index).
+// The 1-D response to a unit impulse at index 0 (k = output index), from the definitions (README "Transform
+// definitions and norms").
 double impulse_1d(Op op, Norm norm, std::int64_t n, std::int64_t k) {
   const double pi = 3.14159265358979323846, nn = static_cast<double>(n);
   const bool ortho = norm == Norm::kOrtho;

@@ -1,6 +1,6 @@
-// Independent checks of the oracle (cpu-naive): a 4-point vector against the formulas of DESIGN §4 written
-// out here and against scipy's values; then every CPU backend against the scipy golden vectors of
-// data/golden/ (scripts/make_golden.py).
+// Independent checks of the oracle (cpu-naive): a 4-point vector against the definitions (README "Transform
+// definitions and norms") written out here and against scipy's values; then every CPU backend against the
+// scipy golden vectors of data/golden/ (scripts/make_golden.py).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -28,7 +28,7 @@ using core::Shape2;
 using core::TransformDesc;
 using test::desc;
 
-// DESIGN §4, 1-D, straight from the text (double precision, no tables, no index reduction).
+// The 1-D definitions, straight from the text (double precision, no tables, no index reduction).
 std::vector<double> definition(Op op, Norm norm, const std::vector<double>& x) {
   const double pi = 3.14159265358979323846;
   const std::size_t n = x.size();

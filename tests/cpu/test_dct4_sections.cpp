@@ -1,5 +1,5 @@
-// Seed 003's sectioned N = 17 DCT-IV on the host (cpu-dct4-sec4, cpu-dct4-sec8): equal to the DCT-IV of
-// DESIGN §4 (cpu-naive, long double) for both norms, dct4 and idct4, f64 <= 1e-12 and f32 <= 1e-5 relative
+// The sectioned N = 17 DCT-IV of [3] on the host (cpu-dct4-sec4, cpu-dct4-sec8): equal to the DCT-IV
+// definition (cpu-naive, long double) for both norms, dct4 and idct4, f64 <= 1e-12 and f32 <= 1e-5 relative
 // L2, batches up to 10^6 rows; exact round trips; refusal of other sizes and axes (exit 4); and the paper's
 // error figure (L2 error against the classical eq. (1) over 1000 random inputs in [-1, 1]).
 #include <catch2/catch.hpp>
@@ -163,10 +163,10 @@ TEST_CASE("dct4 sections: DCT-IV through the CLI: N = 17 works, other N exit 4",
   CHECK_FALSE(std::ifstream(dir.file("bad_out.txt")).good());
 }
 
-TEST_CASE("dct4 sections: seed 003 error figure: L2 error against the classical DCT-IV over 1000 random inputs",
+TEST_CASE("dct4 sections: Chiper-Dobrea error figure: L2 error against the classical DCT-IV over 1000 random inputs",
           "[dct4][sections][figure]") {
   // The paper's accuracy check (§5): 1000 random inputs in [-1, 1], length 17, L2 norm of the difference
-  // from the classical eq. (1) (here cpu-naive, long double). Printed for notes/dct4.md.
+  // from the classical eq. (1) (here cpu-naive, long double). Printed (scripts/bench-dct4.sh collects it).
   for (auto prec : {core::Precision::kF64, core::Precision::kF32}) {
     for (int sections : {4, 8}) {
       const core::TransformDesc d = desc17(Op::kDct4, core::Norm::kNone, 1, 1000, prec);

@@ -1,4 +1,4 @@
-// Every CUDA backend against the f64 CPU oracle (label gpu: runs on the device machine only).
+// Every CUDA backend against the f64 CPU oracle (label gpu: needs a GPU).
 // Fresh random inputs per case, poisoned outputs (0xFF bytes = NaN), both execute() on device buffers
 // and execute_host(); unsupported cases are counted and reported with WARN, never passed silently.
 #include <catch2/catch.hpp>
@@ -26,7 +26,7 @@ using core::Op;
 using core::Precision;
 using core::Shape2;
 
-// The DCT-II/III backends of issue 3 (the 8x8 and DCT-IV CUDA backends have their own tests).
+// The CUDA DCT-II/III backends (the 8x8 and DCT-IV CUDA backends have their own tests).
 std::vector<const core::Backend*> cuda_backends() {
   std::vector<const core::Backend*> v;
   for (const char* name : {"cuda-fft2d", "cuda-rowcol", "cuda-1d-n", "cuda-1d-2n-mirror", "cuda-1d-2n-pad", "cuda-1d-4n"})
@@ -93,7 +93,7 @@ void check_plan(const core::Backend& b, const core::Plan& plan, const core::Tran
     INFO("execute (" << (pass == 0 ? "plan stream" : "other stream") << "): rel L2 " << err << " (tolerance " << tol << ")");
     CHECK(err <= tol);
   }
-  // 3. the input is left as it was (cuFFT callbacks read the caller's buffer directly)
+  // 3. the input is left as it was (the row kernels and the fused column passes read the caller's buffer directly)
   core::HostTensor after(d.shape, d.batch, d.prec);
   rt.download(after.raw(), *din, bytes);
   CHECK(std::memcmp(after.raw(), in.raw(), bytes) == 0);

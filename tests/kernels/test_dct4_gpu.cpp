@@ -2,7 +2,7 @@
 // oracle (cpu-naive where O(N^2) is cheap, cpu-fftw f64 otherwise): N in {1, 2, 3, 16, 17, 31, 1000, 1024,
 // 4096, 4097} (sectioned: 17 only), f32/f64, norms none/ortho, dct4 and idct4, axes rows/cols/both for
 // cuda-dct4-fft, batches up to 10^6 rows; fresh random inputs, outputs poisoned with NaN bytes on the
-// device. Label gpu: runs on the device machine only. Also prints seed 003's error figure on the GPU.
+// device. Label gpu: needs a GPU. Also prints [3]'s error figure on the GPU.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -131,7 +131,7 @@ TEST_CASE("cuda sectioned DCT-IV refuses N != 17 and other axes", "[gpu][dct4]")
   }
 }
 
-TEST_CASE("seed 003 error figure on the GPU: L2 error against the classical kernel over 1000 inputs",
+TEST_CASE("Chiper-Dobrea error figure on the GPU: L2 error against the classical kernel over 1000 inputs",
           "[gpu][dct4][figure]") {
   // The paper's §5 check: 1000 random inputs in [-1, 1], L2 norm of (sectioned - classical); the classical
   // result is cuda-dct4-direct (f64 accumulation).
