@@ -10,6 +10,8 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "app/registry.hpp"
 
@@ -77,7 +79,113 @@ core::HostTensor execute_on_device(const core::Plan& plan, const core::Runtime& 
   return out;
 }
 
+namespace {
+using Ld = long double;
+using Matrix = std::vector<std::vector<Ld>>;  // [row][col]
+
+// P0 = P·Z (16x8), the LOT's matrix definition (README, Transform definitions) verbatim.
+Matrix lot_p0() {
+  const Ld pi = std::acos(Ld(-1));
+  Ld c[8][8];  // orthonormal DCT-II, c[k][n]
+  for (int k = 0; k < 8; ++k)
+    for (int n = 0; n < 8; ++n)
+      c[k][n] = std::sqrt(Ld(2) / 8) * (k == 0 ? 1 / std::sqrt(Ld(2)) : Ld(1)) * std::cos(pi * k * (2 * n + 1) / 16);
+  Ld m[8][4];  // De − Do
+  for (int n = 0; n < 8; ++n)
+    for (int i = 0; i < 4; ++i) m[n][i] = c[2 * i][n] - c[2 * i + 1][n];
+  Matrix p(16, std::vector<Ld>(8, 0));
+  for (int n = 0; n < 8; ++n)
+    for (int i = 0; i < 4; ++i) {
+      p[n][i] = m[n][i] / 2;
+      p[n][4 + i] = m[n][i] / 2;
+      p[8 + n][i] = m[7 - n][i] / 2;  // J(De − Do)
+      p[8 + n][4 + i] = -m[7 - n][i] / 2;
+    }
+  Matrix zt = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};  // Z̃ = R1·R2·R3
+  const Ld theta[3] = {Ld(0.13) * pi, Ld(0.16) * pi, Ld(0.13) * pi};
+  for (int r = 1; r <= 3; ++r) {
+    Matrix rr = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+    rr[r - 1][r - 1] = std::cos(theta[r - 1]);
+    rr[r - 1][r] = std::sin(theta[r - 1]);
+    rr[r][r - 1] = -std::sin(theta[r - 1]);
+    rr[r][r] = std::cos(theta[r - 1]);
+    Matrix next(4, std::vector<Ld>(4, 0));
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b)
+        for (int t = 0; t < 4; ++t) next[a][b] += zt[a][t] * rr[t][b];
+    zt = next;
+  }
+  Matrix z(8, std::vector<Ld>(8, 0));
+  for (int i = 0; i < 4; ++i) z[i][i] = 1;
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b) z[4 + a][4 + b] = zt[a][b];
+  Matrix p0(16, std::vector<Ld>(8, 0));
+  for (int r = 0; r < 16; ++r)
+    for (int col = 0; col < 8; ++col)
+      for (int t = 0; t < 8; ++t) p0[r][col] += p[r][t] * z[t][col];
+  return p0;
+}
+
+}  // namespace
+
+std::vector<std::vector<long double>> lot_matrix(std::int64_t len) {
+  static const Matrix p0 = lot_p0();
+  Matrix t(len + 8, std::vector<Ld>(len, 0));
+  for (std::int64_t j = 0; j <= len / 8; ++j)
+    for (int k = 0; k < 8; ++k)
+      for (int r = 0; r < 16; ++r) {
+        const std::int64_t n = 8 * j - 8 + r;
+        if (n >= 0 && n < len) t[8 * j + k][n] = p0[r][k];
+      }
+  return t;
+}
+
+namespace {
+
+// Where row k of T (forward) or of Tᵀ (inverse) can be nonzero, within [0, len).
+std::pair<std::int64_t, std::int64_t> band(std::int64_t k, std::int64_t len, bool forward) {
+  const std::int64_t lo = forward ? 8 * (k / 8) - 8 : 8 * (k / 8);
+  return {std::max<std::int64_t>(lo, 0), std::min<std::int64_t>(lo + 16, len)};
+}
+
+}  // namespace
+
+// The 2-D definition on every channel: forward Y = T_H X T_Wᵀ, inverse X = T_Hᵀ Y T_W (f64 result).
+core::HostTensor lot_definition(const core::HostTensor& in, bool forward) {
+  const std::int64_t h = forward ? in.rows() : in.rows() - 8, w = forward ? in.cols() : in.cols() - 8;
+  const Matrix th = lot_matrix(h), tw = lot_matrix(w);
+  const core::Shape2 os = forward ? core::Shape2{h + 8, w + 8} : core::Shape2{h, w};
+  core::HostTensor out(os, in.channels(), core::Precision::kF64);
+  const std::int64_t ir = in.rows(), ic = in.cols();
+  for (std::int64_t ch = 0; ch < in.channels(); ++ch) {
+    const std::int64_t base = ch * ir * ic;
+    // rows: tmp = X T_Wᵀ (forward, ir x (w+8)) or Y T_W (inverse, ir x w)
+    const std::int64_t tc = forward ? w + 8 : w;
+    std::vector<Ld> tmp(ir * tc, 0);
+    for (std::int64_t r = 0; r < ir; ++r)
+      for (std::int64_t k = 0; k < tc; ++k) {
+        Ld s = 0;  // T's zeros skipped: row k of T spans x[8(k/8)−8, 8(k/8)+8), column k rows [8(k/8), +16)
+        const auto [n0, n1] = band(k, ic, forward);
+        for (std::int64_t n = n0; n < n1; ++n)
+          s += Ld(in.get(base + r * ic + n)) * (forward ? tw[k][n] : tw[n][k]);
+        tmp[r * tc + k] = s;
+      }
+    for (std::int64_t k = 0; k < os.rows; ++k)
+      for (std::int64_t col = 0; col < tc; ++col) {
+        Ld s = 0;
+        const auto [r0, r1] = band(k, ir, forward);
+        for (std::int64_t r = r0; r < r1; ++r) s += (forward ? th[k][r] : th[r][k]) * tmp[r * tc + col];
+        out.set(ch * os.count() + k * tc + col, double(s));
+      }
+  }
+  return out;
+}
+
+
 core::HostTensor oracle(const core::TransformDesc& d, const core::HostTensor& in) {
+  if (d.op == core::Op::kLot || d.op == core::Op::kIlot) {
+    return lot_definition(in.to(core::Precision::kF64), d.op == core::Op::kLot);
+  }
   const core::Backend* naive = app::registry().find("cpu-naive");
   core::TransformDesc d64 = d;
   d64.prec = core::Precision::kF64;

@@ -42,8 +42,16 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-// The f64 oracle: cpu-naive (direct definitions, long double accumulation) on `in` converted to f64.
+// The f64 oracle: cpu-naive (direct definitions, long double accumulation) on `in` converted to f64; for lot and
+// ilot, lot_definition.
+
 core::HostTensor oracle(const core::TransformDesc& d, const core::HostTensor& in);
+// The 2-D LOT of every channel of `in` by its matrix definition in long double (forward: H x W -> (H+8) x (W+8);
+// inverse: the transpose), f64 result.
+core::HostTensor lot_definition(const core::HostTensor& in, bool forward);
+// The 1-D LOT of a length-L signal (L a multiple of 8) as its (L+8) x L matrix T: y_j = P0ᵀ x̃[8j : 8j+16] with
+// x̃ = [0₈, x, 0₈].
+std::vector<std::vector<long double>> lot_matrix(std::int64_t len);
 // Runs `backend` on `in` for `d` (host to host) and returns the output.
 core::HostTensor run_backend(const core::Backend& b, const core::TransformDesc& d, const core::HostTensor& in);
 // plan.execute() on device buffers of runtime rt (the GPU tests): `in` uploaded, the output buffer poisoned
