@@ -20,8 +20,8 @@
      4. inverse along v: A4 = diag(C'ᵀ, C'ᵀ), f16 accumulator initialised to 1152 = 1024 + 128 (see sample_h2):
                   D4[(blk, y)][x] = 1024 + the sample rounded to an integer,
                   i.e. row g, columns 2t, 2t+1 of block A (d[0]) and of block B (d[1]).
-   The tensor core rounds an f16 result once, to nearest even, from the exact sum (scripts/tc-f16acc-probe.cu on an
-   H100: 16 of 16 probes, ties and three-term sums included), as cvt.rn of an f32 result would; the f16
+   The tensor core rounds an f16 result once, to nearest even, from the exact sum (a device probe on an
+   H100: 16 of 16 cases, ties and three-term sums included; docs/algorithms.md §5), as cvt.rn of an f32 result would; the f16
    accumulation saves those conversions (six per plane and block pair).
    Quantizer: one FFMA, M + q = rn(F'·r + M) (M + q: the histogram's integer; M = kMagicQ), r = fl(1/(8Q)): F'·r rounded
    to the nearest integer. Exact ties F'·r = k + 1/2, which the CPU rounds up, occur only at (v, u) ∈ {0, 4}², where F'
@@ -210,7 +210,7 @@ __device__ __forceinline__ void mma(float (&d)[4], const AFrag& a, unsigned b0, 
 }
 
 // D = A·B + C with C and D f16x2 (d[0], c0: row g, d[1], c1: row g + 8; columns 2t, 2t + 1): the sum is rounded to
-// f16 once, to nearest even (scripts/tc-f16acc-probe.cu).
+// f16 once, to nearest even (a device probe; docs/algorithms.md §5).
 __device__ __forceinline__ void mma_h(unsigned (&d)[2], const AFrag& a, unsigned b0, unsigned b1, unsigned c0,
                                       unsigned c1) {
 #if defined(__CUDA_ARCH__)
@@ -256,7 +256,7 @@ __device__ __forceinline__ void mma_h8(unsigned (&d)[2], unsigned a0, unsigned a
 //   with s = 0 for Y, 128 for Cb and Cr (the 1024s of the bytes off, s d on: o / 4096 = −250, 55.375, 43.8125, exact in
 //   f16).
 // Every product (f16 integers) and partial sum (a multiple of 1/2 below 2^22) is exact in f32, so D = t + s d + 1/2
-// (scripts/tc-ycc-probe.cu checks all 2^24 colours on the device; the host emulation models exact sums), and with
+// (all 2^24 colours were checked on the device; tests/emulate/emulate_jpeg.cpp checks them on the host), and with
 // t + d/2 = q d + j, j in [0, d): D / d = q + s + (j − d/2 + 1/2) / d, at least 1/(2d) >= 2^-12 from a half while
 // fl(1/d) moves it by < 2^-15, so one FFMA rounds it to the sample q + s (Y, Cb, Cr); its addend 1.5·2^23 + 0x6400
 // leaves 0x6400 + q + s in the result's low 16 bits, and one PRMT makes two of them the f16x2 of 1024 + the sample =
@@ -462,7 +462,7 @@ __device__ __forceinline__ void hist_add(HistAt h, unsigned b) {
 // −9216 and the others at 0 (saves the f16 subtraction of 1152 per two samples; the accumulator is loaded as two
 // registers, as the MMA wants a register pair, else ptxas copies one into a pair per MMA). The exact sum is the same
 // as with the level-shifted samples; the tensor core adds products up to 1279·1.41 instead of 128·1.41:
-// scripts/tc-step1-probe.cu found no f16 result that differs in 2^27 on an H100.
+// a device probe found no f16 result that differs in 2^27 on an H100 (the probe lives in git history).
 // The quantizer's FFMA adds M6 = kMagicQ, so that the low half of its result's bits is the f16 of 1536 + q; the f16
 // dequantizer (kDeqF16) makes step 3's B from two of them with one PRMT and one HFMA2: (1536 + q)·Q/64 − 24Q = q·Q/64,
 // exact (Q/64 and 24Q are exact in f16, q·Q/64 a multiple of 1/64 below 32, and the FMA rounds once), A3 scaled by 64

@@ -1,33 +1,28 @@
-#!/usr/bin/env bash
-# Host emulation of the column FFT kernels (kernels/dct2d/col_fft.cuh, cuda-fft2d's column stage for n1 = 2048, 4096,
-# 8192, 16384) for machines without a GPU, in the manner of scripts/rfft-emulate.sh: the header is compiled as plain
-# C++, each CTA run by 128 std::threads (256 for the fused passes; one per CUDA thread; a pool reused for every CTA, CTAs one after
-# another) with a std::barrier for __syncthreads; dynamic shared memory is one static buffer, poisoned (NaN)
-# before every CTA; the twiddle table and the two passes come from col_fft_twiddles / col_fft_plan exactly as
-# kernels/dct2d/col_fft.cu builds and launches them.
-# 1. The two plain passes, compared with the direct O(N^2) long-double DFT:
-#   forward  out[row_of(k)][c] = sum_n x[n][c] e^{-2 pi i nk/N},  row_of(k) = (k >> lg_nb) + ((k & (nb-1)) << lg_na)
-#   inverse  out[n][c] = sum_k X[row_of(k)][c] e^{+2 pi i nk/N}   (unnormalized)
-# w = 37 columns (the last 16-column tile partial), pitch > w, batch 2, f32 and f64 (the same float-exact random
-# input for both). Columns w .. pitch-1 and guard elements before and after the matrices hold a NaN pattern
-# that must come back bitwise unchanged (so nothing outside the w columns is written; a read there would put a
-# NaN into checked outputs). Every global access is checked for natural (sizeof complex) alignment.
-# Checked columns (the definition costs N^2 per column): n1 = 8192 every column of both matrices; the other n1
-# columns 0, 15, 16 and 36 of both. Every output (checked or not) must be finite.
-# 2. The fused passes (col_fft_post: pass A, then pass B + post_2d -> y, n1 x n2 = 72; col_fft_pre: pre_2d + pass
-# B' from y, then pass A'; tiles of 16 and 32 columns; 8192 also split as 128 x 64), with random twiddle/scale
-# tables, against a long-double reference: the column DFT and eqs. (14)/(17), or eq. (15) and the inverse DFT,
-# written with std::complex (columns 0 1 15 16 31 32 35 36 and their mirrors n2 - c). Forward: every y element must be written (y starts as NaN), guards unchanged; inverse: y and
-# the padding columns unchanged. COLFFT_EMU_FUSED_ONLY=1 runs only part 2.
-# Error per case: max |out - ref| over max |ref| (real and imaginary parts as separate components).
-# Pass: f32 <= 1e-5, f64 <= 1e-12. Self-contained (no libraries). Usage: scripts/colfft-emulate.sh (repo root)
-set -eu
-R=$(pwd); T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-cat > "$T/emu.cpp" <<'CPP'
+/* Host emulation of the column FFT kernels (kernels/dct2d/col_fft.cuh, cuda-fft2d's column stage for n1 = 2048,
+   4096, 8192, 16384) for machines without a GPU, in the manner of emulate_rfft.cpp: the header is compiled as plain
+   C++, each CTA run by 128 std::threads (256 for the fused passes; one per CUDA thread; a pool reused for every CTA,
+   CTAs one after another) with a std::barrier for __syncthreads; dynamic shared memory is one static buffer, poisoned
+   (NaN) before every CTA; the twiddle table and the two passes come from col_fft_twiddles / col_fft_plan exactly as
+   kernels/dct2d/col_fft.cu builds and launches them.
+   1. The two plain passes, compared with the direct O(N^2) long-double DFT:
+     forward  out[row_of(k)][c] = sum_n x[n][c] e^{-2 pi i nk/N},  row_of(k) = (k >> lg_nb) + ((k & (nb-1)) << lg_na)
+     inverse  out[n][c] = sum_k X[row_of(k)][c] e^{+2 pi i nk/N}   (unnormalized)
+   w = 37 columns (the last 16-column tile partial), pitch > w, batch 2, f32 and f64 (the same float-exact random
+   input for both). Columns w .. pitch-1 and guard elements before and after the matrices hold a NaN pattern that
+   must come back bitwise unchanged (so nothing outside the w columns is written; a read there would put a NaN into
+   checked outputs). Every global access is checked for natural (sizeof complex) alignment. Checked columns (the
+   definition costs N^2 per column): n1 = 8192 every column of both matrices; the other n1 columns 0, 15, 16 and 36
+   of both. Every output (checked or not) must be finite.
+   2. The fused passes (col_fft_post: pass A, then pass B + post_2d -> y, n1 x n2 = 72; col_fft_pre: pre_2d + pass B'
+   from y, then pass A'; tiles of 16 and 32 columns; 8192 also split as 128 x 64), with random twiddle/scale tables,
+   against a long-double reference: the column DFT and eqs. (14)/(17), or eq. (15) and the inverse DFT, written with
+   std::complex (columns 0 1 15 16 31 32 35 36 and their mirrors n2 - c). Forward: every y element must be written
+   (y starts as NaN), guards unchanged; inverse: y and the padding columns unchanged.
+   Error per case: max |out - ref| over max |ref| (real and imaginary parts as separate components).
+   Pass: f32 <= 1e-5, f64 <= 1e-12. Self-contained (no libraries). `emulate_colfft --fused-only` runs only part 2. */
 #include <algorithm>
 #include <chrono>
 #include <complex>
-#include <cstdlib>
 #include <barrier>
 #include <cassert>
 #include <cmath>
@@ -37,7 +32,7 @@ cat > "$T/emu.cpp" <<'CPP'
 #include <random>
 #include <thread>
 #include <vector>
-#include "scripts/emulate/cuda_host.hpp"
+#include "cuda_host.hpp"
 #define __shared__
 #define DCT_ASSERT_ALIGNED_CX(p) assert((reinterpret_cast<std::uintptr_t>(p) % sizeof(*(p))) == 0)
 namespace dct::cuda::colfft { alignas(16) unsigned char colfft_smem[2 * 128 * 32 * 16 + 129 * 32]; }  // the fused passes: two groups of 32 columns, tables
@@ -45,7 +40,7 @@ namespace dct::cuda::colfft { alignas(16) unsigned char colfft_smem[2 * 128 * 32
 using namespace dct::cuda;
 using LD = long double;
 
-#include "scripts/emulate/colfft_ref.hpp"  // run_grid, Tables, TypedTables, fused_reference, rel_err
+#include "colfft_ref.hpp"  // run_grid, Tables, TypedTables, fused_reference, rel_err
 
 constexpr long long kGuard = 64;  // complex guard elements before and after the matrices
 
@@ -148,13 +143,16 @@ static void fused_cases(double& max32, double& max64, int& bad) {
   }
 }
 
-int main() {
+int main(int argc, char** argv) {
+  const bool fused_only = argc > 1 && std::strcmp(argv[1], "--fused-only") == 0;
   int bad = 0;
   double max32 = 0, max64 = 0;
   const LD pi = 3.141592653589793238462643383279502884L;
   const long long w = 37, batch = 2;
   struct Case { int lg_na, lg_nb; long long pitch; bool all; };
-  for (const Case cs : std::getenv("COLFFT_EMU_FUSED_ONLY") ? std::vector<Case>{} : std::vector<Case>{Case{6, 7, 41, true}, Case{6, 6, 40, false}, Case{6, 5, 45, false}, Case{7, 7, 43, false}}) {
+  const std::vector<Case> plain = {Case{6, 7, 41, true}, Case{6, 6, 40, false}, Case{6, 5, 45, false},
+                                   Case{7, 7, 43, false}};
+  for (const Case cs : fused_only ? std::vector<Case>{} : plain) {
     const int lg_n = cs.lg_na + cs.lg_nb;
     const long long n1 = 1LL << lg_n, na = 1LL << cs.lg_na, nb = 1LL << cs.lg_nb;
     std::vector<LD> co(n1), sn(n1);  // e^{-2 pi i t/N} = co[t] + i sn[t]
@@ -218,6 +216,3 @@ int main() {
               max64, bad ? "FAIL" : "OK");
   return bad ? 1 : 0;
 }
-CPP
-g++ -std=c++20 -O2 -pthread -Wall -Wextra -Wno-unknown-pragmas -I"$R" "$T/emu.cpp" -o "$T/emu"
-"$T/emu"

@@ -1,9 +1,9 @@
 #pragma once
-// Shared by the column-FFT host emulators (scripts/colfft-emulate.sh part 2, scripts/colfft-onepass-emulate.sh):
-// the grid runner (run_grid), random post / pre tables and the long-double reference of the fused column stage (the
-// column DFT with eqs. 14/17, or eq. 15 with the inverse column DFT), and the error measure. Include after
-// scripts/emulate/cuda_host.hpp and kernels/dct2d/col_fft.cuh, with dct::cuda::colfft::colfft_smem defined (the CTA's
-// dynamic shared memory) and `using LD = long double;` in scope. Not part of the build: the scripts include it with -I<repo root>.
+// Shared by the column-FFT host emulators (emulate_colfft.cpp part 2, emulate_colfft_onepass.cpp): the grid runner
+// (run_grid), random post / pre tables and the long-double reference of the fused column stage (the column DFT with
+// eqs. 14/17, or eq. 15 with the inverse column DFT), and the error measure. Include after cuda_host.hpp and
+// kernels/dct2d/col_fft.cuh, with dct::cuda::colfft::colfft_smem defined (the CTA's dynamic shared memory) and
+// `using LD = long double;` in scope.
 #include <algorithm>
 #include <barrier>
 #include <cmath>
@@ -63,7 +63,7 @@ struct TypedTables {
 };
 
 // Long-double references. Forward: X = column DFT of the input (natural rows), then eq. (14)/(17) written with
-// std::complex from dct_kernels.cu's derivation: s = W2 (W1 A + conj(W1) B), t = W2 (W1 A − conj(W1) B),
+// std::complex as kernels/dct2d/prepost_math.cuh derives it: s = W2 (W1 A + conj(W1) B), t = W2 (W1 A − conj(W1) B),
 // Y(k1,k2) = Re s, Y(k1,N2−k2) = −Im s, Y(N1−k1,k2) = −Im t, Y(N1−k1,N2−k2) = −Re t, each times s1·s2 of its indices.
 // Inverse: eq. (15) with the scaled inputs, then the unnormalized inverse column DFT. Only columns in `cols`.
 static void fused_reference(long long n1, long long w, long long batch, bool inverse, const std::vector<double>& in,

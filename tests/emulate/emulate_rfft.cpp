@@ -1,20 +1,17 @@
-#!/usr/bin/env bash
-# Host emulation of the row real FFT kernels (kernels/dct2d/row_fft.cuh, cuda-fft2d's row stage) for machines
-# without a GPU, in the manner of scripts/dct4-emulate.sh: the header is compiled as plain C++, each CTA run as
-# one std::thread per CUDA thread with a std::barrier for __syncthreads (dynamic shared memory becomes one
-# static buffer; CTAs one after another), shuffles through an exchange array between barriers, the tables built
-# by rfft_twiddles as kernels/dct2d/row_fft.cu builds them. Compared with the direct O(n2^2) long-double definition
-# including the reorder (eq. 13) of both axes: forward V(r, k) = sum_c x[nat(r,n1)][nat(c,n2)] e^{-2 pi i ck/n2}
-# (k <= n2/2) and the unnormalized C2R inverse (Im V(0), Im V(n2/2) random: they must be ignored).
-# Every n2 = 16 .. 8192 (powers of two), n1 in {1, 2, 3, 5, 8, 17} and 2*(lines per CTA)+3 where that is larger
-# (several CTAs, the last one partly filled), batch 1 and 2, f32 and f64 (a case: one direction, both precisions). Poisoned outputs and shared memory (NaN) catch unwritten elements (every output element is checked);
-# every 16-byte global access is checked for alignment; the inputs must come back unmodified. For n2 >= 1024
-# the definition is evaluated on a sample of the rows (the first and last three and every 5th).
-# Error per case: max |out - ref| over max |ref| (real and imaginary parts as separate components).
-# Pass: f32 <= 1e-5, f64 <= 1e-12. Self-contained (no libraries). Usage: scripts/rfft-emulate.sh (repo root)
-set -eu
-R=$(pwd); T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-cat > "$T/emu.cpp" <<'CPP'
+/* Host emulation of the row real FFT kernels (kernels/dct2d/row_fft.cuh, cuda-fft2d's row stage) for machines
+   without a GPU, in the manner of emulate_dct4.cpp: the header is compiled as plain C++, each CTA run as one
+   std::thread per CUDA thread with a std::barrier for __syncthreads (dynamic shared memory becomes one static buffer;
+   CTAs one after another), shuffles through an exchange array between barriers, the tables built by rfft_twiddles as
+   kernels/dct2d/row_fft.cu builds them. Compared with the direct O(n2^2) long-double definition including the
+   reorder (eq. 13) of both axes: forward V(r, k) = sum_c x[nat(r,n1)][nat(c,n2)] e^{-2 pi i ck/n2} (k <= n2/2) and
+   the unnormalized C2R inverse (Im V(0), Im V(n2/2) random: they must be ignored).
+   Every n2 = 16 .. 8192 (powers of two), n1 in {1, 2, 3, 5, 8, 17} and 2*(lines per CTA)+3 where that is larger
+   (several CTAs, the last one partly filled), batch 1 and 2, f32 and f64 (a case: one direction, both precisions).
+   Poisoned outputs and shared memory (NaN) catch unwritten elements (every output element is checked); every 16-byte
+   global access is checked for alignment; the inputs must come back unmodified. For n2 >= 1024 the definition is
+   evaluated on a sample of the rows (the first and last three and every 5th).
+   Error per case: max |out - ref| over max |ref| (real and imaginary parts as separate components).
+   Pass: f32 <= 1e-5, f64 <= 1e-12. Self-contained (no libraries). */
 #include <algorithm>
 #include <barrier>
 #include <cassert>
@@ -27,7 +24,7 @@ cat > "$T/emu.cpp" <<'CPP'
 #include <thread>
 #include <tuple>
 #include <vector>
-#include "scripts/emulate/cuda_host.hpp"
+#include "cuda_host.hpp"
 #define __shared__
 #define DCT_ASSERT_ALIGNED16(p) assert((reinterpret_cast<std::uintptr_t>(p) & 15) == 0)
 namespace dct::cuda::rfft { alignas(16) unsigned char rfft_smem[147456]; }
@@ -183,6 +180,3 @@ int main() {
               max64, bad ? "FAIL" : "OK");
   return bad ? 1 : 0;
 }
-CPP
-g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I"$R" "$T/emu.cpp" -o "$T/emu"
-"$T/emu"

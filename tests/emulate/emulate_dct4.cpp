@@ -1,15 +1,10 @@
-#!/usr/bin/env bash
-# Host emulation of the single-pass DCT-IV rows kernel (kernels/dct4/rows.cuh, dct4_rows_fixed, used by
-# cuda-dct4-fft) for machines without a GPU: the header is compiled as plain C++, each CTA run as one std::thread
-# per CUDA thread with a std::barrier for __syncthreads (dynamic shared memory becomes one static buffer; CTAs
-# one after another; shuffles go through an exchange array between barriers), with the plan's tables built as
-# kernels/dct4/fft.cu builds them, and compared with cpu-naive (the long-double definition). Every N = 16 ..
-# 4096 (powers of two), f32 and f64, dct4 and idct4, one line and a last CTA that is partly filled. Poisoned
-# outputs and shared memory (NaN) catch unwritten elements. Pass: relative L2 error f32 < 1e-6, f64 < 1e-13.
-# Usage: scripts/dct4-emulate.sh [BUILD_DIR]   (needs libdct_cpu.a, libdct_core.a there; run from the repo root)
-set -eu
-B=$(cd "${1:-build}" && pwd); R=$(pwd); T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-cat > "$T/emu.cpp" <<'CPP'
+/* Host emulation of the single-pass DCT-IV rows kernel (kernels/dct4/rows.cuh, dct4_rows_fixed, used by
+   cuda-dct4-fft) for machines without a GPU: the header is compiled as plain C++, each CTA run as one std::thread
+   per CUDA thread with a std::barrier for __syncthreads (dynamic shared memory becomes one static buffer; CTAs one
+   after another; shuffles go through an exchange array between barriers), with the plan's tables built as
+   kernels/dct4/fft.cu builds them, and compared with cpu-naive (the long-double definition). Every N = 16 .. 4096
+   (powers of two), f32 and f64, dct4 and idct4, one line and a last CTA that is partly filled. Poisoned outputs and
+   shared memory (NaN) catch unwritten elements. Pass: relative L2 error f32 < 1e-6, f64 < 1e-13. */
 #include <algorithm>
 #include <barrier>
 #include <cmath>
@@ -23,7 +18,7 @@ cat > "$T/emu.cpp" <<'CPP'
 #include "core/backend.hpp"
 #include "core/metrics.hpp"
 #include "cpu/backends.hpp"
-#include "scripts/emulate/cuda_host.hpp"
+#include "cuda_host.hpp"
 #define __shared__
 namespace dct::cuda::dct4 { alignas(16) unsigned char rows_smem[81920]; }
 #include "kernels/dct4/rows.cuh"
@@ -91,7 +86,3 @@ int main() {
   std::printf(bad ? "FAIL\n" : "OK\n");
   return bad;
 }
-CPP
-g++ -std=c++20 -O1 -fopenmp -pthread -Wno-unknown-pragmas -I"$R" -I"$T" "$T/emu.cpp" "$B/libdct_cpu.a" "$B/libdct_core.a" \
-  -lfftw3 -lfftw3f -lfftw3_omp -lfftw3f_omp -lfftw3_threads -lfftw3f_threads -o "$T/emu"
-"$T/emu"

@@ -1,16 +1,17 @@
 #pragma once
-// Host stand-ins for the CUDA built-ins the kernels use, shared by the host emulators
-// (scripts/{dct4,rfft,colfft,lot,jpeg}-emulate.sh), which compile a kernel header as plain C++ and run each CTA
-// as one std::thread per CUDA thread. Not part of the build: the scripts include it with -I<repo root>.
+// Host stand-ins for the CUDA built-ins the kernels use, shared by the host emulators (tests/emulate/emulate_*.cpp),
+// which compile a kernel header as plain C++ and run each CTA as one std::thread per CUDA thread:
 //   - vector types with CUDA's alignment, threadIdx (per thread) / blockIdx / blockDim;
 //   - __syncthreads as a std::barrier of the CTA's threads (g_barrier, set by emu_run_cta);
 //   - __syncwarp as a std::barrier of the thread's warp (32 threads, fewer in a partial last warp; g_warp_barriers,
 //     set by emu_run_cta);
 //   - __shfl_xor_sync through an exchange array between two barriers (every thread of the CTA calls the
 //     shuffles the same number of times, as the kernels do; lane ^ mask stays in the warp for mask < 32);
-//   - __ldg and the qualifiers as no-ops. __shared__ is left to each script (static or plain).
-#include <barrier>
+//   - __ldg and the qualifiers as no-ops. __shared__ is left to each emulator (static or plain).
+// Include it before the kernel header (tests/emulate/include/cuda_runtime.h forwards here, for headers that include
+// <cuda_runtime.h>).
 #include <algorithm>
+#include <barrier>
 #include <cassert>
 #include <cstdint>
 #include <cstring>

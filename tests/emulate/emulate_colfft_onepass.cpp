@@ -1,29 +1,25 @@
-#!/usr/bin/env bash
-# Host emulation of the one-pass column stage at N1 = 2048 (kernels/dct2d/col_fft_onepass.cuh: col_fft1_post = pass A + pass B
-# + post_2d, col_fft1_pre = pre_2d + pass B' + pass A', one kernel each, a CTA of 512 threads holding all 2048 rows of C
-# columns in shared memory) for machines without a GPU, in the manner of scripts/colfft-emulate.sh part 2: the headers
-# are compiled as plain C++, each CTA run by one std::thread per CUDA thread (a pool reused for every CTA of a launch,
-# CTAs one after another) with a std::barrier for __syncthreads; dynamic shared memory is one static buffer, poisoned
-# (NaN) before every CTA; the twiddle table is col_fft_twiddles<T>(11) as kernels/dct2d/col_fft.cu builds it; every global
-# complex access is checked for natural alignment.
-# Cases: (w = 37, n2 = 72, pitch 41, batch 2) and (w = 129, n2 = 256, pitch 136, batch 1), forward and inverse, f32 with
-# C = 8 and C = 4, f64 with C = 4, random twiddle/scale tables (the kernels only index them) and random input:
-#   1. against a long-double reference (std::complex; the column DFT and eqs. (14)/(17), or eq. (15) and the inverse
-#      column DFT) on columns 0 1 7 8 15 16 35 36 (+ 127 128 in the second case) and their mirrors n2 - c;
-#      error = max |out - ref| over max |ref|; pass: f32 <= 1e-5, f64 <= 1e-12;
-#   2. against the two-kernel route of kernels/dct2d/col_fft.cuh on the same input (forward: pass A via col_fft_kernel +
-#      col_fft_post_kernel<T>(64, 16); inverse: col_fft_pre_kernel<T>(64, 2) + pass A'), every output: same limits, and the
-#      number of outputs that differ bitwise is printed.
-# Forward: y starts as NaN and must be fully written and finite, y's guards unchanged, data (and its guards)
-# bitwise unchanged. Inverse: y (and its guards) unchanged, data's columns >= w (pitch padding) and guards unchanged,
-# the w columns finite. Usage: bash scripts/colfft-onepass-emulate.sh (repo root). Self-contained (no libraries).
-# ptxas (nvcc 12, -arch=sm_90, __launch_bounds__(512, 1)), registers / spills, shared memory = onepass_smem_bytes (the
-# 2048 x C tile plus 16 KiB (f32) / 32 KiB (f64) of post tables, reserved for the pre kernels too):
-#   post<f32,8> 128 / 0 / 144 KiB, pre<f32,8> 128 / 0, post<f32,4> 119 / 0 / 80 KiB, pre<f32,4> 126 / 0,
-#   post<f64,4> 128 / 0 / 160 KiB, pre<f64,4> 128 / 0.
-set -eu
-R=$(pwd); T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-cat > "$T/emu.cpp" <<'CPP'
+/* Host emulation of the one-pass column stage at N1 = 2048 (kernels/dct2d/col_fft_onepass.cuh: col_fft1_post = pass A
+   + pass B + post_2d, col_fft1_pre = pre_2d + pass B' + pass A', one kernel each, a CTA of 512 threads holding all
+   2048 rows of C columns in shared memory) for machines without a GPU, in the manner of emulate_colfft.cpp part 2:
+   the headers are compiled as plain C++, each CTA run by one std::thread per CUDA thread (a pool reused for every CTA
+   of a launch, CTAs one after another) with a std::barrier for __syncthreads; dynamic shared memory is one static
+   buffer, poisoned (NaN) before every CTA; the twiddle table is col_fft_twiddles<T>(11) as kernels/dct2d/col_fft.cu
+   builds it; every global complex access is checked for natural alignment.
+   Cases: (w = 37, n2 = 72, pitch 41, batch 2) and (w = 129, n2 = 256, pitch 136, batch 1), forward and inverse, f32
+   with C = 8 and C = 4, f64 with C = 4, random twiddle/scale tables (the kernels only index them) and random input:
+     1. against a long-double reference (std::complex; the column DFT and eqs. (14)/(17), or eq. (15) and the inverse
+        column DFT) on columns 0 1 7 8 15 16 35 36 (+ 127 128 in the second case) and their mirrors n2 - c;
+        error = max |out - ref| over max |ref|; pass: f32 <= 1e-5, f64 <= 1e-12;
+     2. against the two-kernel route of kernels/dct2d/col_fft.cuh on the same input (forward: pass A via
+        col_fft_kernel + col_fft_post_kernel<T>(64, 16); inverse: col_fft_pre_kernel<T>(64, 2) + pass A'), every
+        output: same limits, and the number of outputs that differ bitwise is printed.
+   Forward: y starts as NaN and must be fully written and finite, y's guards unchanged, data (and its guards) bitwise
+   unchanged. Inverse: y (and its guards) unchanged, data's columns >= w (pitch padding) and guards unchanged, the w
+   columns finite. Self-contained (no libraries).
+   ptxas (nvcc 12, -arch=sm_90, __launch_bounds__(512, 1)), registers / spills, shared memory = onepass_smem_bytes (the
+   2048 x C tile plus 16 KiB (f32) / 32 KiB (f64) of post tables, reserved for the pre kernels too):
+     post<f32,8> 128 / 0 / 144 KiB, pre<f32,8> 128 / 0, post<f32,4> 119 / 0 / 80 KiB, pre<f32,4> 126 / 0,
+     post<f64,4> 128 / 0 / 160 KiB, pre<f64,4> 128 / 0. */
 #include <algorithm>
 #include <barrier>
 #include <cassert>
@@ -38,14 +34,14 @@ cat > "$T/emu.cpp" <<'CPP'
 #include <string>
 #include <thread>
 #include <vector>
-#include "scripts/emulate/cuda_host.hpp"
+#include "cuda_host.hpp"
 #define __shared__
 #define DCT_ASSERT_ALIGNED_CX(p) assert((reinterpret_cast<std::uintptr_t>(p) % sizeof(*(p))) == 0)
 namespace dct::cuda::colfft { alignas(16) unsigned char colfft_smem[161 * 1024]; }  // the largest: one-pass f64 C=4 (128 KiB + tables)
 #include "kernels/dct2d/col_fft_onepass.cuh"
 using namespace dct::cuda;
 using LD = long double;
-#include "scripts/emulate/colfft_ref.hpp"  // Tables, TypedTables, fused_reference, rel_err (shared with colfft-emulate.sh)
+#include "colfft_ref.hpp"  // Tables, TypedTables, fused_reference, rel_err (shared with emulate_colfft.cpp)
 
 
 constexpr int kLgN = 11, kLgNa = 6, kLgNb = 5;
@@ -167,6 +163,3 @@ int main() {
               max32, max64, total, bad ? "FAIL" : "OK");
   return bad ? 1 : 0;
 }
-CPP
-g++ -std=c++20 -O2 -pthread -Wall -Wextra -Wno-unknown-pragmas -I"$R" "$T/emu.cpp" -o "$T/emu"
-"$T/emu"
