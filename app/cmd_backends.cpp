@@ -1,4 +1,5 @@
 // backends: every registered backend, its ops and sizes, and whether it can run here (with the reason).
+#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "app/commands.hpp"
@@ -7,6 +8,7 @@
 #include "app/report.hpp"
 
 namespace dct::app {
+namespace {
 
 int run_backends(const GlobalOptions& g) {
   configure_runtimes(g.device, g.threads);
@@ -38,6 +40,13 @@ int run_backends(const GlobalOptions& g) {
   json += "\n]\n";
   std::fputs(g.json ? json.c_str() : render(t, Format::kTable).c_str(), stdout);
   return 0;
+}
+
+}  // namespace
+
+void add_backends(CLI::App& app, const GlobalOptions& g, Action& action) {
+  CLI::App* c = app.add_subcommand("backends", "list the backends, their ops and whether they are usable here");
+  c->callback([&g, &action] { action = [&g] { return run_backends(g); }; });
 }
 
 }  // namespace dct::app

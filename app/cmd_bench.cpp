@@ -1,16 +1,39 @@
-// bench: parses the sweep into a core::BenchRequest and renders the rows (DESIGN §8 column names).
+// bench: parses the sweep into a core::BenchRequest and renders the rows (README "bench" columns). JSON is an
+// object: what measured (dctool version and revision, the command, the date, the device) and the rows.
+#include <CLI/CLI.hpp>
 #include <cstdio>
+#include <ctime>
+#include <memory>
 
 #include "app/commands.hpp"
 #include "app/common.hpp"
+#include "app/options.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
+#include "app/version.hpp"
 #include "core/bench.hpp"
 #include "core/error.hpp"
 #include "core/formats.hpp"
 
 namespace dct::app {
 namespace {
+
+struct BenchOptions {
+  std::string ops = "dct2,idct2";
+  std::string sizes = "512x512,1024x1024,2048x2048";
+  std::string backends = "auto";
+  std::string precisions;  // "" = the global --precision
+  std::string norm = "none";
+  std::string axis = "both";
+  std::string effort = "measure";
+  int block = 0;
+  long long batch = 1;
+  int reps = 20;
+  int warmup = 3;
+  bool verify = false;
+  std::string format = "table";
+  std::string output;
+};
 
 std::vector<const core::Backend*> pick_backends(const std::string& spec, const core::BenchRequest& req) {
   const auto& reg = registry();
@@ -51,18 +74,13 @@ Format format_for(const BenchOptions& o, const GlobalOptions& g) {
   if (o.format != "table" || o.output.empty()) return parse_format(o.format);
   // -o FILE with the default format: follow the extension.
   const std::string& f = o.output;
-  auto ends = [&](const char* e) { return f.size() >= std::string(e).size() && f.ends_with(e); };
-  if (ends(".csv")) return Format::kCsv;
-  if (ends(".json")) return Format::kJson;
-  if (ends(".md")) return Format::kMarkdown;
+  if (f.ends_with(".csv")) return Format::kCsv;
+  if (f.ends_with(".json")) return Format::kJson;
+  if (f.ends_with(".md")) return Format::kMarkdown;
   return Format::kTable;
 }
 
-}  // namespace
-
-int run_bench(const GlobalOptions& g, const BenchOptions& o) {
-  configure_runtimes(g.device, g.threads);
-  const Format fmt = format_for(o, g);
+core::BenchRequest request_of(const GlobalOptions& g, const BenchOptions& o) {
   core::BenchRequest req;
   for (const auto& s : split_list(o.ops)) req.ops.push_back(core::parse_op(s));
   for (const auto& s : split_list(o.sizes)) req.sizes.push_back(core::parse_shape(s));
@@ -77,7 +95,8 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   req.reps = o.reps;
   req.warmup = o.warmup;
   req.verify = o.verify;
-  if (o.effort == "estimate") req.effort = core::Effort::kEstimate;
+  if (o.effort == "estimate")
+    req.effort = core::Effort::kEstimate;
   else if (o.effort != "measure")
     throw Error(ErrorCode::kUsage, "--effort", "invalid value '" + o.effort + "' (expected measure|estimate)");
   req.backends = pick_backends(g.backend != "auto" && o.backends == "auto" ? g.backend : o.backends, req);
@@ -85,33 +104,105 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   // direct definitions.
   for (const char* name : {"cpu-fftw", "cpu-lot", "cpu-naive"})
     if (const core::Backend* b = registry().find(name)) req.oracles.push_back(b);
-  if (!o.output.empty()) core::check_output_path(o.output, {});
+  return req;
+}
 
-  auto rows = core::run_bench(
-      req, [&](const std::string& msg) { note(g, msg); },
-      [&](const core::BenchRow& r) {
-        if (g.verbose) note(g, r.op + " " + r.backend + " " + r.precision + " " + r.shape + ": " +
-                                   format_number(r.median_ms, 4) + " ms");
-      });
-
+Table table_of(const std::vector<core::BenchRow>& rows) {
   Table t;
   t.columns = core::bench_columns();
   for (const auto& r : rows) {
-    t.rows.push_back({Cell::str(r.op), Cell::str(r.backend), Cell::str(r.precision), Cell::str(r.shape),
+    t.rows.push_back({Cell::str(r.op), Cell::str(r.backend), Cell::str(r.precision), Cell::shape(r.shape),
                       Cell::num(static_cast<double>(r.batch), 12), Cell::num(r.reps, 12), Cell::num(r.median_ms),
                       Cell::num(r.min_ms), Cell::num(r.max_ms), Cell::num(r.gbps), Cell::opt(r.x_copy, 3),
                       Cell::opt(r.x_fft, 3), Cell::opt(r.e2e_ms), Cell::opt(r.cpu_ms), Cell::opt(r.max_rel_err, 3),
                       Cell::str(r.device)});
   }
-  const std::string text = render(t, fmt);
+  return t;
+}
+
+// Now, UTC, ISO 8601: "2025-06-01T12:34:56Z".
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// The devices the swept backends run on, each named once ("; " between several).
+std::string devices_of(const std::vector<const core::Backend*>& backends) {
+  std::vector<std::string> names;
+  for (const core::Backend* b : backends) {
+    if (!b->runtime().usable()) continue;
+    const std::string n = b->runtime().device_name();
+    bool seen = false;
+    for (const auto& x : names) seen = seen || x == n;
+    if (!seen) names.push_back(n);
+  }
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : "; ") + n;
+  return s;
+}
+
+// {"dctool": version, "revision", "command", "date", "device", "rows": [the rows as objects]}.
+std::string bench_json(const GlobalOptions& g, const std::string& date, const std::string& device, const Table& t) {
+  std::string rows = render(t, Format::kJson);
+  while (!rows.empty() && rows.back() == '\n') rows.pop_back();
+  return "{\"dctool\": " + json_escape(version()) + ", \"revision\": " + json_escape(revision()) +
+         ", \"command\": " + json_escape(g.command_line) + ", \"date\": " + json_escape(date) +
+         ", \"device\": " + json_escape(device) + ",\n \"rows\": " + rows + "}\n";
+}
+
+void write_report(const BenchOptions& o, const std::string& text) {
   if (o.output.empty()) {
     std::fputs(text.c_str(), stdout);
-  } else {
-    core::AtomicFile f(o.output);
-    f.write(text.data(), text.size());
-    f.commit();
+    return;
   }
+  core::AtomicFile f(o.output);
+  f.write(text.data(), text.size());
+  f.commit();
+}
+
+int run_bench(const GlobalOptions& g, const BenchOptions& o) {
+  configure_runtimes(g.device, g.threads);
+  const Format fmt = format_for(o, g);
+  const core::BenchRequest req = request_of(g, o);
+  if (!o.output.empty()) core::check_output_path(o.output, {});
+
+  const std::string date = utc_now();
+  auto rows = core::run_bench(
+      req, [&](const std::string& msg) { note(g, msg); },
+      [&](const core::BenchRow& r) {
+        if (g.verbose)
+          note(g, r.op + " " + r.backend + " " + r.precision + " " + core::to_string(r.shape) + ": " +
+                      format_number(r.median_ms, 4) + " ms");
+      });
+  const Table t = table_of(rows);
+  write_report(o, fmt == Format::kJson ? bench_json(g, date, devices_of(req.backends), t) : render(t, fmt));
   return 0;
+}
+
+}  // namespace
+
+void add_bench(CLI::App& app, const GlobalOptions& g, Action& action) {
+  auto o = std::make_shared<BenchOptions>();
+  CLI::App* c = app.add_subcommand("bench", "time backends (median/min/max, GB/s, x_copy, x_fft, e2e)");
+  c->add_option("--ops", o->ops, "comma list: dct2,idct2,dct4,idct4,lot,ilot");
+  c->add_option("--sizes", o->sizes, "comma list of HxW");
+  c->add_option("--backends", o->backends, "auto|all|comma list");
+  c->add_option("--precision", o->precisions, "comma list: f32,f64 (default the global -p)");
+  c->add_option("--norm", o->norm, "none|ortho");
+  c->add_option("--axis", o->axis, "both|rows|cols");
+  c->add_option("--block", o->block, "BxB tiles")->check(non_negative());
+  c->add_option("--batch", o->batch, "matrices per call")->check(positive());
+  c->add_option("--reps", o->reps, "timed repetitions (default 20)")->check(positive());
+  c->add_option("--warmup", o->warmup, "untimed repetitions first (default 3)")->check(non_negative());
+  c->add_option("--effort", o->effort, "FFTW planning: measure|estimate (default measure)");
+  c->add_flag("--verify", o->verify, "relative L2 error against the f64 CPU oracle");
+  c->add_option("--format", o->format, "table|md|csv|json");
+  c->add_option("-o,--output", o->output, "write the report to FILE instead of stdout");
+  c->callback([o, &g, &action] { action = [o, &g] { return run_bench(g, *o); }; });
 }
 
 }  // namespace dct::app

@@ -1,11 +1,13 @@
 // compress: parse into a core::CompressRequest, pick a Compressor (registry order), run it per input, write
 // the reconstruction atomically, report PSNR / nonzero fraction / entropy / timing. Batch mode (several
 // inputs, -o DIR): worker threads take inputs in turn; a failed input is one line on stderr and skipped.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -13,6 +15,7 @@
 
 #include "app/commands.hpp"
 #include "app/common.hpp"
+#include "app/options.hpp"
 #include "app/progress.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
@@ -24,6 +27,17 @@ namespace dct::app {
 namespace {
 
 namespace fs = std::filesystem;
+
+struct CompressOptions {
+  std::vector<std::string> inputs;
+  std::string output;  // a file (one input) or a directory (batch)
+  std::string mode = "jpeg";
+  int quality = 75;
+  double threshold = -1;  // < 0: not given
+  double keep = -1;       // < 0: not given
+  std::string report;     // --report FILE.json
+  int jobs = 0;           // 0: all cores
+};
 
 struct Item {
   std::string input, output;
@@ -117,27 +131,26 @@ Item compress_one(const GlobalOptions& g, const core::CompressRequest& r, bool s
 std::string param_json(const core::CompressRequest& r) {
   switch (r.mode) {
     case core::CompressMode::kJpeg:
-    case core::CompressMode::kLot: return "\"quality\": " + std::to_string(r.quality);
-    case core::CompressMode::kThreshold: return "\"threshold\": " + json_number(r.threshold);
-    default: return "\"keep\": " + json_number(r.keep);
+    case core::CompressMode::kLot:
+      return "\"quality\": " + std::to_string(r.quality);
+    case core::CompressMode::kThreshold:
+      return "\"threshold\": " + json_number(r.threshold);
+    default:
+      return "\"keep\": " + json_number(r.keep);
   }
 }
 
 std::string item_json(const core::CompressRequest& r, bool skip, const Item& it) {
-  std::string j = "{\"input\": " + json_escape(it.input) + ", \"output\": " + json_escape(it.output) +
-                  ", \"mode\": " + (skip ? std::string("\"none\"") : json_escape(std::string(core::to_string(r.mode))) +
-                                              ", " + param_json(r));
+  std::string j =
+      "{\"input\": " + json_escape(it.input) + ", \"output\": " + json_escape(it.output) + ", \"mode\": " +
+      (skip ? std::string("\"none\"") : json_escape(std::string(core::to_string(r.mode))) + ", " + param_json(r));
   if (it.error) return j + ", \"error\": " + json_escape(*it.error) + "}";
   j += ", \"psnr_db\": " + json_number(it.psnr) + ", \"mse\": " + json_number(it.mse) +
-       ", \"nonzero_fraction\": " + json_number(it.nonzero_fraction) + ", \"entropy_bpp\": " + json_number(it.entropy_bpp) +
-       ", \"blockiness\": " + json_number(it.blockiness) + ", \"blockiness_input\": " + json_number(it.blockiness_input) +
-       ", \"backend\": " + json_escape(it.backend) + ", \"timing_ms\": {";
-  bool first = true;
-  for (const auto& row : it.times.rows()) {
-    j += (first ? "" : ", ") + json_escape(row.stage) + ": " + json_number(row.ms);
-    first = false;
-  }
-  return j + "}}";
+       ", \"nonzero_fraction\": " + json_number(it.nonzero_fraction) +
+       ", \"entropy_bpp\": " + json_number(it.entropy_bpp) + ", \"blockiness\": " + json_number(it.blockiness) +
+       ", \"blockiness_input\": " + json_number(it.blockiness_input) + ", \"backend\": " + json_escape(it.backend) +
+       ", \"timing_ms\": " + json_timing(it.times);
+  return j + "}";
 }
 
 std::string item_text(const Item& it) {
@@ -152,7 +165,117 @@ void write_text_file(const std::string& path, const std::string& text) {
   f.commit();
 }
 
-}  // namespace
+// The output path of each input: -o itself, or DIR/<stem>.png in batch mode.
+std::vector<std::string> outputs_of(const CompressOptions& o, bool out_is_dir) {
+  std::vector<std::string> outputs;
+  for (const auto& in : o.inputs)
+    outputs.push_back(out_is_dir ? (fs::path(o.output) / fs::path(in).stem()).string() + ".png" : o.output);
+  return outputs;
+}
+
+int run_single(const GlobalOptions& g, const CompressOptions& o, const core::CompressRequest& r, bool skip,
+               const std::string& output) {
+  const Item it = compress_one(g, r, skip, o.inputs[0], output, o.inputs);
+  if (!o.report.empty()) write_text_file(o.report, item_json(r, skip, it) + "\n");
+  if (g.json)
+    std::printf("%s\n", item_json(r, skip, it).c_str());
+  else if (!g.quiet)
+    std::printf("%s\n", item_text(it).c_str());
+  print_timing(g, it.times);
+  return 0;
+}
+
+// A batch: inputs taken in turn by worker threads; a failed input is one line on stderr and an item with
+// its error.
+class Batch {
+ public:
+  Batch(const GlobalOptions& g, const CompressOptions& o, const core::CompressRequest& r, bool skip,
+        std::vector<std::string> outputs)
+      : g_(g),
+        o_(o),
+        r_(r),
+        skip_(skip),
+        outputs_(std::move(outputs)),
+        n_(static_cast<std::int64_t>(o.inputs.size())),
+        items_(o.inputs.size()),
+        dup_(duplicates()),
+        bar_(n_, !g.quiet && ProgressBar::stderr_is_terminal()) {}
+
+  int run() {
+    unsigned jobs = o_.jobs > 0 ? static_cast<unsigned>(o_.jobs) : std::max(1u, std::thread::hardware_concurrency());
+    jobs = static_cast<unsigned>(std::min<std::int64_t>(jobs, n_));
+    core::Stopwatch clock;
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < jobs; ++t) pool.emplace_back([this] { work(); });
+    work();
+    for (auto& t : pool) t.join();
+    const double secs = clock.elapsed_ms() / 1000.0;
+
+    std::string arr = "[";
+    for (std::int64_t i = 0; i < n_; ++i) arr += (i ? ",\n " : "") + item_json(r_, skip_, items_[i]);
+    arr += "]\n";
+    if (!o_.report.empty()) write_text_file(o_.report, arr);
+    if (g_.json) std::fputs(arr.c_str(), stdout);
+    if (!g_.quiet) summary(secs);
+    return failed_ > 0 ? static_cast<int>(ErrorCode::kInput) : 0;
+  }
+
+ private:
+  // Two inputs with the same stem would write the same output: the later ones fail.
+  std::vector<std::string> duplicates() const {
+    std::vector<std::string> dup(static_cast<std::size_t>(n_));
+    for (std::int64_t i = 0; i < n_; ++i)
+      for (std::int64_t k = 0; k < i; ++k)
+        if (outputs_[i] == outputs_[k]) dup[i] = "output " + outputs_[i] + " is also the output of " + o_.inputs[k];
+    return dup;
+  }
+
+  void work() {
+    for (std::int64_t i; (i = next_.fetch_add(1)) < n_;) {
+      one(i);
+      bar_.advance(o_.inputs[i]);
+    }
+  }
+
+  void one(std::int64_t i) {
+    Item& it = items_[i];
+    try {
+      if (!dup_[i].empty()) throw Error(ErrorCode::kInput, o_.inputs[i], dup_[i]);
+      it = compress_one(g_, r_, skip_, o_.inputs[i], outputs_[i], o_.inputs);
+    } catch (const Error& e) {
+      it.input = o_.inputs[i];
+      it.output = outputs_[i];
+      it.error = e.what();
+      ++failed_;
+      const Error named = e.subject().empty() ? Error(e.code(), o_.inputs[i], e.what()) : e;
+      bar_.message(named.message());
+    } catch (const std::bad_alloc&) {
+      it.input = o_.inputs[i];
+      it.error = "out of host memory";
+      ++failed_;
+      bar_.message("dctool: error: " + o_.inputs[i] + ": out of host memory");
+    }
+  }
+
+  void summary(double secs) {
+    char line[256];
+    std::snprintf(line, sizeof line, "compressed %lld of %lld images (%lld failed) in %.2f s, %.1f images/s",
+                  static_cast<long long>(n_ - failed_), static_cast<long long>(n_),
+                  static_cast<long long>(failed_.load()), secs, secs > 0 ? double(n_ - failed_) / secs : 0.0);
+    bar_.message(std::string("dctool: ") + line);
+  }
+
+  const GlobalOptions& g_;
+  const CompressOptions& o_;
+  const core::CompressRequest& r_;
+  const bool skip_;
+  const std::vector<std::string> outputs_;
+  const std::int64_t n_;
+  std::vector<Item> items_;
+  const std::vector<std::string> dup_;
+  ProgressBar bar_;
+  std::atomic<std::int64_t> next_{0}, failed_{0};
+};
 
 int run_compress(const GlobalOptions& g, const CompressOptions& o) {
   configure_runtimes(g.device, g.threads);
@@ -164,76 +287,28 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
   if (batch && !out_is_dir)
     throw Error(ErrorCode::kUsage, o.output, "several inputs need -o to name an existing directory");
   if (!o.report.empty()) core::check_output_path(o.report, o.inputs);
+  std::vector<std::string> outputs = outputs_of(o, out_is_dir);
+  if (!batch) return run_single(g, o, r, skip, outputs[0]);
+  return Batch(g, o, r, skip, std::move(outputs)).run();
+}
 
-  std::vector<std::string> outputs;
-  for (const auto& in : o.inputs)
-    outputs.push_back(out_is_dir ? (fs::path(o.output) / fs::path(in).stem()).string() + ".png" : o.output);
+}  // namespace
 
-  if (!batch) {
-    const Item it = compress_one(g, r, skip, o.inputs[0], outputs[0], o.inputs);
-    if (!o.report.empty()) write_text_file(o.report, item_json(r, skip, it) + "\n");
-    if (g.json)
-      std::printf("%s\n", item_json(r, skip, it).c_str());
-    else if (!g.quiet)
-      std::printf("%s\n", item_text(it).c_str());
-    print_timing(g, it.times);
-    return 0;
-  }
-
-  const std::int64_t n = static_cast<std::int64_t>(o.inputs.size());
-  std::vector<Item> items(static_cast<std::size_t>(n));
-  // Two inputs with the same stem would write the same output: the later ones fail.
-  std::vector<std::string> dup(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t k = 0; k < i; ++k)
-      if (outputs[i] == outputs[k]) dup[i] = "output " + outputs[i] + " is also the output of " + o.inputs[k];
-
-  unsigned jobs = o.jobs > 0 ? static_cast<unsigned>(o.jobs) : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<std::int64_t>(jobs, n));
-  ProgressBar bar(n, !g.quiet && ProgressBar::stderr_is_terminal());
-  std::atomic<std::int64_t> next{0}, failed{0};
-  core::Stopwatch clock;
-  auto worker = [&] {
-    for (std::int64_t i; (i = next.fetch_add(1)) < n;) {
-      Item& it = items[i];
-      try {
-        if (!dup[i].empty()) throw Error(ErrorCode::kInput, o.inputs[i], dup[i]);
-        it = compress_one(g, r, skip, o.inputs[i], outputs[i], o.inputs);
-      } catch (const Error& e) {
-        it.input = o.inputs[i];
-        it.output = outputs[i];
-        it.error = e.what();
-        ++failed;
-        const Error named = e.subject().empty() ? Error(e.code(), o.inputs[i], e.what()) : e;
-        bar.message(named.message());
-      } catch (const std::bad_alloc&) {
-        it.input = o.inputs[i];
-        it.error = "out of host memory";
-        ++failed;
-        bar.message("dctool: error: " + o.inputs[i] + ": out of host memory");
-      }
-      bar.advance(o.inputs[i]);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < jobs; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  const double secs = clock.elapsed_ms() / 1000.0;
-
-  std::string arr = "[";
-  for (std::int64_t i = 0; i < n; ++i) arr += (i ? ",\n " : "") + item_json(r, skip, items[i]);
-  arr += "]\n";
-  if (!o.report.empty()) write_text_file(o.report, arr);
-  if (g.json) std::fputs(arr.c_str(), stdout);
-  if (!g.quiet) {
-    char line[256];
-    std::snprintf(line, sizeof line, "compressed %lld of %lld images (%lld failed) in %.2f s, %.1f images/s",
-                  static_cast<long long>(n - failed), static_cast<long long>(n), static_cast<long long>(failed.load()),
-                  secs, secs > 0 ? double(n - failed) / secs : 0.0);
-    bar.message(std::string("dctool: ") + line);
-  }
-  return failed > 0 ? static_cast<int>(ErrorCode::kInput) : 0;
+void add_compress(CLI::App& app, const GlobalOptions& g, Action& action) {
+  auto o = std::make_shared<CompressOptions>();
+  CLI::App* c =
+      app.add_subcommand("compress", "lossy image compression: jpeg (8x8 DCT + quantization), lot, threshold, keep");
+  c->add_option("inputs", o->inputs, "input images (several: batch mode, -o names a directory)")->required();
+  c->add_option("-o,--output", o->output, "output image, or directory in batch mode")->required();
+  c->add_option("--mode", o->mode,
+                "jpeg|threshold|keep|lot (default jpeg; lot: jpeg with the 8x8 LOT); none: no transform (decode + "
+                "encode only, a batch baseline)");
+  c->add_option("--quality", o->quality, "jpeg quality 1..100 (default 75, as cjpeg)");
+  c->add_option("--threshold", o->threshold, "threshold mode: zero DCT coefficients with |c| < E");
+  c->add_option("--keep", o->keep, "keep mode: keep the ceil(F*H*W) largest coefficients per channel");
+  c->add_option("--report", o->report, "write a JSON report (an array in batch mode)");
+  c->add_option("--jobs", o->jobs, "worker threads in batch mode (default all cores)")->check(non_negative());
+  c->callback([o, &g, &action] { action = [o, &g] { return run_compress(g, *o); }; });
 }
 
 }  // namespace dct::app

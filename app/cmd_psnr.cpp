@@ -1,14 +1,33 @@
-// psnr REF TEST: PSNR, MSE and max abs error; the peak follows the reference's kind (DESIGN §2).
+// psnr REF TEST: PSNR, MSE and max abs error; the peak follows the reference's kind.
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 
 #include "app/commands.hpp"
 #include "app/common.hpp"
+#include "app/options.hpp"
 #include "app/report.hpp"
 #include "core/error.hpp"
 #include "core/metrics.hpp"
 
 namespace dct::app {
+namespace {
+
+struct PsnrOptions {
+  std::string reference, test;
+  double peak = 0;  // 0 = from the input kind
+  InputOptions in;
+};
+
+// 255 for 8-bit images, 65535 for 16-bit, max|REF| for matrices (1 when REF is all zeros), or --peak.
+double peak_of(const PsnrOptions& o, const core::Dataset& ref) {
+  if (o.peak > 0) return o.peak;
+  if (ref.kind == core::SourceKind::kImage8) return 255;
+  if (ref.kind == core::SourceKind::kImage16) return 65535;
+  const double m = core::max_abs(ref.tensor);
+  return m > 0 ? m : 1;
+}
 
 int run_psnr(const GlobalOptions& g, const PsnrOptions& o) {
   const core::ReadOptions ro = read_options(g, o.in, core::Precision::kF64);
@@ -21,15 +40,9 @@ int run_psnr(const GlobalOptions& g, const PsnrOptions& o) {
     throw Error(ErrorCode::kInput, o.test,
                 "shape " + describe(test.tensor) + " does not match the reference's " + describe(ref.tensor));
 
-  double peak = o.peak;
-  if (peak <= 0) {
-    if (ref.kind == core::SourceKind::kImage8) peak = 255;
-    else if (ref.kind == core::SourceKind::kImage16) peak = 65535;
-    else peak = core::max_abs(ref.tensor);
-    if (peak <= 0) peak = 1;  // an all-zero reference: PSNR relative to unit peak
-  }
+  const double peak = peak_of(o, ref);
   const double m = core::mse(ref.tensor, test.tensor);
-  const double psnr = core::psnr_db(m, peak);
+  const double psnr = core::psnr_db(m, peak);  // +inf for identical inputs: null in JSON, "inf" in text
   const double maxerr = core::max_abs_error(ref.tensor, test.tensor);
   if (g.json) {
     std::printf("{\"psnr_db\": %s, \"mse\": %s, \"max_abs_err\": %s, \"peak\": %s}\n", json_number(psnr).c_str(),
@@ -39,6 +52,19 @@ int run_psnr(const GlobalOptions& g, const PsnrOptions& o) {
                 format_number(m, 6).c_str(), format_number(maxerr, 6).c_str());
   }
   return 0;
+}
+
+}  // namespace
+
+void add_psnr(CLI::App& app, const GlobalOptions& g, Action& action) {
+  auto o = std::make_shared<PsnrOptions>();
+  CLI::App* c = app.add_subcommand("psnr", "PSNR, MSE and max abs error of TEST against REF");
+  c->add_option("reference", o->reference, "reference file")->required();
+  c->add_option("test", o->test, "test file")->required();
+  c->add_option("--peak", o->peak, "peak value (default 255 / 65535 for images, max|REF| for matrices)")
+      ->check(positive());
+  add_input_options(c, o->in);
+  c->callback([o, &g, &action] { action = [o, &g] { return run_psnr(g, *o); }; });
 }
 
 }  // namespace dct::app

@@ -1,8 +1,11 @@
-// dct2 / idct2 / dct4: read, pick a backend, plan (cached), execute host-to-host, write atomically.
+// dct2 / idct2 / dct4 / lot: read, pick a backend, plan (cached), execute host-to-host, write atomically.
+#include <CLI/CLI.hpp>
 #include <cstdio>
+#include <memory>
 
 #include "app/commands.hpp"
 #include "app/common.hpp"
+#include "app/options.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
 #include "core/error.hpp"
@@ -10,6 +13,17 @@
 
 namespace dct::app {
 namespace {
+
+struct TransformOptions {
+  std::string op;  // dct2 | idct2 | dct4 | lot
+  std::string input, output;
+  std::string norm;  // "" = default (none; ortho in block mode)
+  std::string axis;  // "" = default (both; rows for dct4)
+  int block = 0;
+  bool inverse = false;
+  bool visualize = false;  // image output of coefficients: a log-magnitude picture
+  InputOptions in;
+};
 
 core::Op op_of(const TransformOptions& o) {
   if (o.op == "dct2") return core::Op::kDct2;
@@ -20,7 +34,31 @@ core::Op op_of(const TransformOptions& o) {
 
 bool is_forward(core::Op op) { return op == core::Op::kDct2 || op == core::Op::kDct4 || op == core::Op::kLot; }
 
-// The LOT (DESIGN §4) needs H, W multiples of 8; its inverse takes the (H+8)x(W+8) coefficients.
+// The descriptor from the options; the shape and batch come from the input.
+core::TransformDesc describe(const GlobalOptions& g, const TransformOptions& o) {
+  core::TransformDesc d;
+  d.op = op_of(o);
+  d.prec = precision_of(g);
+  d.block = o.block;
+  d.norm = !o.norm.empty() ? core::parse_norm(o.norm) : (o.block > 0 ? core::Norm::kOrtho : core::Norm::kNone);
+  d.axis = !o.axis.empty() ? core::parse_axis(o.axis) : (o.op == "dct4" ? core::Axis::kRows : core::Axis::kBoth);
+  if (d.block > 0 && d.axis != core::Axis::kBoth)
+    throw Error(ErrorCode::kUsage, "--block", "block mode transforms whole tiles: it needs --axis both");
+  return d;
+}
+
+// Whether the output is a log-magnitude picture of the coefficients; refuses coefficients in an image
+// without --visualize, and an output that would overwrite the input.
+bool check_output(const TransformOptions& o, const core::TransformDesc& d) {
+  const bool picture = core::is_image_path(o.output) && is_forward(d.op);
+  if (picture && !o.visualize)
+    throw Error(ErrorCode::kUsage, o.output,
+                "cannot write DCT coefficients to an image (write .npy, .txt or raw, or add --visualize)");
+  core::check_output_path(o.output, {o.input});
+  return picture;
+}
+
+// The LOT needs H, W multiples of 8; its inverse takes the (H+8)x(W+8) coefficients.
 void require_lot_shape(const core::TransformDesc& d, const std::string& input) {
   if (d.op != core::Op::kLot && d.op != core::Op::kIlot) return;
   const bool inverse = d.op == core::Op::kIlot;
@@ -31,61 +69,36 @@ void require_lot_shape(const core::TransformDesc& d, const std::string& input) {
                     (inverse ? " and >= 16 (coefficients of an (H-8)x(W-8) input)" : ""));
 }
 
-}  // namespace
-
-int run_transform(const GlobalOptions& g, const TransformOptions& o) {
-  core::Stopwatch total;
-  const core::Precision prec = precision_of(g);
-  configure_runtimes(g.device, g.threads);
-
-  core::TransformDesc d;
-  d.op = op_of(o);
-  d.prec = prec;
-  d.block = o.block;
-  d.norm = !o.norm.empty() ? core::parse_norm(o.norm) : (o.block > 0 ? core::Norm::kOrtho : core::Norm::kNone);
-  d.axis = !o.axis.empty() ? core::parse_axis(o.axis)
-                           : (o.op == "dct4" ? core::Axis::kRows : core::Axis::kBoth);
-  if (d.block > 0 && d.axis != core::Axis::kBoth)
-    throw Error(ErrorCode::kUsage, "--block", "block mode transforms whole tiles: it needs --axis both");
-
-  const bool picture = core::is_image_path(o.output) && is_forward(d.op);
-  if (picture && !o.visualize)
-    throw Error(ErrorCode::kUsage, o.output,
-                "cannot write DCT coefficients to an image (write .npy, .txt or raw, or add --visualize)");
-  core::check_output_path(o.output, {o.input});
-
-  core::StageTable times;
-  core::Stopwatch sw;
-  core::Dataset in = read_input(o.input, read_options(g, o.in, prec));
-  times.add("read", sw.elapsed_ms());
-
-  d.shape = in.tensor.shape();
-  d.batch = in.tensor.channels();
+// The input's shape and channels into `d`, checked against --block and the LOT.
+void take_shape(core::TransformDesc& d, const core::HostTensor& in, const std::string& input) {
+  d.shape = in.shape();
+  d.batch = in.channels();
   if (d.block > 0 && (d.shape.rows % d.block != 0 || d.shape.cols % d.block != 0))
-    throw Error(ErrorCode::kInput, o.input,
+    throw Error(ErrorCode::kInput, input,
                 "shape " + core::to_string(d.shape) + " is not a multiple of --block " + std::to_string(d.block));
+  require_lot_shape(d, input);
+}
 
-  require_lot_shape(d, o.input);
-
-  const core::Backend& backend = registry().select(d, g.backend);
-  sw.reset();
-  auto plan = plan_cache().get(backend, d, g.device);
-  times.add("plan", sw.elapsed_ms());
-
-  core::HostTensor out(d.out_shape(), d.batch, prec);
-  const core::StageTimes st = plan->execute_host(in.tensor.view(), out.view());
-  if (plan->memory() == core::Memory::kDevice) {
+core::HostTensor execute(const core::Plan& plan, const core::TransformDesc& d, const core::HostTensor& in,
+                         core::StageTable& times) {
+  core::HostTensor out(d.out_shape(), d.batch, d.prec);
+  const core::StageTimes st = plan.execute_host(in.view(), out.view());
+  if (plan.memory() == core::Memory::kDevice) {
     times.add("load", st.load_ms);
     times.add("h2d", st.h2d_ms);
     times.add("device", st.device_ms);
     times.add("d2h", st.d2h_ms);
   }
-  times.add("execute (e2e)", st.e2e_ms);
+  times.add("execute_e2e", st.e2e_ms);
+  return out;
+}
 
-  sw.reset();
+// Writes the coefficients (or their picture) atomically; notes values clamped to an image's range.
+void write_output(const GlobalOptions& g, const TransformOptions& o, core::HostTensor out, core::SourceKind kind,
+                  bool picture, core::Precision prec) {
   core::WriteOptions wo;
   wo.prec = prec;
-  wo.image_bit_depth = in.kind == core::SourceKind::kImage16 ? 16 : 8;
+  wo.image_bit_depth = kind == core::SourceKind::kImage16 ? 16 : 8;
   std::int64_t clamped = 0;
   try {
     if (picture) out = core::log_magnitude_image(out);
@@ -93,34 +106,81 @@ int run_transform(const GlobalOptions& g, const TransformOptions& o) {
   } catch (const Error& e) {
     rethrow_with_subject(e, o.output);
   }
+  if (clamped > 0) note(g, o.output + ": " + std::to_string(clamped) + " values clamped to the image range");
+}
+
+std::string result_json(const TransformOptions& o, const core::TransformDesc& d, const core::Backend& backend,
+                        const core::StageTable& times) {
+  return "{\"input\": " + json_escape(o.input) + ", \"output\": " + json_escape(o.output) +
+         ", \"op\": " + json_escape(std::string(core::to_string(d.op))) +
+         ", \"norm\": " + json_escape(std::string(core::to_string(d.norm))) +
+         ", \"axis\": " + json_escape(std::string(core::to_string(d.axis))) +
+         ", \"block\": " + std::to_string(d.block) + ", \"backend\": " + json_escape(std::string(backend.name())) +
+         ", \"device\": " + json_escape(backend.runtime().device_name()) +
+         ", \"precision\": " + json_escape(std::string(core::to_string(d.prec))) +
+         ", \"shape\": " + json_shape(d.shape) + ", \"out_shape\": " + json_shape(d.out_shape()) +
+         ", \"channels\": " + std::to_string(d.batch) + ", \"timing_ms\": " + json_timing(times) + "}\n";
+}
+
+int run_transform(const GlobalOptions& g, const TransformOptions& o) {
+  core::Stopwatch total;
+  configure_runtimes(g.device, g.threads);
+  core::TransformDesc d = describe(g, o);
+  const bool picture = check_output(o, d);
+
+  core::StageTable times;
+  core::Stopwatch sw;
+  const core::Dataset in = read_input(o.input, read_options(g, o.in, d.prec));
+  times.add("read", sw.elapsed_ms());
+  take_shape(d, in.tensor, o.input);
+
+  const core::Backend& backend = registry().select(d, g.backend);
+  sw.reset();
+  auto plan = plan_cache().get(backend, d, g.device);
+  times.add("plan", sw.elapsed_ms());
+  core::HostTensor out = execute(*plan, d, in.tensor, times);
+
+  sw.reset();
+  write_output(g, o, std::move(out), in.kind, picture, d.prec);
   times.add("write", sw.elapsed_ms());
-  if (clamped > 0)
-    note(g, o.output + ": " + std::to_string(clamped) + " values clamped to the image range");
   times.add("total", total.elapsed_ms());
 
   if (g.verbose) note(g, std::string(backend.name()) + ": " + d.to_string() + " on " + backend.runtime().device_name());
   print_timing(g, times);
-  if (g.json) {
-    std::string j = "{\"input\": " + json_escape(o.input) + ", \"output\": " + json_escape(o.output) +
-                    ", \"op\": " + json_escape(std::string(core::to_string(d.op))) +
-                    ", \"norm\": " + json_escape(std::string(core::to_string(d.norm))) +
-                    ", \"axis\": " + json_escape(std::string(core::to_string(d.axis))) +
-                    ", \"block\": " + std::to_string(d.block) +
-                    ", \"backend\": " + json_escape(std::string(backend.name())) +
-                    ", \"device\": " + json_escape(backend.runtime().device_name()) +
-                    ", \"precision\": " + json_escape(std::string(core::to_string(prec))) +
-                    ", \"shape\": [" + std::to_string(d.shape.rows) + ", " + std::to_string(d.shape.cols) + "]" +
-                    ", \"out_shape\": [" + std::to_string(d.out_shape().rows) + ", " + std::to_string(d.out_shape().cols) + "]" +
-                    ", \"channels\": " + std::to_string(d.batch) + ", \"timing_ms\": {";
-    bool first = true;
-    for (const auto& r : times.rows()) {
-      j += (first ? "" : ", ") + json_escape(r.stage) + ": " + json_number(r.ms);
-      first = false;
-    }
-    j += "}}\n";
-    std::fputs(j.c_str(), stdout);
-  }
+  if (g.json) std::fputs(result_json(o, d, backend, times).c_str(), stdout);
   return 0;
+}
+
+void add_transform(CLI::App& app, const char* name, const char* help, const GlobalOptions& g, Action& action) {
+  auto o = std::make_shared<TransformOptions>();
+  o->op = name;
+  CLI::App* c = app.add_subcommand(name, help);
+  c->add_option("input", o->input, "input file (.npy .txt .csv .raw .f32 .f64 or an image)")->required();
+  c->add_option("-o,--output", o->output, "output file")->required();
+  const std::string n = name;
+  if (n == "lot") {
+    c->add_flag("--inverse", o->inverse, "the exact inverse: (H+8)x(W+8) coefficients -> HxW");
+  } else if (n == "dct4") {
+    c->add_option("--norm", o->norm, "ortho|none (default none)");
+    c->add_option("--axis", o->axis, "rows|cols|both (default rows)");
+    c->add_flag("--inverse", o->inverse, "the exact inverse in the same norm");
+  } else {
+    c->add_option("--norm", o->norm, "ortho|none (default none; ortho with --block)");
+    c->add_option("--axis", o->axis, "both|rows|cols (default both)");
+    c->add_option("--block", o->block, "transform independent BxB tiles")->check(positive());
+  }
+  c->add_flag("--visualize", o->visualize, "write coefficients to an image as a log-magnitude picture");
+  add_input_options(c, o->in);
+  c->callback([o, &g, &action] { action = [o, &g] { return run_transform(g, *o); }; });
+}
+
+}  // namespace
+
+void add_transforms(CLI::App& app, const GlobalOptions& g, Action& action) {
+  add_transform(app, "dct2", "2-D (or 1-D along --axis) DCT-II", g, action);
+  add_transform(app, "idct2", "inverse of dct2 with the same options (a DCT-III)", g, action);
+  add_transform(app, "dct4", "DCT-IV (default along rows)", g, action);
+  add_transform(app, "lot", "8x8 lapped orthogonal transform (Malvar): HxW -> (H+8)x(W+8)", g, action);
 }
 
 }  // namespace dct::app

@@ -1,8 +1,12 @@
 #pragma once
-// Parsed options of each subcommand and the functions that run them. The CLI11 callbacks in cli.cpp only
-// fill these structs; the functions here turn them into descriptors and call core.
+// The subcommands. Each app/cmd_*.cpp owns its CLI11 wiring: add_<cmd> adds the subcommand with its options,
+// and its callback sets the action that turns the parsed options into a descriptor and calls core.
+#include <functional>
 #include <string>
-#include <vector>
+
+namespace CLI {
+class App;
+}
 
 namespace dct::app {
 
@@ -15,6 +19,7 @@ struct GlobalOptions {
   bool json = false;
   bool quiet = false;
   bool verbose = false;
+  std::string command_line;  // as given (shell-quoted words), for reports
 };
 
 struct InputOptions {
@@ -22,56 +27,13 @@ struct InputOptions {
   std::string dtype;  // raw inputs: f32|f64|u8|u16|i16|i32
 };
 
-struct TransformOptions {
-  std::string op;  // dct2 | idct2 | dct4 | lot
-  std::string input, output;
-  std::string norm;  // "" = default (none; ortho in block mode)
-  std::string axis;  // "" = default (both; rows for dct4)
-  int block = 0;
-  bool inverse = false;
-  bool visualize = false;  // image output of coefficients: a log-magnitude picture
-  InputOptions in;
-};
+// What the chosen subcommand does once the whole command line is parsed; returns the exit code.
+using Action = std::function<int()>;
 
-
-struct PsnrOptions {
-  std::string reference, test;
-  double peak = 0;  // 0 = from the input kind
-  InputOptions in;
-};
-
-struct BenchOptions {
-  std::string ops = "dct2,idct2";
-  std::string sizes = "512x512,1024x1024,2048x2048";
-  std::string backends = "auto";
-  std::string precisions;  // "" = the global --precision
-  std::string norm = "none";
-  std::string axis = "both";
-  std::string effort = "measure";
-  int block = 0;
-  long long batch = 1;
-  int reps = 20;
-  int warmup = 3;
-  bool verify = false;
-  std::string format = "table";
-  std::string output;
-};
-
-struct CompressOptions {
-  std::vector<std::string> inputs;
-  std::string output;      // a file (one input) or a directory (batch)
-  std::string mode = "jpeg";
-  int quality = 75;
-  double threshold = -1;   // < 0: not given
-  double keep = -1;        // < 0: not given
-  std::string report;      // --report FILE.json
-  int jobs = 0;            // 0: all cores
-};
-
-int run_transform(const GlobalOptions& g, const TransformOptions& o);
-int run_compress(const GlobalOptions& g, const CompressOptions& o);
-int run_psnr(const GlobalOptions& g, const PsnrOptions& o);
-int run_backends(const GlobalOptions& g);
-int run_bench(const GlobalOptions& g, const BenchOptions& o);
+void add_transforms(CLI::App& app, const GlobalOptions& g, Action& action);  // dct2, idct2, dct4, lot
+void add_psnr(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_compress(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_backends(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_bench(CLI::App& app, const GlobalOptions& g, Action& action);
 
 }  // namespace dct::app

@@ -16,8 +16,8 @@ class ProgressBar {
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
 
-  void advance(const std::string& item);     // one more item done
-  void message(const std::string& line);     // a line on stderr, above the bar
+  void advance(const std::string& item);  // one more item done
+  void message(const std::string& line);  // a line on stderr, above the bar
   static bool stderr_is_terminal();
 
  private:

@@ -1,4 +1,4 @@
-// The backend table. Order is the `auto` preference order (DESIGN §5): GPU backends first (they are
+// The backend table. Order is the `auto` preference order (README, Backends): GPU backends first (they are
 // skipped when no device is usable), then the CPU ones; the oracle last and never picked by auto.
 #include "app/registry.hpp"
 

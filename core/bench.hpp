@@ -1,5 +1,5 @@
 #pragma once
-// The measuring instrument behind `dctool bench` (DESIGN §8): per (op, backend, precision, shape) it
+// The measuring instrument behind `dctool bench`: per (op, backend, precision, shape) it
 // times warm plans with the runtime's timer (CUDA events on a device), rotates inputs that fit in cache,
 // and measures in the same run the copy floor (x_copy) and the FFT baseline (x_fft).
 #include <functional>
@@ -25,12 +25,13 @@ struct BenchRequest {
   int warmup = 3;
   bool verify = false;
   Effort effort = Effort::kMeasure;
-  std::vector<const Backend*> oracles;       // f64 references for --verify: the first that supports the op
-  bool baseline_rows = true;                  // also emit the runtime's plain-DCT baseline rows
+  std::vector<const Backend*> oracles;  // f64 references for --verify: the first that supports the op
+  bool baseline_rows = true;            // also emit the runtime's plain-DCT baseline rows
 };
 
 struct BenchRow {
-  std::string op, backend, precision, shape;
+  std::string op, backend, precision;
+  Shape2 shape;
   std::int64_t batch = 1;
   int reps = 0;
   double median_ms = 0, min_ms = 0, max_ms = 0, gbps = 0;
@@ -38,13 +39,12 @@ struct BenchRow {
   std::string device;
 };
 
-// Runs every combination; `on_skip(backend, desc, reason)` hears about combinations a backend does not
+// Runs every combination; `on_note` hears about combinations a backend does not
 // support (reported, never silently dropped); `on_row` hears each row as soon as it is measured.
-std::vector<BenchRow> run_bench(const BenchRequest& req,
-                                const std::function<void(const std::string&)>& on_note,
+std::vector<BenchRow> run_bench(const BenchRequest& req, const std::function<void(const std::string&)>& on_note,
                                 const std::function<void(const BenchRow&)>& on_row = {});
 
-// The column names of DESIGN §8, in order.
+// The column names (README "bench"), in order.
 const std::vector<std::string>& bench_columns();
 
 }  // namespace dct::core

@@ -1,6 +1,7 @@
 #pragma once
 // Factories for the CPU backends and the host runtime; app/registry.cpp puts them in the table.
 #include <memory>
+#include <string>
 
 #include "core/backend.hpp"
 
@@ -10,5 +11,6 @@ const core::Runtime& host_runtime();                 // the host: aligned buffer
 std::unique_ptr<core::Backend> make_fftw_backend();   // "cpu-fftw"
 std::unique_ptr<core::Backend> make_naive_backend();  // "cpu-naive" (oracle: long double, direct definitions)
 void set_threads(int n);                              // FFTW/OpenMP threads (0 = all cores)
+std::string fftw_version();                           // the linked FFTW's version string, e.g. "fftw-3.3.10-sse2-avx"
 
 }  // namespace dct::cpu

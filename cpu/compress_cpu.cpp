@@ -1,4 +1,5 @@
-/* The CPU compressor: DESIGN §4's compression modes, step by step, on host planes.
+/* The CPU compressor: the compression modes (README "Compression modes and the report"), step by step,
+   on host planes.
 
    jpeg: the coded planes (gray, or JFIF YCbCr of RGB rounded to 8-bit samples as libjpeg does) padded to
    multiples of 8 by repeating the last row/column, level-shifted by −128; the orthonormal 8x8 DCT-II
@@ -8,7 +9,7 @@
    threshold E / keep F: the whole-image orthonormal DCT-II per channel (no level shift), coefficients with
    |c| < E zeroed / all but the ceil(F·H·W) largest |c| of each channel zeroed (ties: lower index kept,
    found with std::nth_element), the inverse, rounded and clamped to the image range.
-   lot: as jpeg with cpu-lot's 8x8 LOT (DESIGN §4, cpu/lot.cpp) in place of the block DCT: the padded
+   lot: as jpeg with cpu-lot's 8x8 LOT (cpu/lot.cpp) in place of the block DCT: the padded
    hp x wp planes give (hp+8) x (wp+8) coefficients, quantized block by block with the same tables;
    coefficient m of a LOT block has frequency math::lot::kFrequency[m] (P0's columns are the even basis
    functions 0, 2, 4, 6 then the odd ones 1, 3, 5, 7), so (r, c) takes table entry (freq(r), freq(c)).
@@ -109,7 +110,7 @@ class CpuCompressor final : public core::Compressor {
     d.shape = ps;
     d.batch = np;
     d.prec = r.prec;
-    transform(d, r, planes, coef, res, lot ? "lot" : "dct2 8x8");
+    transform(d, r, planes, coef, res, lot ? "lot" : "dct2_8x8");
 
     sw.reset();
     const std::int64_t chp = cs.rows, cwp = cs.cols, chw = cs.count();
@@ -139,7 +140,7 @@ class CpuCompressor final : public core::Compressor {
 
     d.op = lot ? core::Op::kIlot : core::Op::kIdct2;
     d.shape = cs;
-    transform(d, r, coef, planes, res, lot ? "ilot" : "idct2 8x8");
+    transform(d, r, coef, planes, res, lot ? "ilot" : "idct2_8x8");
 
     sw.reset();
     HostTensor out(Shape2{h, w}, ch, r.prec);

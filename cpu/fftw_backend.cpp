@@ -1,4 +1,5 @@
-/* cpu-fftw: DCT-II/III/IV through FFTW's real-to-real transforms (DESIGN §4), normalization folded in.
+/* cpu-fftw: DCT-II/III/IV through FFTW's real-to-real transforms, normalization folded in (the definitions:
+   README "Transform definitions and norms").
 
    FFTW's unnormalized kinds, 1-D of length N (FFTW manual §4.8.3):
      REDFT10: Y_k = 2 Σ_n x_n cos(π k (2n+1) / 2N)              = dct2 `none`
@@ -78,7 +79,7 @@ Layout layout_of(const core::TransformDesc& d) {
   return l;
 }
 
-// The factor of index k along an axis of length n (DESIGN §4 norms; see the table above).
+// The factor of index k along an axis of length n (the norms; see the table above).
 double axis_factor(Op op, Norm norm, std::int64_t n, std::int64_t k) {
   const double nn = static_cast<double>(n);
   switch (op) {
@@ -203,5 +204,7 @@ class FftwBackend final : public core::Backend {
 }  // namespace
 
 std::unique_ptr<core::Backend> make_fftw_backend() { return std::make_unique<FftwBackend>(); }
+
+std::string fftw_version() { return ::fftw_version; }
 
 }  // namespace dct::cpu

@@ -4,6 +4,7 @@
 // CUDA it lists the same rows as unavailable, so `dctool backends` shows them and `-b cuda-...` exits 4.
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "core/backend.hpp"
@@ -65,7 +66,7 @@ inline constexpr BackendRow kBackendTable[] = {
      "neighbours' halves through shared memory"},
 };
 
-// The following exist only in CUDA builds (DCTOOL_HAVE_CUDA).
+// The following exist only in CUDA builds (nvcc found at configure time).
 const core::Runtime& cuda_runtime();  // the device set_device() chose; usable() says why not
 void set_device(int ordinal);
 std::unique_ptr<core::Backend> make_backend(const BackendRow& row);
@@ -74,5 +75,8 @@ std::unique_ptr<core::Compressor> make_fused_jpeg_compressor();
 // "cuda-compress-whole": threshold and keep modes (whole-image DCT, GPU selection, the keep rule fused into the
 // inverse).
 std::unique_ptr<core::Compressor> make_whole_compressor();
+// The CUDA versions for `dctool --version`: "runtime 12.4, cuFFT 11203, driver 12.8" (driver "none" when no
+// driver is installed); needs no device.
+std::string version_info();
 
 }  // namespace dct::cuda

@@ -154,4 +154,20 @@ const core::Runtime& cuda_runtime() {
 
 void set_device(int ordinal) { g_ordinal.store(ordinal); }
 
+std::string version_info() {
+  // CUDA encodes versions as 1000 * major + 10 * minor.
+  auto dotted = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+  int runtime = 0, driver = 0, cufft = 0;
+  std::string out = "runtime ";
+  out += cudaRuntimeGetVersion(&runtime) == cudaSuccess ? dotted(runtime) : std::string("unknown");
+  out += ", cuFFT ";
+  out += cufftGetVersion(&cufft) == CUFFT_SUCCESS ? std::to_string(cufft) : std::string("unknown");
+  // 0 (or an error, with some runtimes) when no driver is installed.
+  const cudaError_t e = cudaDriverGetVersion(&driver);
+  if (e != cudaSuccess) cudaGetLastError();
+  out += ", driver ";
+  out += e == cudaSuccess && driver > 0 ? dotted(driver) : std::string("none");
+  return out;
+}
+
 }  // namespace dct::cuda

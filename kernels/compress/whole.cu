@@ -1,16 +1,16 @@
-/* cuda-compress-whole: DESIGN §4's threshold and keep modes on the device, one stream, the image crossing the
-   bus once each way as 16-bit samples (issue 4: with the CPU compressor on cuda-fft2d the coefficients went to
-   the host to be thresholded or selected and came back).
+/* cuda-compress-whole: the threshold and keep compression modes on the device, one stream, the image crossing
+   the bus once each way as 16-bit samples (the coefficients never go to the host).
 
    Exactly cpu/compress_cpu.cpp `whole`: the orthonormal 2-D DCT-II of each channel (no level shift); threshold
    E keeps |c| >= E; keep F keeps the k = core::keep_count(F) largest |c| of each channel, ties broken by lower
    index kept; the inverse rounded (floor(x + 0.5)) and clamped to 0..255 or 0..65535; nonzero = kept count;
    the entropy over the symbols floor(c + 0.5) of the kept coefficients (0 for the dropped ones).
 
-   Pipeline (T = the request's precision; canonical shape n1 x n2 as cuda-fft2d: N x 1 runs as 1 x N):
+   Pipeline (T = the request's precision; canonical shape n1 x n2 as cuda-fft2d: N x 1 runs as 1 x N; the
+   equation numbers are those of the three-stage DCT [1], derived in kernels/dct2d/prepost.cu):
      h2d     the samples as u16 (images are integral; pinned staging);
      dct2    pack_reorder (u16 -> T and eq. 13's reorder in one pass) -> cuFFT 2-D R2C -> post_2d: the
-             coefficients c, natural order, all channels (the cuda-fft2d machinery, dct_kernels.cu);
+             coefficients c, natural order, all channels (the cuda-fft2d machinery, kernels/dct2d/);
      select  keep only, per channel: radix select of the k-th largest |c| over the bits of |c| (non-negative
              floats order like their bit patterns; kernels/compress/topk_select.h): 8-bit digits, 4 passes (f32) or 8
              (f64), each a histogram pass over the channel (shared-memory bins, warp-aggregated with
@@ -65,7 +65,7 @@ template <class T> using Key = topk::KeyT<T>;
 using topk::SelectState;
 
 // Position of natural index m in eq. 9's reordered sequence of length n (even samples ascending, odd
-// descending): the dct_kernels.cu reorder's map.
+// descending): the map of kernels/dct2d's reorder.
 __device__ __forceinline__ i64 reorder_index(i64 m, i64 n) { return (m & 1) ? n - ((m + 1) >> 1) : (m >> 1); }
 
 struct Grid {
@@ -416,140 +416,196 @@ class WholeCompressor final : public core::Compressor {
     return *t;
   }
 
-  template <class T>
-  core::CompressResult run_t(const core::CompressRequest& r, const core::Dataset& in) const {
-    core::CompressResult res;
-    res.backend = "cuda-compress-whole";
-    const i64 h = in.tensor.rows(), w = in.tensor.cols(), hw = h * w;
-    const int ch = static_cast<int>(in.tensor.channels());
-    const i64 n = hw * ch;
+  // One request on one image: its geometry and the rule's parameters.
+  struct Job {
+    i64 h = 0, w = 0, hw = 0, n = 0;  // n = hw * channels
+    int ch = 0;
+    i64 n1 = 0, n2 = 0;  // the canonical shape
+    double peak = 255;
+    bool keep = false;
+    i64 k = 0;            // keep: coefficients kept per channel
+    bool select = false;  // keep with 0 < k < hw: the selection runs on the device
+  };
+
+  static Job job_of(const core::CompressRequest& r, const core::Dataset& in) {
+    Job j;
+    j.h = in.tensor.rows();
+    j.w = in.tensor.cols();
+    j.hw = j.h * j.w;
+    j.ch = static_cast<int>(in.tensor.channels());
+    j.n = j.hw * j.ch;
     // cuda-fft2d's canonical shape: N x 1 is computed as 1 x N (the same memory, the same flat indices).
-    const i64 n1 = (w == 1 && h > 1) ? 1 : h, n2 = (w == 1 && h > 1) ? h : w;
-    const double peak = in.kind == core::SourceKind::kImage16 ? 65535.0 : 255.0;
-    const bool keep = r.mode == core::CompressMode::kKeep;
-    const i64 k = keep ? core::keep_count(r.keep, in.tensor.shape()) : 0;
-    const bool select = keep && k > 0 && k < hw;
+    const bool column = j.w == 1 && j.h > 1;
+    j.n1 = column ? 1 : j.h;
+    j.n2 = column ? j.h : j.w;
+    j.peak = in.kind == core::SourceKind::kImage16 ? 65535.0 : 255.0;
+    j.keep = r.mode == core::CompressMode::kKeep;
+    j.k = j.keep ? core::keep_count(r.keep, in.tensor.shape()) : 0;
+    j.select = j.keep && j.k > 0 && j.k < j.hw;
+    return j;
+  }
 
-    core::Stopwatch sw;
-    std::vector<unsigned long long> bins;
-    std::vector<int> overflow;
+  // What comes back from the device for the host's statistics.
+  struct Counts {
+    std::vector<unsigned long long> bins;  // symbol histogram over [-kHalfBins, kHalfBins)
+    std::vector<int> overflow;             // the nonzero symbols outside it
     unsigned long long kept[kMaxChannels] = {};
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      activate_device();
-      State& st = state();
-      const Transform<T>& tr = transform<T>(st, n1, n2, ch, res);
-      sw.reset();
-      const i64 nc = n1 * (n2 / 2 + 1) * ch;
-      ensure(st.d_in, sizeof(unsigned short) * n);
-      ensure(st.d_out, sizeof(unsigned short) * n);
-      ensure(st.wr, sizeof(T) * n);
-      ensure(st.wc, sizeof(cx_t<T>) * nc);
-      ensure(st.coef, sizeof(T) * n);
-      ensure(st.params, (sizeof(T) + sizeof(long long)) * kMaxChannels);
-      ensure(st.stats, sizeof(Stats));
-      ensure(st.overflow, sizeof(int) * n);
-      ensure(st.pin_in, sizeof(unsigned short) * n);
-      ensure(st.pin_out, sizeof(unsigned short) * n);
-      ensure(st.pin_params, (sizeof(T) + sizeof(long long)) * kMaxChannels);
-      ensure(st.pin_stats, sizeof(Stats));
+  };
 
-      // Samples: images are integral, 0..65535 (rounded and clamped for safety).
-      auto* pin = static_cast<unsigned short*>(st.pin_in.get());
-      if (in.tensor.precision() == core::Precision::kF32) {
-        const float* src = in.tensor.data<float>();
-        for (i64 i = 0; i < n; ++i) pin[i] = static_cast<unsigned short>(std::clamp(src[i], 0.f, 65535.f) + 0.5f);
-      } else {
-        const double* src = in.tensor.data<double>();
-        for (i64 i = 0; i < n; ++i) pin[i] = static_cast<unsigned short>(std::clamp(src[i], 0.0, 65535.0) + 0.5);
-      }
-      // The rule when no selection computes it: threshold E: |c| >= E; keep none: t = inf; keep all: |c| >= 0.
-      T* thr_h = static_cast<T*>(st.pin_params.get());
-      auto* last_h = reinterpret_cast<long long*>(static_cast<char*>(st.pin_params.get()) + sizeof(T) * kMaxChannels);
-      for (int p = 0; p < kMaxChannels; ++p) {
-        thr_h[p] = !keep ? static_cast<T>(r.threshold) : k == 0 ? std::numeric_limits<T>::infinity() : T(0);
-        last_h[p] = hw - 1;
-      }
-      res.times.add("pack", sw.elapsed_ms());
+  template <class T>
+  static void reserve(State& st, const Job& j) {
+    const i64 n = j.n, nc = j.n1 * (j.n2 / 2 + 1) * j.ch;
+    ensure(st.d_in, sizeof(unsigned short) * n);
+    ensure(st.d_out, sizeof(unsigned short) * n);
+    ensure(st.wr, sizeof(T) * n);
+    ensure(st.wc, sizeof(cx_t<T>) * nc);
+    ensure(st.coef, sizeof(T) * n);
+    ensure(st.params, (sizeof(T) + sizeof(long long)) * kMaxChannels);
+    ensure(st.stats, sizeof(Stats));
+    ensure(st.overflow, sizeof(int) * n);
+    ensure(st.pin_in, sizeof(unsigned short) * n);
+    ensure(st.pin_out, sizeof(unsigned short) * n);
+    ensure(st.pin_params, (sizeof(T) + sizeof(long long)) * kMaxChannels);
+    ensure(st.pin_stats, sizeof(Stats));
+  }
 
-      const cudaStream_t s = st.stream.get();
-      T* thr_d = st.params.as<T>();
-      auto* last_d = reinterpret_cast<long long*>(static_cast<char*>(st.params.get()) + sizeof(T) * kMaxChannels);
-      Stats* stats_d = st.stats.as<Stats>();
-      st.ev[0].record(s);
-      DCT_CUDA_CHECK(cudaMemcpyAsync(st.d_in.get(), st.pin_in.get(), sizeof(unsigned short) * n, cudaMemcpyHostToDevice, s));
-      DCT_CUDA_CHECK(cudaMemcpyAsync(st.params.get(), st.pin_params.get(), (sizeof(T) + sizeof(long long)) * kMaxChannels,
-                                     cudaMemcpyHostToDevice, s));
-      st.ev[1].record(s);
-      DCT_CUDA_CHECK(cudaMemsetAsync(stats_d, 0, sizeof(Stats), s));
-      const Grid g = grid_2d(n1, n2, ch);
-      DCT_LAUNCH((pack_reorder_kernel<T>), g.grid, g.block, s, st.d_in.as<const unsigned short>(), st.wr.as<T>(), n1, n2,
-                 static_cast<i64>(ch));
-      tr.fwd->run(st.wr.get(), st.wc.get(), s);
-      post_2d<T>(st.wc.as<const cx_t<T>>(), st.coef.as<T>(), tr.t1.view(), tr.t2.view(), n1, n2, ch, s);
-      st.ev[2].record(s);
-      if (select) queue_select<T>(st.coef.as<const T>(), hw, ch, k, st.sms, st.sel, thr_d, last_d, s);
-      st.ev[3].record(s);
-      KeepRule<T> rule;
-      rule.thr = thr_d;
-      rule.last = last_d;
-      rule.kept = stats_d->kept;
-      rule.hist = stats_d->hist;
-      rule.half = kHalfBins;
-      rule.overflow = st.overflow.as<int>();
-      rule.overflow_count = &stats_d->overflow_count;
-      pre_2d_keep<T>(st.coef.as<const T>(), st.wc.as<cx_t<T>>(), tr.t1.view(), tr.t2.view(), n1, n2, ch, rule, s);
-      tr.inv->run(st.wc.get(), st.wr.get(), s);
-      DCT_LAUNCH((finish_kernel<T>), g.grid, g.block, s, st.wr.as<const T>(), st.d_out.as<unsigned short>(), n1, n2,
-                 static_cast<i64>(ch), peak);
-      st.ev[4].record(s);
-      DCT_CUDA_CHECK(cudaMemcpyAsync(st.pin_out.get(), st.d_out.get(), sizeof(unsigned short) * n, cudaMemcpyDeviceToHost, s));
-      DCT_CUDA_CHECK(cudaMemcpyAsync(st.pin_stats.get(), stats_d, sizeof(Stats), cudaMemcpyDeviceToHost, s));
-      st.ev[5].record(s);
-      DCT_CUDA_CHECK(cudaStreamSynchronize(s));
-      const Stats* hs = static_cast<const Stats*>(st.pin_stats.get());
-      sw.reset();
-      if (hs->overflow_count > 0) {
-        overflow.resize(static_cast<std::size_t>(hs->overflow_count));
-        DCT_CUDA_CHECK(cudaMemcpy(overflow.data(), st.overflow.get(), sizeof(int) * overflow.size(), cudaMemcpyDeviceToHost));
-      }
-      const double ovf_ms = sw.elapsed_ms();
-      res.times.add("h2d", st.ev[1].since(st.ev[0]));
-      res.times.add("dct2", st.ev[2].since(st.ev[1]));
-      res.times.add("select", st.ev[3].since(st.ev[2]));
-      res.times.add("idct2", st.ev[4].since(st.ev[3]));
-      res.times.add("device", st.ev[4].since(st.ev[1]));
-      res.times.add("d2h", st.ev[5].since(st.ev[4]) + ovf_ms);
-      sw.reset();
-      bins.assign(hs->hist, hs->hist + 2 * kHalfBins);
-      std::copy(hs->kept, hs->kept + kMaxChannels, kept);
-      res.image = core::HostTensor(in.tensor.shape(), ch, in.tensor.precision());
-      const auto* pout = static_cast<const unsigned short*>(st.pin_out.get());
-      if (res.image.precision() == core::Precision::kF32) std::copy(pout, pout + n, res.image.data<float>());
-      else std::copy(pout, pout + n, res.image.data<double>());
+  // The samples into pinned u16 and the rule's parameters into the pinned block.
+  template <class T>
+  static void pack(State& st, const core::CompressRequest& r, const core::HostTensor& img, const Job& j) {
+    // Samples: images are integral, 0..65535 (rounded and clamped for safety).
+    auto* pin = static_cast<unsigned short*>(st.pin_in.get());
+    if (img.precision() == core::Precision::kF32) {
+      const float* src = img.data<float>();
+      for (i64 i = 0; i < j.n; ++i) pin[i] = static_cast<unsigned short>(std::clamp(src[i], 0.f, 65535.f) + 0.5f);
+    } else {
+      const double* src = img.data<double>();
+      for (i64 i = 0; i < j.n; ++i) pin[i] = static_cast<unsigned short>(std::clamp(src[i], 0.0, 65535.0) + 0.5);
     }
-    // Symbol histogram: the in-range bins, the overflow symbols' runs, and 0 for the rest.
+    // The rule when no selection computes it: threshold E: |c| >= E; keep none: t = inf; keep all: |c| >= 0.
+    T* thr_h = static_cast<T*>(st.pin_params.get());
+    auto* last_h = reinterpret_cast<long long*>(static_cast<char*>(st.pin_params.get()) + sizeof(T) * kMaxChannels);
+    for (int p = 0; p < kMaxChannels; ++p) {
+      thr_h[p] = !j.keep ? static_cast<T>(r.threshold) : j.k == 0 ? std::numeric_limits<T>::infinity() : T(0);
+      last_h[p] = j.hw - 1;
+    }
+  }
+
+  // Queues h2d, dct2, select, idct2 (with the statistics) and d2h on the stream, events between the stages.
+  template <class T>
+  static void queue_pipeline(State& st, const Transform<T>& tr, const Job& j) {
+    const cudaStream_t s = st.stream.get();
+    const i64 n = j.n;
+    const int ch = j.ch;
+    T* thr_d = st.params.as<T>();
+    auto* last_d = reinterpret_cast<long long*>(static_cast<char*>(st.params.get()) + sizeof(T) * kMaxChannels);
+    Stats* stats_d = st.stats.as<Stats>();
+    st.ev[0].record(s);
+    DCT_CUDA_CHECK(cudaMemcpyAsync(st.d_in.get(), st.pin_in.get(), sizeof(unsigned short) * n, cudaMemcpyHostToDevice, s));
+    DCT_CUDA_CHECK(cudaMemcpyAsync(st.params.get(), st.pin_params.get(), (sizeof(T) + sizeof(long long)) * kMaxChannels,
+                                   cudaMemcpyHostToDevice, s));
+    st.ev[1].record(s);
+    DCT_CUDA_CHECK(cudaMemsetAsync(stats_d, 0, sizeof(Stats), s));
+    const Grid g = grid_2d(j.n1, j.n2, ch);
+    DCT_LAUNCH((pack_reorder_kernel<T>), g.grid, g.block, s, st.d_in.as<const unsigned short>(), st.wr.as<T>(), j.n1,
+               j.n2, static_cast<i64>(ch));
+    tr.fwd->run(st.wr.get(), st.wc.get(), s);
+    post_2d<T>(st.wc.as<const cx_t<T>>(), st.coef.as<T>(), tr.t1.view(), tr.t2.view(), j.n1, j.n2, ch, s);
+    st.ev[2].record(s);
+    if (j.select) queue_select<T>(st.coef.as<const T>(), j.hw, ch, j.k, st.sms, st.sel, thr_d, last_d, s);
+    st.ev[3].record(s);
+    KeepRule<T> rule;
+    rule.thr = thr_d;
+    rule.last = last_d;
+    rule.kept = stats_d->kept;
+    rule.hist = stats_d->hist;
+    rule.half = kHalfBins;
+    rule.overflow = st.overflow.as<int>();
+    rule.overflow_count = &stats_d->overflow_count;
+    pre_2d_keep<T>(st.coef.as<const T>(), st.wc.as<cx_t<T>>(), tr.t1.view(), tr.t2.view(), j.n1, j.n2, ch, rule, s);
+    tr.inv->run(st.wc.get(), st.wr.get(), s);
+    DCT_LAUNCH((finish_kernel<T>), g.grid, g.block, s, st.wr.as<const T>(), st.d_out.as<unsigned short>(), j.n1, j.n2,
+               static_cast<i64>(ch), j.peak);
+    st.ev[4].record(s);
+    DCT_CUDA_CHECK(cudaMemcpyAsync(st.pin_out.get(), st.d_out.get(), sizeof(unsigned short) * n, cudaMemcpyDeviceToHost, s));
+    DCT_CUDA_CHECK(cudaMemcpyAsync(st.pin_stats.get(), stats_d, sizeof(Stats), cudaMemcpyDeviceToHost, s));
+    st.ev[5].record(s);
+  }
+
+  // Waits for the pipeline, fetches the overflow symbols, records the stage times; then (timed from `sw`'s
+  // reset as "unpack") the counters and the image out of the pinned buffers.
+  static Counts download(State& st, const Job& j, const core::HostTensor& img, core::CompressResult& res,
+                         core::Stopwatch& sw) {
+    Counts c;
+    DCT_CUDA_CHECK(cudaStreamSynchronize(st.stream.get()));
+    const Stats* hs = static_cast<const Stats*>(st.pin_stats.get());
+    sw.reset();
+    if (hs->overflow_count > 0) {
+      c.overflow.resize(static_cast<std::size_t>(hs->overflow_count));
+      DCT_CUDA_CHECK(cudaMemcpy(c.overflow.data(), st.overflow.get(), sizeof(int) * c.overflow.size(), cudaMemcpyDeviceToHost));
+    }
+    const double ovf_ms = sw.elapsed_ms();
+    res.times.add("h2d", st.ev[1].since(st.ev[0]));
+    res.times.add("dct2", st.ev[2].since(st.ev[1]));
+    res.times.add("select", st.ev[3].since(st.ev[2]));
+    res.times.add("idct2", st.ev[4].since(st.ev[3]));
+    res.times.add("device", st.ev[4].since(st.ev[1]));
+    res.times.add("d2h", st.ev[5].since(st.ev[4]) + ovf_ms);
+    sw.reset();
+    c.bins.assign(hs->hist, hs->hist + 2 * kHalfBins);
+    std::copy(hs->kept, hs->kept + kMaxChannels, c.kept);
+    res.image = core::HostTensor(img.shape(), j.ch, img.precision());
+    const auto* pout = static_cast<const unsigned short*>(st.pin_out.get());
+    if (res.image.precision() == core::Precision::kF32) std::copy(pout, pout + j.n, res.image.data<float>());
+    else std::copy(pout, pout + j.n, res.image.data<double>());
+    return c;
+  }
+
+  // Nonzero count and entropy: the symbol histogram is the in-range bins, the overflow symbols' runs, and 0
+  // for the rest.
+  static void count_symbols(Counts& c, const Job& j, core::CompressResult& res) {
     std::vector<std::int64_t> counts;
-    counts.reserve(bins.size() + 1);
+    counts.reserve(c.bins.size() + 1);
     std::int64_t nonzero_symbols = 0;
-    for (unsigned long long b : bins)
+    for (unsigned long long b : c.bins)
       if (b != 0) {
         counts.push_back(static_cast<std::int64_t>(b));
         nonzero_symbols += static_cast<std::int64_t>(b);
       }
-    std::sort(overflow.begin(), overflow.end());
-    for (std::size_t i = 0; i < overflow.size();) {
-      std::size_t j = i;
-      while (j < overflow.size() && overflow[j] == overflow[i]) ++j;
-      counts.push_back(static_cast<std::int64_t>(j - i));
-      nonzero_symbols += static_cast<std::int64_t>(j - i);
-      i = j;
+    std::sort(c.overflow.begin(), c.overflow.end());
+    for (std::size_t i = 0; i < c.overflow.size();) {
+      std::size_t e = i;
+      while (e < c.overflow.size() && c.overflow[e] == c.overflow[i]) ++e;
+      counts.push_back(static_cast<std::int64_t>(e - i));
+      nonzero_symbols += static_cast<std::int64_t>(e - i);
+      i = e;
     }
-    counts.push_back(n - nonzero_symbols);
-    res.coefficients = n;
+    counts.push_back(j.n - nonzero_symbols);
+    res.coefficients = j.n;
     res.nonzero = 0;
-    for (int p = 0; p < ch; ++p) res.nonzero += static_cast<std::int64_t>(kept[p]);
+    for (int p = 0; p < j.ch; ++p) res.nonzero += static_cast<std::int64_t>(c.kept[p]);
     res.entropy_bits = core::entropy_of_histogram(counts);
+  }
+
+  template <class T>
+  core::CompressResult run_t(const core::CompressRequest& r, const core::Dataset& in) const {
+    core::CompressResult res;
+    res.backend = "cuda-compress-whole";
+    const Job j = job_of(r, in);
+    core::Stopwatch sw;
+    Counts c;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      activate_device();
+      State& st = state();
+      const Transform<T>& tr = transform<T>(st, j.n1, j.n2, j.ch, res);
+      sw.reset();
+      reserve<T>(st, j);
+      pack<T>(st, r, in.tensor, j);
+      res.times.add("pack", sw.elapsed_ms());
+      queue_pipeline<T>(st, tr, j);
+      c = download(st, j, in.tensor, res, sw);
+    }
+    count_symbols(c, j, res);
     res.times.add("unpack", sw.elapsed_ms());
     return res;
   }

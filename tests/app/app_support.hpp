@@ -53,7 +53,8 @@ inline bool exists(const std::string& path) {
 inline std::set<std::string> list_dir(const std::string& dir) {
   std::set<std::string> out;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
     out.insert(fs::relative(it->path(), dir).string());
   return out;
 }
@@ -99,7 +100,9 @@ inline std::string lower(std::string s) {
   return s;
 }
 
-inline bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+inline bool contains(const std::string& hay, const std::string& needle) {
+  return hay.find(needle) != std::string::npos;
+}
 
 // ---- .npy writer (format 1.0), for hand-made and deliberately broken files ------------------------
 // `header_dict` is written verbatim (e.g. "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }").
@@ -119,7 +122,8 @@ inline std::string npy_bytes(const std::string& header_dict, const std::string& 
 }
 
 inline std::string npy_header(const std::string& descr, const std::string& shape_tuple, bool fortran = false) {
-  return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape_tuple + ", }";
+  return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape_tuple +
+         ", }";
 }
 
 template <class T>
@@ -130,7 +134,8 @@ std::string raw_bytes(const std::vector<T>& v) {
 // A C-order float64 .npy of a rows x cols matrix.
 inline void write_npy_f64(const std::string& path, std::int64_t rows, std::int64_t cols, const std::vector<double>& v) {
   REQUIRE(static_cast<std::int64_t>(v.size()) == rows * cols);
-  spit(path, npy_bytes(npy_header("<f8", "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")"), raw_bytes(v)));
+  spit(path,
+       npy_bytes(npy_header("<f8", "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")"), raw_bytes(v)));
 }
 
 // ---- error assertions ----------------------------------------------------------------------------
@@ -345,9 +350,12 @@ def write_pgm(path, a):
 
 
 # ---- JSON / CSV flattening for the C++ side ---------------------------------------------------------
-# Lines "TYPE dict|list N" then "KEY\tJSONVALUE" (dict) or "I\tKEY\tJSONVALUE" (list of objects).
-def jsonflat(path):
+# Lines "TYPE dict|list N" then "KEY\tJSONVALUE" (dict) or "I\tKEY\tJSONVALUE" (list of objects). With KEY, the
+# value under that key of the top-level object.
+def jsonflat(path, key=None):
     d = json.load(open(path))
+    if key is not None:
+        d = d[key]
     if isinstance(d, dict):
         print("TYPE dict %d" % len(d))
         for k, v in d.items():
@@ -362,6 +370,24 @@ def jsonflat(path):
                 print("%d\t\t%s" % (i, json.dumps(o)))
     else:
         print("TYPE scalar 1")
+
+
+# Every object key, at any depth, one per line as its path ("a/b/0/c"); then "NONFINITE" if a number is not finite
+# and "NAN_STRING" if a string value is "inf", "-inf" or "nan".
+def jsonkeys(path):
+    def walk(v, at):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                print(at + k)
+                walk(x, at + k + "/")
+        elif isinstance(v, list):
+            for i, x in enumerate(v):
+                walk(x, at + str(i) + "/")
+        elif isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
+            print("NONFINITE")
+        elif isinstance(v, str) and v.lower() in ("inf", "-inf", "nan"):
+            print("NAN_STRING")
+    walk(json.load(open(path)), "")
 
 
 # CSV (header + rows) to the jsonflat layout: "TYPE list N" then "I\tKEY\tJSONSTRING"; the header first as
@@ -394,7 +420,9 @@ def main():
     elif cmd == "csvflat":
         csvflat(sys.argv[2])
     elif cmd == "jsonflat":
-        jsonflat(sys.argv[2])
+        jsonflat(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+    elif cmd == "jsonkeys":
+        jsonkeys(sys.argv[2])
     else:
         raise SystemExit("unknown command " + cmd)
 
@@ -425,11 +453,12 @@ struct FlatJson {
   }
 };
 
-inline FlatJson parse_flat(const TempDir& dir, const std::string& text, const std::string& how) {
+inline FlatJson parse_flat(const TempDir& dir, const std::string& text, const std::string& how,
+                           const std::string& extra = "") {
   static int counter = 0;
   const std::string f = dir.file("flat_" + std::to_string(counter++) + ".txt");
   spit(f, text);
-  const RunResult r = run_cmd(dctest_py(dir) + " " + how + " " + q(f));
+  const RunResult r = run_cmd(dctest_py(dir) + " " + how + " " + q(f) + (extra.empty() ? "" : " " + q(extra)));
   FlatJson j;
   if (r.code != 0) {
     j.error = r.err;
@@ -454,7 +483,52 @@ inline FlatJson parse_flat(const TempDir& dir, const std::string& text, const st
   return j;
 }
 
-inline FlatJson parse_json_text(const TempDir& dir, const std::string& text) { return parse_flat(dir, text, "jsonflat"); }
+inline FlatJson parse_json_text(const TempDir& dir, const std::string& text) {
+  return parse_flat(dir, text, "jsonflat");
+}
+// The array under `key` of a top-level JSON object, flattened as parse_json_text flattens an array.
+inline FlatJson parse_json_member(const TempDir& dir, const std::string& text, const std::string& key) {
+  return parse_flat(dir, text, "jsonflat", key);
+}
+
+// Every key path of a JSON text at any depth (dctest.py jsonkeys) and whether a value is not finite or a
+// string "inf"/"nan"; `ok` is false when the text is not valid JSON.
+struct JsonKeys {
+  bool ok = false;
+  std::vector<std::string> keys;
+  bool nonfinite = false, nan_string = false;
+};
+
+inline JsonKeys json_keys(const TempDir& dir, const std::string& text) {
+  static int counter = 0;
+  const std::string f = dir.file("keys_" + std::to_string(counter++) + ".json");
+  spit(f, text);
+  const RunResult r = run_cmd(dctest_py(dir) + " jsonkeys " + q(f));
+  JsonKeys k;
+  k.ok = r.code == 0;
+  for (const auto& line : split_lines(r.out)) {
+    if (line == "NONFINITE")
+      k.nonfinite = true;
+    else if (line == "NAN_STRING")
+      k.nan_string = true;
+    else
+      k.keys.push_back(line);
+  }
+  return k;
+}
+
+// JSON typed for machines: valid, no key with a space, no non-finite number, no "inf"/"nan" strings.
+inline void check_json_typed(const TempDir& dir, const std::string& text) {
+  INFO("JSON: " << text);
+  const JsonKeys k = json_keys(dir, text);
+  REQUIRE(k.ok);
+  CHECK_FALSE(k.nonfinite);
+  CHECK_FALSE(k.nan_string);
+  for (const auto& key : k.keys) {
+    INFO("key " << key);
+    CHECK(key.find(' ') == std::string::npos);
+  }
+}
 inline FlatJson parse_csv_text(const TempDir& dir, const std::string& text) { return parse_flat(dir, text, "csvflat"); }
 
 // A JSON string value without its quotes ("" for anything else).

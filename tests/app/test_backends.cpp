@@ -112,7 +112,8 @@ TEST_CASE("backends: cuda rows say no with a reason on a machine without a usabl
   }
 }
 
-TEST_CASE("backend option: cuda-fft2d without a usable GPU exits 4 naming the backend and the reason", "[app][backends][bad-input]") {
+TEST_CASE("backend option: cuda-fft2d without a usable GPU exits 4 naming the backend and the reason",
+          "[app][backends][bad-input]") {
   if (gpu_present()) {
     WARN("SKIPPED: this machine has an NVIDIA device");
     return;
@@ -135,7 +136,8 @@ TEST_CASE("backend option: cuda-fft2d without a usable GPU exits 4 naming the ba
   }
 }
 
-TEST_CASE("backend option: unknown backend name is a usage error (exit 2) listing the known ones", "[app][backends][bad-input]") {
+TEST_CASE("backend option: unknown backend name is a usage error (exit 2) listing the known ones",
+          "[app][backends][bad-input]") {
   TempDir dir;
   write_npy_f64(dir.file("in.npy"), 4, 4, std::vector<double>(16, 1.0));
   const RunResult r = run_dctool("-b no-such-backend dct2 " + q(dir.file("in.npy")) + " -o " + q(dir.file("out.npy")));
@@ -144,11 +146,13 @@ TEST_CASE("backend option: unknown backend name is a usage error (exit 2) listin
   CHECK_FALSE(exists(dir.file("out.npy")));
 }
 
-TEST_CASE("backend option: cpu-naive and cpu-fftw are honoured (--json reports the backend that ran)", "[app][backends]") {
+TEST_CASE("backend option: cpu-naive and cpu-fftw are honoured (--json reports the backend that ran)",
+          "[app][backends]") {
   TempDir dir;
   write_npy_f64(dir.file("in.npy"), 4, 4, std::vector<double>(16, 1.0));
   for (const std::string b : {"cpu-naive", "cpu-fftw"}) {
-    const RunResult r = run_dctool("--json -b " + b + " dct2 " + q(dir.file("in.npy")) + " -o " + q(dir.file(b + ".npy")));
+    const RunResult r =
+        run_dctool("--json -b " + b + " dct2 " + q(dir.file("in.npy")) + " -o " + q(dir.file(b + ".npy")));
     INFO(r.out << r.err);
     REQUIRE(r.code == 0);
     const FlatJson j = parse_json_text(dir, r.out);

@@ -1,4 +1,4 @@
-// Bad input through the CLI, one test per failure class of DESIGN §6: each asserts the exit code, that
+// Bad input through the CLI, one test per failure class (README "Exit codes"): each asserts the exit code, that
 // stderr is exactly one line "dctool: error: ..." naming the file, and that nothing was left behind (no
 // output file, no temporary sibling: the scratch directory holds exactly what it held before).
 #include <chrono>
@@ -177,7 +177,8 @@ TEST_CASE("bad input: raw file without --shape -> exit 2 (usage)", "[app][bad-in
   spit(dir.file("a.raw"), std::string(64, '\0'));
   spit(dir.file("a.f32"), std::string(64, '\0'));
   spit(dir.file("a.f64"), std::string(128, '\0'));
-  for (const std::string in : {"a.raw", "a.f32", "a.f64"}) expect_failure(dir, dct2(dir, in), 2, {in}, dir.file("out.npy"));
+  for (const std::string in : {"a.raw", "a.f32", "a.f64"})
+    expect_failure(dir, dct2(dir, in), 2, {in}, dir.file("out.npy"));
 }
 
 TEST_CASE("bad input: raw file with the wrong --shape -> exit 3 and malformed --shape -> exit 2", "[app][bad-input]") {
@@ -222,10 +223,8 @@ TEST_CASE("bad input: output path equal to the input -> exit 3 with the input un
   const std::string npy = slurp(dir.file("in.npy")), txt = slurp(dir.file("in.txt"));
   std::filesystem::create_symlink(dir.file("in.npy"), dir.file("link.npy"));
   const std::vector<std::pair<std::string, std::string>> spellings = {
-      {dir.file("in.npy"), dir.file("in.npy")},
-      {dir.file("in.npy"), (dir.path() / "." / "in.npy").string()},
-      {dir.file("in.npy"), dir.file("link.npy")},
-      {dir.file("link.npy"), dir.file("in.npy")},
+      {dir.file("in.npy"), dir.file("in.npy")},   {dir.file("in.npy"), (dir.path() / "." / "in.npy").string()},
+      {dir.file("in.npy"), dir.file("link.npy")}, {dir.file("link.npy"), dir.file("in.npy")},
       {dir.file("in.txt"), dir.file("in.txt")},
   };
   for (const auto& [in, out] : spellings) {
@@ -241,7 +240,8 @@ TEST_CASE("bad input: output path equal to the input -> exit 3 with the input un
   CHECK(slurp(dir.file("in.npy")) == npy);
 }
 
-TEST_CASE("bad input: usage errors (unknown subcommand or option or value or missing -o) -> exit 2", "[app][bad-input]") {
+TEST_CASE("bad input: usage errors (unknown subcommand or option or value or missing -o) -> exit 2",
+          "[app][bad-input]") {
   TempDir dir;
   write_npy_f64(dir.file("in.npy"), 2, 2, {1, 2, 3, 4});
   const std::string in = q(dir.file("in.npy")), out = q(dir.file("out.npy"));

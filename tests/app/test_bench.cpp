@@ -1,5 +1,6 @@
-// dctool bench (DESIGN §8): the exact csv header, rows with the fields filled (x_fft against FFTW r2c,
-// max_rel_err with --verify), json with the same keys, a markdown table, and -o FILE.
+// dctool bench: the exact csv header, rows with the fields filled (x_fft against FFTW r2c,
+// max_rel_err with --verify), json (an object: what measured, and the rows with the csv keys, shapes as
+// arrays), a markdown table, and -o FILE.
 #include <cmath>
 #include <regex>
 #include <set>
@@ -15,9 +16,9 @@ namespace {
 
 const std::string kHeader =
     "op,backend,precision,shape,batch,reps,median_ms,min_ms,max_ms,gbps,x_copy,x_fft,e2e_ms,cpu_ms,max_rel_err,device";
-const std::vector<std::string> kKeys = {"op",      "backend", "precision", "shape", "batch",  "reps",
-                                        "median_ms", "min_ms", "max_ms",  "gbps",  "x_copy", "x_fft",
-                                        "e2e_ms",  "cpu_ms",  "max_rel_err", "device"};
+const std::vector<std::string> kKeys = {"op",        "backend", "precision",   "shape", "batch",  "reps",
+                                        "median_ms", "min_ms",  "max_ms",      "gbps",  "x_copy", "x_fft",
+                                        "e2e_ms",    "cpu_ms",  "max_rel_err", "device"};
 const std::string kCmd = "bench --ops dct2 --sizes 32x32 --backends cpu-fftw --reps 3 --warmup 1 --verify";
 
 // A number from a csv cell or a JSON value; NaN when it is not one.
@@ -44,7 +45,8 @@ void check_row(const FlatJson& j, std::size_t i, bool verify, double tol) {
   }
   const double median = num(j.at(p + "median_ms")), mn = num(j.at(p + "min_ms")), mx = num(j.at(p + "max_ms"));
   INFO("median " << median << " min " << mn << " max " << mx << " gbps " << j.at(p + "gbps") << " x_fft "
-                 << j.at(p + "x_fft") << " max_rel_err " << j.at(p + "max_rel_err") << " cpu_ms " << j.at(p + "cpu_ms"));
+                 << j.at(p + "x_fft") << " max_rel_err " << j.at(p + "max_rel_err") << " cpu_ms "
+                 << j.at(p + "cpu_ms"));
   CHECK(median > 0);
   CHECK(mn > 0);
   CHECK(mn <= median);
@@ -122,12 +124,26 @@ TEST_CASE("bench without --verify leaves max_rel_err empty", "[app][bench]") {
   CHECK(rows >= 1);
 }
 
-TEST_CASE("bench --format json: array of objects with the csv keys", "[app][bench]") {
+TEST_CASE("bench --format json: an object with the version, command, date, device and the rows", "[app][bench]") {
   TempDir dir;
   const RunResult r = run_dctool(kCmd + " --format json");
   INFO(r.out << r.err);
   REQUIRE(r.code == 0);
-  const FlatJson j = parse_json_text(dir, r.out);
+  check_json_typed(dir, r.out);
+  const FlatJson top = parse_json_text(dir, r.out);
+  INFO(top.error);
+  REQUIRE(top.type == "dict");
+  const std::set<std::string> top_keys = {"dctool", "revision", "command", "date", "device", "rows"};
+  std::set<std::string> got;
+  for (const auto& [k, v] : top.v) got.insert(k);
+  CHECK(got == top_keys);
+  const RunResult version = run_dctool("--version");
+  CHECK(contains(version.out, "dctool " + unquote(top.at("dctool")) + " (" + unquote(top.at("revision")) + ")\n"));
+  CHECK(contains(unquote(top.at("command")), kCmd + " --format json"));
+  CHECK(std::regex_match(unquote(top.at("date")), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+  CHECK(!unquote(top.at("device")).empty());
+
+  const FlatJson j = parse_json_member(dir, r.out, "rows");
   INFO(j.error);
   REQUIRE(j.type == "list");
   REQUIRE(j.size >= 1);
@@ -138,7 +154,7 @@ TEST_CASE("bench --format json: array of objects with the csv keys", "[app][benc
     const std::string p = std::to_string(i) + ".";
     CHECK(j.at(p + "op") == "\"dct2\"");
     CHECK(j.at(p + "backend") == "\"cpu-fftw\"");
-    CHECK(j.at(p + "shape") == "\"32x32\"");
+    CHECK(j.at(p + "shape") == "[32, 32]");
     CHECK(num(j.at(p + "reps")) == 3);
     const std::string prec = unquote(j.at(p + "precision"));
     check_row(j, i, true, prec == "f32" ? 1e-5 : 1e-11);
@@ -153,6 +169,12 @@ TEST_CASE("bench --format json: array of objects with the csv keys", "[app][benc
     INFO("object " << i);
     CHECK(keys == std::set<std::string>(kKeys.begin(), kKeys.end()));
   }
+  // -o FILE.json: the same object in the file.
+  const std::string out = dir.file("bench.json");
+  REQUIRE(run_dctool(kCmd + " -o " + q(out)).code == 0);
+  const FlatJson f = parse_json_text(dir, slurp(out));
+  CHECK(f.type == "dict");
+  CHECK(f.has("rows"));
 }
 
 TEST_CASE("bench --format md: a markdown table with the field names", "[app][bench]") {

@@ -9,11 +9,40 @@
 using namespace dct::test;
 using namespace dct::test::cli;
 
-TEST_CASE("cli: --version prints dctool 0.1.0 and exits 0", "[app][cli]") {
+TEST_CASE("cli: --version prints the version, the git revision and the libraries, and exits 0", "[app][cli]") {
   const RunResult r = run_dctool("--version");
-  INFO(r.err);
+  INFO(r.out << r.err);
   CHECK(r.code == 0);
-  CHECK(r.out == "dctool 0.1.0\n");
+  const auto lines = split_lines(r.out);
+  REQUIRE(lines.size() >= 3);
+  CHECK(std::regex_match(lines[0], std::regex(R"(dctool 0\.1\.0 \([^ ()]+\))")));
+  const std::regex cuda(R"(CUDA: (not compiled in|compiled in, runtime \d+\.\d+, cuFFT \d+, driver (\d+\.\d+|none)))");
+  CHECK(std::regex_match(lines[1], cuda));
+  CHECK(std::regex_match(lines[2], std::regex(R"(FFTW: fftw-3\.\S+)")));
+}
+
+TEST_CASE("cli: the man page script writes NAME, SYNOPSIS, DESCRIPTION and a subsection per subcommand", "[app][cli]") {
+  if (run_cmd("command -v cmake").code != 0) {
+    WARN("cmake not found: the man page is not checked");
+    return;
+  }
+  TempDir dir;
+  const std::string page = dir.file("dctool.1");
+  const RunResult r = run_cmd("cmake -DDCTOOL=" + q(DCTOOL_BINARY) + " -DOUT=" + q(page) + " -DVERSION=0.1.0 -P " +
+                              q(source_dir() + "/cmake/man_page.cmake"));
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  const std::string man = slurp(page);
+  CHECK(man.rfind(".TH DCTOOL 1 ", 0) == 0);
+  for (const std::string s : {".SH NAME\ndctool \\- ", ".SH SYNOPSIS\n", ".SH DESCRIPTION\n", ".SH SUBCOMMANDS\n"}) {
+    INFO(s);
+    CHECK(contains(man, s));
+  }
+  for (const std::string cmd : {"dct2", "idct2", "dct4", "lot", "psnr", "compress", "backends", "bench"}) {
+    INFO(cmd);
+    CHECK(contains(man, ".SS " + cmd + "\n.nf\n"));
+  }
+  CHECK(contains(man, "\\-\\-quality"));  // compress's help, hyphens escaped
 }
 
 TEST_CASE("cli: -h and --help exit 0 and list the subcommands", "[app][cli]") {
@@ -63,6 +92,10 @@ TEST_CASE("cli: --json dct2 prints one JSON object with the backend on stdout", 
   INFO(j.error);
   REQUIRE(j.type == "dict");
   CHECK(j.at("backend") == "\"cpu-fftw\"");
+  CHECK(j.at("shape") == "[8, 12]");
+  CHECK(j.at("out_shape") == "[8, 12]");
+  CHECK(contains(j.at("timing_ms"), "\"execute_e2e\": "));
+  check_json_typed(dir, r.out);
   CHECK(exists(dir.file("o.npy")));
   // With --timing as well, stdout stays pure JSON (the table goes to stderr).
   const RunResult t =
@@ -88,8 +121,7 @@ TEST_CASE("cli: -q makes a successful transform print nothing", "[app][cli]") {
   check_one_line_error(e, 3, {"missing.npy"});
 }
 
-TEST_CASE("cli: a successful transform replaces an existing output and leaves no temporaries",
-          "[app][cli]") {
+TEST_CASE("cli: a successful transform replaces an existing output and leaves no temporaries", "[app][cli]") {
   TempDir dir;
   write_npy_f64(dir.file("in.npy"), 4, 4, std::vector<double>(16, 1.0));
   spit(dir.file("o.npy"), "old contents");

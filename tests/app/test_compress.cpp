@@ -1,6 +1,6 @@
-// compress (DESIGN §2, §4): jpeg mode against libjpeg-turbo's cjpeg/djpeg -dct float, threshold/keep against
-// an independent scipy implementation (scripts/compress-reference.py), the exact keep count, the report,
-// and batch mode with a corrupt file.
+// compress (README "Compression modes and the report"): jpeg mode against libjpeg-turbo's cjpeg/djpeg -dct float,
+// threshold/keep against an independent scipy implementation (scripts/compress-reference.py), the exact keep count, the
+// report, and batch mode with a corrupt file.
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -49,8 +49,9 @@ struct Inputs {
 
 void require_libjpeg_tools() {
   const RunResult r = run_cmd("command -v cjpeg && command -v djpeg");
-  INFO("cjpeg/djpeg (Debian libjpeg-turbo-progs, installed by scripts/setup.sh) are the jpeg-mode oracle: "
-       "they were not found on PATH");
+  INFO(
+      "cjpeg/djpeg (Debian libjpeg-turbo-progs, installed by scripts/setup.sh) are the jpeg-mode oracle: "
+      "they were not found on PATH");
   REQUIRE(r.code == 0);
 }
 
@@ -69,12 +70,13 @@ TEST_CASE("compress jpeg: PSNR matches cjpeg/djpeg -dct float (gray 0.05 dB, RGB
       const std::string jpg = in.dir.file("ref.jpg"), dec = in.dir.file(img.rgb ? "ref.ppm" : "ref.pgm");
       const std::string opts = img.rgb ? "-sample 1x1" : "-grayscale";
       REQUIRE(run_cmd("cjpeg -quality " + std::to_string(quality) + " -dct float " + opts + " " + q(img.path) + " > " +
-                      q(jpg)).code == 0);
+                      q(jpg))
+                  .code == 0);
       REQUIRE(run_cmd("djpeg -dct float " + q(jpg) + " > " + q(dec)).code == 0);
       const double want = number(run_cmd(py + " psnr " + q(img.path) + " " + q(dec)));
       const std::string out = in.dir.file("out.png");
-      const RunResult r = run_dctool("compress " + q(img.path) + " -o " + q(out) + " --quality " +
-                                     std::to_string(quality) + " --json");
+      const RunResult r =
+          run_dctool("compress " + q(img.path) + " -o " + q(out) + " --quality " + std::to_string(quality) + " --json");
       INFO(img.path << " q" << quality << ": " << r.err);
       REQUIRE(r.code == 0);
       const FlatJson j = parse_json_text(in.dir, r.out);
@@ -110,9 +112,35 @@ TEST_CASE("compress threshold/keep: equal the scipy whole-image reference (PSNR 
     const FlatJson j = parse_json_text(in.dir, r.out);
     CHECK(j.at("mode") == "\"" + c.mode + "\"");
     CHECK(j.has(c.mode));
-    for (const char* k : {"input", "output", "psnr_db", "mse", "nonzero_fraction", "entropy_bpp", "backend", "timing_ms"})
+    for (const char* k :
+         {"input", "output", "psnr_db", "mse", "nonzero_fraction", "entropy_bpp", "backend", "timing_ms"})
       CHECK(j.has(k));
+    check_json_typed(in.dir, r.out);
   }
+}
+
+TEST_CASE("compress JSON: typed keys and values; identical output gives psnr_db null", "[compress]") {
+  TempDir dir;
+  const std::string img = source_dir() + "/data/camera.png";
+  // The CPU compressor's stages, named without spaces.
+  const RunResult r = run_dctool("-b cpu-8x8-flmad compress " + q(img) + " -o " + q(dir.file("a.png")) +
+                                 " --quality 50 --json --report " + q(dir.file("a.json")));
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  check_json_typed(dir, r.out);
+  CHECK(slurp(dir.file("a.json")) == r.out);
+  const FlatJson j = parse_json_text(dir, r.out);
+  CHECK(j.at("backend") == "\"cpu-8x8-flmad\"");
+  CHECK(contains(j.at("timing_ms"), "\"dct2_8x8\": "));
+  CHECK(contains(j.at("timing_ms"), "\"idct2_8x8\": "));
+  // --mode none writes the input again: PSNR infinite, null in JSON, inf in text.
+  const RunResult n = run_dctool("compress " + q(img) + " -o " + q(dir.file("b.png")) + " --mode none --json");
+  INFO(n.out << n.err);
+  REQUIRE(n.code == 0);
+  check_json_typed(dir, n.out);
+  CHECK(parse_json_text(dir, n.out).at("psnr_db") == "null");
+  const RunResult t = run_dctool("compress " + q(img) + " -o " + q(dir.file("c.png")) + " --mode none");
+  CHECK(t.out.rfind("PSNR inf dB", 0) == 0);
 }
 
 TEST_CASE("compress keep F keeps exactly ceil(F*H*W) coefficients per channel", "[compress]") {
@@ -124,8 +152,8 @@ TEST_CASE("compress keep F keeps exactly ceil(F*H*W) coefficients per channel", 
   };
   for (const Case& c : {Case{in.gray, 512, 512, 1, 0.013}, Case{in.odd, 301, 453, 1, 0.1},
                         Case{in.rgb, 512, 512, 3, 0.0007}, Case{in.odd, 301, 453, 1, 1.0}}) {
-    const RunResult r = run_dctool("compress " + q(c.image) + " -o " + q(in.dir.file("k.png")) + " --mode keep --keep " +
-                                   format_f(c.f) + " --json");
+    const RunResult r = run_dctool("compress " + q(c.image) + " -o " + q(in.dir.file("k.png")) +
+                                   " --mode keep --keep " + format_f(c.f) + " --json");
     REQUIRE(r.code == 0);
     const FlatJson j = parse_json_text(in.dir, r.out);
     const double frac = std::stod(j.at("nonzero_fraction"));
@@ -148,8 +176,7 @@ TEST_CASE("compress: usage errors for missing mode parameters", "[compress]") {
   check_one_line_error(run_dctool("compress " + q(img) + " " + q(img) + " -o " + q(dir.file("nodir"))), 2);
 }
 
-TEST_CASE("compress batch: good files written, the corrupt one named on one line, exit 3, report array",
-          "[compress]") {
+TEST_CASE("compress batch: good files written, the corrupt one named on one line, exit 3, report array", "[compress]") {
   TempDir dir;
   const std::string src = dir.file("in"), out = dir.file("out");
   fs::create_directories(src);

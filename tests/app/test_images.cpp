@@ -54,8 +54,9 @@ TEST_CASE("images: astronaut.png (RGB) dct2 gives a (512 512 3) npy matching sci
   run_cases(dir, cases);
 
   // Explicitly: the output of the first case is a (512, 512, 3) array.
-  const RunResult shp = run_cmd(q(python()) + " -c " +
-                                q("import numpy as np; a = np.load('" + dir.file("o0.npy") + "'); print(a.shape, a.dtype)"));
+  const RunResult shp =
+      run_cmd(q(python()) + " -c " +
+              q("import numpy as np; a = np.load('" + dir.file("o0.npy") + "'); print(a.shape, a.dtype)"));
   CHECK(shp.out == "(512, 512, 3) float32\n");
 }
 
@@ -99,11 +100,11 @@ TEST_CASE("images: camera.png dct2 then idct2 to png round trip has psnr inf or 
         if (ext == ".png") {
           // Independently of dctool's reader: decode the written png and compare to the original pixels.
           decode_png(dir, rt, dir.file("rt.npy"));
-          const RunResult cmp = run_cmd(
-              q(python()) + " -c " +
-              q("import numpy as np; a = np.load('" + dir.file("rt.npy") + "'); b = np.load('" +
-                decode_png(dir, cam, dir.file("cam.npy")) +
-                "'); print(a.shape, a.dtype, int(np.abs(a.astype(int) - b.astype(int)).max()))"));
+          const RunResult cmp =
+              run_cmd(q(python()) + " -c " +
+                      q("import numpy as np; a = np.load('" + dir.file("rt.npy") + "'); b = np.load('" +
+                        decode_png(dir, cam, dir.file("cam.npy")) +
+                        "'); print(a.shape, a.dtype, int(np.abs(a.astype(int) - b.astype(int)).max()))"));
           INFO(cmp.err);
           // Same shape, 8-bit gray, at most one level off anywhere.
           CHECK((cmp.out == "(512, 512) uint8 0\n" || cmp.out == "(512, 512) uint8 1\n"));
@@ -141,8 +142,12 @@ TEST_CASE("images: idct2 output to .png rounds to nearest and clamps to 0..255",
       "import numpy as np, scipy.fft as F\n"
       "rng = np.random.default_rng(5)\n"
       "x = rng.uniform(-150, 400, (16, 12))\n"
-      "np.save('" + dir.file("coef.npy") + "', F.dctn(x, type=2, norm='ortho'))\n"
-      "np.save('" + dir.file("want.npy") + "', np.clip(np.rint(x), 0, 255).astype(np.uint8))\n"
+      "np.save('" +
+      dir.file("coef.npy") +
+      "', F.dctn(x, type=2, norm='ortho'))\n"
+      "np.save('" +
+      dir.file("want.npy") +
+      "', np.clip(np.rint(x), 0, 255).astype(np.uint8))\n"
       "print(int((x < -0.5).sum() + (x >= 255.5).sum()))\n";
   spit(dir.file("gen.py"), gen);
   const RunResult g = run_cmd(q(python()) + " " + q(dir.file("gen.py")));
@@ -159,7 +164,7 @@ TEST_CASE("images: idct2 output to .png rounds to nearest and clamps to 0..255",
                                 q("import numpy as np; a = np.load('" + dir.file("got.npy") + "'); b = np.load('" +
                                   dir.file("want.npy") + "'); print(a.shape, a.dtype, int((a != b).sum()))"));
   CHECK(cmp.out == "(16, 12) uint8 0\n");
-  // DESIGN §3: writing a float matrix to an image "says how many values were clamped".
+  // Writing a float matrix to an image "says how many values were clamped".
   INFO("expected a note with the clamp count " << n_clamped);
   CHECK(contains(lower(r.out + r.err), "clamp"));
   CHECK(contains(r.out + r.err, std::to_string(n_clamped)));

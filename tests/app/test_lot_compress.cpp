@@ -1,5 +1,5 @@
-// compress --mode lot (DESIGN §4: jpeg with the 8x8 LOT) and the report's blockiness measure
-// (core::blockiness, notes/lot.md): PSNR in a sane range, report fields, LOT less blocky than jpeg at Q10.
+// compress --mode lot (jpeg with the 8x8 LOT) and the report's blockiness measure
+// (core::blockiness): PSNR in a sane range, report fields, LOT less blocky than jpeg at Q10.
 #include <regex>
 #include <string>
 

@@ -1,6 +1,6 @@
-// dctool psnr REF TEST [--peak P]: the text and JSON formats of DESIGN §2, known MSE / PSNR / max|err| on
+// dctool psnr REF TEST [--peak P]: the text and JSON formats (README "Commands"), known MSE / PSNR / max|err| on
 // hand-made inputs, the peak rule (255 for 8-bit, 65535 for 16-bit, max|REF| for float matrices, --peak),
-// "inf" for identical inputs, and different shapes as an input error (exit 3).
+// "inf" (text) and null (JSON) for identical inputs, and different shapes as an input error (exit 3).
 #include <cmath>
 #include <regex>
 #include <string>
@@ -144,7 +144,7 @@ TEST_CASE("psnr: multi-channel MSE is over all samples", "[app][psnr]") {
   check_psnr(dir, q(dir.file("a.npy")) + " " + q(dir.file("b.npy")), expect(a, b, 10.75));
 }
 
-TEST_CASE("psnr: identical inputs give inf (text and JSON)", "[app][psnr]") {
+TEST_CASE("psnr: identical inputs give inf in text and null in JSON", "[app][psnr]") {
   TempDir dir;
   write_npy_f64(dir.file("ref.npy"), 3, 2, kRef);
   const std::string cam = source_dir() + "/data/camera.png";
@@ -163,7 +163,8 @@ TEST_CASE("psnr: identical inputs give inf (text and JSON)", "[app][psnr]") {
     CHECK(j.code == 0);
     const FlatJson fj = parse_json_text(dir, j.out);
     REQUIRE(fj.type == "dict");
-    CHECK(fj.at("psnr_db") == "\"inf\"");
+    CHECK(fj.at("psnr_db") == "null");
+    check_json_typed(dir, j.out);
     CHECK(std::stod(fj.at("mse")) == 0.0);
     CHECK(std::stod(fj.at("max_abs_err")) == 0.0);
   }
@@ -178,8 +179,8 @@ TEST_CASE("psnr: different shapes are an input error (exit 3)", "[app][psnr][bad
   CHECK((contains(r.err, "test.npy") || contains(r.err, "ref.npy")));
   CHECK(r.out.empty());
   // Channels differ: camera (gray) against astronaut (RGB).
-  const RunResult c = run_dctool("psnr " + q(source_dir() + "/data/camera.png") + " " +
-                                 q(source_dir() + "/data/astronaut.png"));
+  const RunResult c =
+      run_dctool("psnr " + q(source_dir() + "/data/camera.png") + " " + q(source_dir() + "/data/astronaut.png"));
   check_one_line_error(c, 3);
   // A missing file is an input error naming it.
   const RunResult m = run_dctool("psnr " + q(dir.file("ref.npy")) + " " + q(dir.file("nope.npy")));

@@ -19,9 +19,9 @@ struct ShapeSpec {
 const std::vector<ShapeSpec> kShapes = {{1, 1}, {1, 17}, {17, 1}, {31, 29}, {64, 64}};
 
 struct OpSpec {
-  const char* cli;     // the subcommand
-  const char* extra;   // extra flags
-  const char* scipy;   // the oracle's op
+  const char* cli;    // the subcommand
+  const char* extra;  // extra flags
+  const char* scipy;  // the oracle's op
 };
 const std::vector<OpSpec> kOps = {
     {"dct2", "", "dct2"}, {"idct2", "", "idct2"}, {"dct4", "", "dct4"}, {"dct4", " --inverse", "idct4"}};
@@ -46,8 +46,9 @@ void agreement(const std::string& backend, const std::string& prec) {
   TempDir dir;
   std::vector<std::string> gen;
   int seed = 100;
-  for (const auto& s : kShapes) gen.push_back("in_" + shape_str(s.h, s.w) + " " + std::to_string(s.h) + " " +
-                                              std::to_string(s.w) + " 1 " + prec + " " + std::to_string(seed++));
+  for (const auto& s : kShapes)
+    gen.push_back("in_" + shape_str(s.h, s.w) + " " + std::to_string(s.h) + " " + std::to_string(s.w) + " 1 " + prec +
+                  " " + std::to_string(seed++));
   generate(dir, gen);
 
   std::vector<Case> cases;
@@ -140,8 +141,8 @@ TEST_CASE("scipy agreement: defaults (norm none and axis both for dct2/idct2 and
   cases.push_back({"dct2 " + q(a + ".npy") + " -o " + q(dir.file("d.npy")), dir.file("d.npy"), a + ".ref.npy", "dct2",
                    "none", "both", "f32"});
   // Long option spellings and the --threads global.
-  cases.push_back({"--backend cpu-fftw --precision f64 --threads 2 dct2 " + q(a + ".npy") + " -o " + q(dir.file("t.npy")) +
-                       " --norm ortho",
+  cases.push_back({"--backend cpu-fftw --precision f64 --threads 2 dct2 " + q(a + ".npy") + " -o " +
+                       q(dir.file("t.npy")) + " --norm ortho",
                    dir.file("t.npy"), a + ".ref.npy", "dct2", "ortho", "both", "f64"});
   run_cases(dir, cases);
 }
@@ -218,12 +219,14 @@ TEST_CASE("scipy agreement: input and output formats (csv tsv raw integer npy Hx
   add("-b cpu-fftw -p f32 dct4", a + ".npy", "", a + ".ref.npy", "dct4", "none", "rows", "f32", ".f32");
   {
     const std::string out = dir.file("my output.npy");
-    cases.push_back({"-p f64 dct2 " + q(a + ".npy") + " -o " + q(out), out, a + ".ref.npy", "dct2", "none", "both", "f64"});
+    cases.push_back(
+        {"-p f64 dct2 " + q(a + ".npy") + " -o " + q(out), out, a + ".ref.npy", "dct2", "none", "both", "f64"});
   }
   run_cases(dir, cases);
 }
 
-TEST_CASE("formats: npy with fortran_order True is read correctly or refused (exit 3) but never misread", "[app][formats]") {
+TEST_CASE("formats: npy with fortran_order True is read correctly or refused (exit 3) but never misread",
+          "[app][formats]") {
   TempDir dir;
   // The matrix [[1, 2, 3], [4, 5, 6]] stored in Fortran order: 1 4 2 5 3 6.
   const std::vector<double> fdata = {1, 4, 2, 5, 3, 6};

@@ -1,0 +1,37 @@
+#include "app/version.hpp"
+
+#include <CLI/Version.hpp>
+
+#include "cpu/backends.hpp"
+#include "kernels/backends.hpp"
+
+#ifndef DCTOOL_VERSION
+#define DCTOOL_VERSION "unknown"
+#endif
+#ifndef DCTOOL_GIT_REVISION
+#define DCTOOL_GIT_REVISION "unknown"
+#endif
+
+namespace dct::app {
+
+std::string version() { return DCTOOL_VERSION; }
+
+std::string revision() { return DCTOOL_GIT_REVISION; }
+
+std::string version_report() {
+  std::string s = "dctool " + version() + " (" + revision() + ")\n";
+#ifdef DCTOOL_HAVE_CUDA
+  s += "CUDA: compiled in, " + cuda::version_info() + "\n";
+#else
+  s += "CUDA: not compiled in\n";
+#endif
+  s += "FFTW: " + cpu::fftw_version() + "\n";
+  s += "CLI11: " CLI11_VERSION "\n";
+#ifdef DCTOOL_STB_IMAGE_VERSION
+  s += "stb_image: " DCTOOL_STB_IMAGE_VERSION "\n";
+#endif
+  s.pop_back();  // CLI11 ends the version text with a newline
+  return s;
+}
+
+}  // namespace dct::app
