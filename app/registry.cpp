@@ -24,12 +24,12 @@ core::Registry build() {
 #ifdef DCTOOL_HAVE_CUDA
     r.add(cuda::make_backend(row), row.auto_eligible);
 #else
-    r.add(std::make_unique<core::UnavailableBackend>(std::string(row.name), std::vector<core::Op>(row.ops.begin(), row.ops.end()),
-                                                     kNoCuda),
+    r.add(std::make_unique<core::UnavailableBackend>(std::string(row.name),
+                                                     std::vector<core::Op>(row.ops.begin(), row.ops.end()), kNoCuda),
           /*auto_eligible=*/false);
 #endif
   }
-  r.add(cpu::make_block8_flmad_backend());  // before cpu-fftw: auto prefers them for --block 8
+  r.add(cpu::make_block8_flmad_backend());                         // before cpu-fftw: auto prefers them for --block 8
   r.add(cpu::make_block8_aan_backend(), /*auto_eligible=*/false);  // named: cpu-8x8-flmad is faster
   r.add(cpu::make_fftw_backend());
   r.add(cpu::make_lot_backend());

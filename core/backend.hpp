@@ -84,10 +84,10 @@ class Runtime {
   virtual std::string device_name() const = 0;  // "NVIDIA H100 80GB HBM3", or the CPU model
   virtual std::size_t cache_bytes() const = 0;  // L2 for devices (inputs are rotated when they fit)
   virtual std::unique_ptr<Buffer> allocate(std::size_t bytes) const = 0;
-  virtual void upload(Buffer& dst, const void* src, std::size_t bytes) const = 0;     // synchronous
-  virtual void download(void* dst, const Buffer& src, std::size_t bytes) const = 0;   // synchronous
+  virtual void upload(Buffer& dst, const void* src, std::size_t bytes) const = 0;                 // synchronous
+  virtual void download(void* dst, const Buffer& src, std::size_t bytes) const = 0;               // synchronous
   virtual void copy(Buffer& dst, const Buffer& src, std::size_t bytes, Stream s = {}) const = 0;  // same space
-  virtual void fill_bytes(Buffer& dst, unsigned char value) const = 0;                // poison
+  virtual void fill_bytes(Buffer& dst, unsigned char value) const = 0;                            // poison
   virtual std::unique_ptr<Timer> make_timer() const = 0;
   virtual void synchronize() const = 0;
   // Baselines for bench's ratio columns, on `batch` matrices of `shape`:

@@ -11,10 +11,14 @@ namespace dct::core {
 
 std::string_view to_string(CompressMode m) {
   switch (m) {
-    case CompressMode::kJpeg: return "jpeg";
-    case CompressMode::kThreshold: return "threshold";
-    case CompressMode::kLot: return "lot";
-    default: return "keep";
+    case CompressMode::kJpeg:
+      return "jpeg";
+    case CompressMode::kThreshold:
+      return "threshold";
+    case CompressMode::kLot:
+      return "lot";
+    default:
+      return "keep";
   }
 }
 
@@ -25,7 +29,6 @@ CompressMode parse_compress_mode(std::string_view s) {
   if (s == "lot") return CompressMode::kLot;
   throw Error(ErrorCode::kUsage, "--mode", "unknown mode '" + std::string(s) + "' (jpeg|threshold|keep|lot)");
 }
-
 
 double round_to_u8(double v) { return std::clamp(std::floor(v + 0.5), 0.0, 255.0); }
 

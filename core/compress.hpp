@@ -23,13 +23,13 @@ CompressMode parse_compress_mode(std::string_view s);  // throws kUsage naming t
 
 // ---- jpeg mode ------------------------------------------------------------------------------------
 // The Annex K tables, libjpeg's quality scaling and the JFIF colour constants live in math/jpeg.hpp.
-using math::jpeg::kLumaQuantBase;
+using math::jpeg::kBCb;
 using math::jpeg::kChromaQuantBase;
+using math::jpeg::kCrR, math::jpeg::kCrG, math::jpeg::kCrB, math::jpeg::kRCr, math::jpeg::kGCb, math::jpeg::kGCr;
+using math::jpeg::kLumaQuantBase;
+using math::jpeg::kYr, math::jpeg::kYg, math::jpeg::kYb, math::jpeg::kCbR, math::jpeg::kCbG, math::jpeg::kCbB;
 using math::jpeg::quality_scale;
 using math::jpeg::quant_table;
-using math::jpeg::kYr, math::jpeg::kYg, math::jpeg::kYb, math::jpeg::kCbR, math::jpeg::kCbG, math::jpeg::kCbB;
-using math::jpeg::kCrR, math::jpeg::kCrG, math::jpeg::kCrB, math::jpeg::kRCr, math::jpeg::kGCb, math::jpeg::kGCr;
-using math::jpeg::kBCb;
 // Clamp(floor(v + 0.5), 0, 255).
 double round_to_u8(double v);
 // (r, g, b) -> (y, cb, cr) and back, 8-bit values in and out.
@@ -48,20 +48,20 @@ std::int64_t keep_count(double fraction, Shape2 shape);
 // ---- the request, the result, the interface --------------------------------------------------------
 struct CompressRequest {
   CompressMode mode = CompressMode::kJpeg;
-  int quality = 75;        // jpeg
-  double threshold = 0;    // threshold: E
-  double keep = 0;         // keep: F
+  int quality = 75;      // jpeg
+  double threshold = 0;  // threshold: E
+  double keep = 0;       // keep: F
   Precision prec = Precision::kF32;
   std::string backend = "auto";  // transform backend for the CPU compressor (--backend)
 };
 
 struct CompressResult {
-  HostTensor image;              // the reconstruction: input shape and channels, integer values in range
-  std::int64_t coefficients = 0; // all coefficients of all coded channels (jpeg: of the padded planes)
-  std::int64_t nonzero = 0;      // kept (jpeg: q != 0)
-  double entropy_bits = 0;       // zeroth-order entropy of the coefficient symbols, bits per symbol
-  std::string backend;           // what computed the transforms
-  StageTable times;              // per-stage milliseconds ("device" for GPU work)
+  HostTensor image;               // the reconstruction: input shape and channels, integer values in range
+  std::int64_t coefficients = 0;  // all coefficients of all coded channels (jpeg: of the padded planes)
+  std::int64_t nonzero = 0;       // kept (jpeg: q != 0)
+  double entropy_bits = 0;        // zeroth-order entropy of the coefficient symbols, bits per symbol
+  std::string backend;            // what computed the transforms
+  StageTable times;               // per-stage milliseconds ("device" for GPU work)
   double nonzero_fraction() const { return coefficients > 0 ? double(nonzero) / double(coefficients) : 0.0; }
   // Estimated coded size: entropy_bits * coefficients / (H * W).
   double entropy_bpp() const;

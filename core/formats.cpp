@@ -25,9 +25,9 @@ enum class Dtype { kF32, kF64, kU8, kU16, kI16, kI32 };
 
 struct DtypeInfo {
   Dtype id;
-  std::string_view name;    // --dtype spelling
-  std::string_view numpy;   // numpy name (also accepted by --dtype)
-  std::string_view descr;   // .npy descr without the byte-order character
+  std::string_view name;   // --dtype spelling
+  std::string_view numpy;  // numpy name (also accepted by --dtype)
+  std::string_view descr;  // .npy descr without the byte-order character
   std::size_t size;
 };
 
@@ -92,12 +92,18 @@ template <class Out>
 void decode_chunk_to(Dtype d, const unsigned char* src, std::int64_t n, std::int64_t first, std::int64_t channels,
                      std::int64_t plane, Out* dst) {
   switch (d) {
-    case Dtype::kF32: return decode_chunk<Out, float>(src, n, first, channels, plane, dst);
-    case Dtype::kF64: return decode_chunk<Out, double>(src, n, first, channels, plane, dst);
-    case Dtype::kU8: return decode_chunk<Out, std::uint8_t>(src, n, first, channels, plane, dst);
-    case Dtype::kU16: return decode_chunk<Out, std::uint16_t>(src, n, first, channels, plane, dst);
-    case Dtype::kI16: return decode_chunk<Out, std::int16_t>(src, n, first, channels, plane, dst);
-    case Dtype::kI32: return decode_chunk<Out, std::int32_t>(src, n, first, channels, plane, dst);
+    case Dtype::kF32:
+      return decode_chunk<Out, float>(src, n, first, channels, plane, dst);
+    case Dtype::kF64:
+      return decode_chunk<Out, double>(src, n, first, channels, plane, dst);
+    case Dtype::kU8:
+      return decode_chunk<Out, std::uint8_t>(src, n, first, channels, plane, dst);
+    case Dtype::kU16:
+      return decode_chunk<Out, std::uint16_t>(src, n, first, channels, plane, dst);
+    case Dtype::kI16:
+      return decode_chunk<Out, std::int16_t>(src, n, first, channels, plane, dst);
+    case Dtype::kI32:
+      return decode_chunk<Out, std::int32_t>(src, n, first, channels, plane, dst);
   }
 }
 
@@ -186,8 +192,8 @@ std::int64_t checked_elements(const std::vector<std::int64_t>& dims) {
   for (auto d : dims) {
     if (d <= 0) throw Error(ErrorCode::kInput, "empty array (shape " + shape_text(dims) + ")");
     if (d > kMaxDim)
-      throw Error(ErrorCode::kInput, "shape " + shape_text(dims) + ": dimension over the limit of " +
-                                         std::to_string(kMaxDim));
+      throw Error(ErrorCode::kInput,
+                  "shape " + shape_text(dims) + ": dimension over the limit of " + std::to_string(kMaxDim));
     if (n > kMaxElements / d)
       throw Error(ErrorCode::kInput, "shape " + shape_text(dims) + " has more than the limit of " +
                                          std::to_string(kMaxElements) + " values");
@@ -404,8 +410,7 @@ Dataset read_npy(const std::string& path, const ReadOptions& opt) {
       throw Error(ErrorCode::kInput, "not a .npy file (bad magic)");
     const int major = prefix[6], minor = prefix[7];
     if (major < 1 || major > 3 || minor != 0)
-      throw Error(ErrorCode::kInput,
-                  "unsupported .npy version " + std::to_string(major) + "." + std::to_string(minor));
+      throw Error(ErrorCode::kInput, "unsupported .npy version " + std::to_string(major) + "." + std::to_string(minor));
     const std::int64_t len_bytes = major == 1 ? 2 : 4;
     if (f.size() < 8 + len_bytes) throw Error(ErrorCode::kInput, "truncated: no header length");
     f.read(prefix + 8, static_cast<std::size_t>(len_bytes));
@@ -425,15 +430,16 @@ Dataset read_npy(const std::string& path, const ReadOptions& opt) {
     const NpyHeader h = NpyHeaderParser(header).parse();
     const Dtype dtype = npy_dtype(h.descr);
     if (h.shape.empty() || h.shape.size() > 3)
-      throw Error(ErrorCode::kInput, "unsupported shape " + shape_text(h.shape) + " (expected 1-D, 2-D or 3-D (H,W,C))");
+      throw Error(ErrorCode::kInput,
+                  "unsupported shape " + shape_text(h.shape) + " (expected 1-D, 2-D or 3-D (H,W,C))");
     if (h.fortran_order && h.shape.size() > 1)
       throw Error(ErrorCode::kInput, "fortran_order True is not supported (save a C-ordered array)");
     const std::int64_t elements = checked_elements(h.shape);
     const std::int64_t expected = elements * static_cast<std::int64_t>(info(dtype).size);
     const std::int64_t found = f.size() - data_offset;
     if (found < expected)
-      throw Error(ErrorCode::kInput, "truncated: expected " + std::to_string(expected) + " bytes of data, found " +
-                                         std::to_string(found));
+      throw Error(ErrorCode::kInput,
+                  "truncated: expected " + std::to_string(expected) + " bytes of data, found " + std::to_string(found));
     if (found > expected)
       throw Error(ErrorCode::kInput, "expected " + std::to_string(expected) + " bytes of data, found " +
                                          std::to_string(found) + " (trailing bytes)");
@@ -630,8 +636,7 @@ Dataset read_any(const std::string& path, const ReadOptions& opt, const ImageCod
     }
   }
   throw Error(ErrorCode::kUsage, path,
-              (ext.empty() ? std::string("unknown file type (no extension;")
-                           : "unknown file type '" + ext + "' (") +
+              (ext.empty() ? std::string("unknown file type (no extension;") : "unknown file type '" + ext + "' (") +
                   "expected .npy .txt .csv .raw .f32 .f64 or an image)");
 }
 
@@ -658,8 +663,7 @@ void write_any(const std::string& path, const HostTensor& t, const WriteOptions&
     }
   }
   throw Error(ErrorCode::kUsage, path,
-              (ext.empty() ? std::string("unknown file type (no extension;")
-                           : "unknown file type '" + ext + "' (") +
+              (ext.empty() ? std::string("unknown file type (no extension;") : "unknown file type '" + ext + "' (") +
                   "expected .npy .txt .csv .raw .f32 .f64 .png .bmp .tga .jpg)");
 }
 

@@ -7,9 +7,9 @@
 
 namespace dct::core {
 
-double mse(const HostTensor& a, const HostTensor& b);            // shapes must match (kInput otherwise)
+double mse(const HostTensor& a, const HostTensor& b);  // shapes must match (kInput otherwise)
 double max_abs_error(const HostTensor& a, const HostTensor& b);
-double psnr_db(double mse, double peak);                          // +inf for mse == 0
+double psnr_db(double mse, double peak);  // +inf for mse == 0
 // ||a - ref||_2 / ||ref||_2 (||a - ref|| when ref is all zeros).
 double relative_l2(const HostTensor& a, const HostTensor& ref);
 double max_abs(const HostTensor& a);

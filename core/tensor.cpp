@@ -19,7 +19,9 @@ AlignedBuffer::AlignedBuffer(std::size_t bytes) : bytes_(bytes) {
 void AlignedBuffer::Free::operator()(void* p) const noexcept { std::free(p); }
 
 HostTensor::HostTensor(Shape2 shape, std::int64_t channels, Precision prec)
-    : shape_(shape), channels_(channels), prec_(prec),
+    : shape_(shape),
+      channels_(channels),
+      prec_(prec),
       buf_(static_cast<std::size_t>(shape.count() * channels) * element_size(prec)) {
   if (buf_.bytes() != 0) std::memset(buf_.data(), 0, buf_.bytes());
 }

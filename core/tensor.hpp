@@ -68,8 +68,14 @@ class HostTensor {
 
   void* raw() { return buf_.data(); }
   const void* raw() const { return buf_.data(); }
-  template <class T> T* data() { return static_cast<T*>(buf_.data()); }
-  template <class T> const T* data() const { return static_cast<const T*>(buf_.data()); }
+  template <class T>
+  T* data() {
+    return static_cast<T*>(buf_.data());
+  }
+  template <class T>
+  const T* data() const {
+    return static_cast<const T*>(buf_.data());
+  }
 
   // Element i (0 <= i < elements()) as double, whatever the precision; and its setter.
   double get(std::int64_t i) const;

@@ -39,7 +39,8 @@ E parse_of(const NameTable<E, N>& t, std::string_view s, std::string_view what) 
     if (!allowed.empty()) allowed += '|';
     allowed += n;
   }
-  throw Error(ErrorCode::kUsage, std::string(what), "invalid value '" + std::string(s) + "' (expected " + allowed + ")");
+  throw Error(ErrorCode::kUsage, std::string(what),
+              "invalid value '" + std::string(s) + "' (expected " + allowed + ")");
 }
 
 }  // namespace
@@ -101,12 +102,18 @@ std::size_t TransformDescHash::operator()(const TransformDesc& d) const noexcept
 
 Op inverse_of(Op op) {
   switch (op) {
-    case Op::kDct2: return Op::kIdct2;
-    case Op::kIdct2: return Op::kDct2;
-    case Op::kDct4: return Op::kIdct4;
-    case Op::kIdct4: return Op::kDct4;
-    case Op::kLot: return Op::kIlot;
-    case Op::kIlot: return Op::kLot;
+    case Op::kDct2:
+      return Op::kIdct2;
+    case Op::kIdct2:
+      return Op::kDct2;
+    case Op::kDct4:
+      return Op::kIdct4;
+    case Op::kIdct4:
+      return Op::kDct4;
+    case Op::kLot:
+      return Op::kIlot;
+    case Op::kIlot:
+      return Op::kLot;
   }
   return op;
 }

@@ -34,7 +34,7 @@ struct Shape2 {
   std::int64_t count() const { return rows * cols; }
   bool operator==(const Shape2&) const = default;
 };
-std::string to_string(Shape2 s);  // "HxW"
+std::string to_string(Shape2 s);         // "HxW"
 Shape2 parse_shape(std::string_view s);  // "HxW" or "N" (= 1xN); throws kUsage
 
 // What to compute. `batch` independent matrices of `shape` lie one after another in memory

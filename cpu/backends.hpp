@@ -7,7 +7,7 @@
 
 namespace dct::cpu {
 
-const core::Runtime& host_runtime();                 // the host: aligned buffers, steady clock, FFTW r2c baseline
+const core::Runtime& host_runtime();                  // the host: aligned buffers, steady clock, FFTW r2c baseline
 std::unique_ptr<core::Backend> make_fftw_backend();   // "cpu-fftw"
 std::unique_ptr<core::Backend> make_naive_backend();  // "cpu-naive" (oracle: long double, direct definitions)
 void set_threads(int n);                              // FFTW/OpenMP threads (0 = all cores)

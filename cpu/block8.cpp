@@ -174,7 +174,8 @@ class Block8Backend final : public core::Backend {
 
   std::unique_ptr<core::Plan> make_plan(const core::TransformDesc& d) const override {
     if (core::Support s = supports(d); !s)
-      throw Error(ErrorCode::kUnsupported, std::string(alg_.name), "does not support " + d.to_string() + ": " + s.reason);
+      throw Error(ErrorCode::kUnsupported, std::string(alg_.name),
+                  "does not support " + d.to_string() + ": " + s.reason);
     if (d.prec == core::Precision::kF32) return std::make_unique<Block8Plan<float>>(alg_, d);
     return std::make_unique<Block8Plan<double>>(alg_, d);
   }

@@ -42,8 +42,14 @@ Algorithm make() {
   }
   return {"cpu-8x8-aan",
           "8x8 block DCT, Arai-Agui-Nakajima ([4] Fig. 3.7), separable, SIMD lanes, OpenMP over blocks",
-          f, i, forward<float>, inverse<float>, forward<double>, inverse<double>,
-          aan_strip_forward_avx2, aan_strip_inverse_avx2};
+          f,
+          i,
+          forward<float>,
+          inverse<float>,
+          forward<double>,
+          inverse<double>,
+          aan_strip_forward_avx2,
+          aan_strip_inverse_avx2};
 }
 
 }  // namespace

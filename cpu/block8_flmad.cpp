@@ -29,8 +29,6 @@ namespace dct::cpu::block8 {
 using namespace math::block8;  // NOLINT(google-build-using-namespace): the shared flowgraphs
 namespace {
 
-
-
 // The lane loops (math/block8.hpp) over this algorithm's graph.
 template <class T>
 void forward(const T* __restrict x, std::ptrdiff_t xs, T* __restrict y, std::ptrdiff_t ys, std::ptrdiff_t n) {
@@ -46,8 +44,14 @@ Algorithm make() {
   const std::array<double, 8> d = fl_scale();
   return {"cpu-8x8-flmad",
           "8x8 block DCT, Feig-Linzer multiply-add ([4] §3.2.4), separable, SIMD lanes, OpenMP over blocks",
-          d, d, forward<float>, inverse<float>, forward<double>, inverse<double>,
-          fl_strip_forward_avx2, fl_strip_inverse_avx2};
+          d,
+          d,
+          forward<float>,
+          inverse<float>,
+          forward<double>,
+          inverse<double>,
+          fl_strip_forward_avx2,
+          fl_strip_inverse_avx2};
 }
 
 }  // namespace

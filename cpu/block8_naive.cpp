@@ -49,8 +49,14 @@ void inverse(const T* x, std::ptrdiff_t xs, T* y, std::ptrdiff_t ys, std::ptrdif
 
 Algorithm make() {
   const std::array<double, 8> one = {1, 1, 1, 1, 1, 1, 1, 1};
-  return {"cpu-8x8-naive", "8x8 block DCT by the separable definition (8x8 matrix products), reference",
-          one, one, forward<float>, inverse<float>, forward<double>, inverse<double>};
+  return {"cpu-8x8-naive",
+          "8x8 block DCT by the separable definition (8x8 matrix products), reference",
+          one,
+          one,
+          forward<float>,
+          inverse<float>,
+          forward<double>,
+          inverse<double>};
 }
 
 }  // namespace

@@ -152,9 +152,9 @@ class CpuCompressor final : public core::Compressor {
         if (np == 1) {
           o[t] = static_cast<T>(core::round_to_u8(double(p[s]) + 128.0));
         } else {
-          const auto rgb = core::ycc_to_rgb(core::round_to_u8(double(p[s]) + 128.0),
-                                            core::round_to_u8(double(p[phw + s]) + 128.0),
-                                            core::round_to_u8(double(p[2 * phw + s]) + 128.0));
+          const auto rgb =
+              core::ycc_to_rgb(core::round_to_u8(double(p[s]) + 128.0), core::round_to_u8(double(p[phw + s]) + 128.0),
+                               core::round_to_u8(double(p[2 * phw + s]) + 128.0));
           for (int k = 0; k < 3; ++k) o[k * hw + t] = static_cast<T>(rgb[k]);
         }
       }
@@ -205,8 +205,10 @@ class CpuCompressor final : public core::Compressor {
         std::vector<char> keep(static_cast<std::size_t>(hw), 0);
         for (std::int64_t i = 0; i < k; ++i) keep[idx[i]] = 1;
         for (std::int64_t i = 0; i < hw; ++i) {
-          if (keep[i]) symbols[p * hw + i] = symbol_of(cp[i]);
-          else cp[i] = T(0);
+          if (keep[i])
+            symbols[p * hw + i] = symbol_of(cp[i]);
+          else
+            cp[i] = T(0);
         }
         res.nonzero += k;
       }
@@ -221,7 +223,8 @@ class CpuCompressor final : public core::Compressor {
     sw.reset();
     const double peak = in.kind == core::SourceKind::kImage16 ? 65535.0 : 255.0;
     T* x = rec.data<T>();
-    for (std::int64_t i = 0; i < hw * ch; ++i) x[i] = static_cast<T>(std::clamp(std::floor(double(x[i]) + 0.5), 0.0, peak));
+    for (std::int64_t i = 0; i < hw * ch; ++i)
+      x[i] = static_cast<T>(std::clamp(std::floor(double(x[i]) + 0.5), 0.0, peak));
     res.image = rec.to(in.tensor.precision());
     res.times.add("finish", sw.elapsed_ms());
     return res;

@@ -51,7 +51,9 @@ template <class T>
 class SectionsPlan final : public core::Plan {
  public:
   SectionsPlan(const core::TransformDesc& d, int sections, std::string name)
-      : desc_(d), sections_(sections), name_(std::move(name)),
+      : desc_(d),
+        sections_(sections),
+        name_(std::move(name)),
         tables_(n17::make_tables<T>(n17::sigma(d.op == Op::kIdct4, d.norm == core::Norm::kOrtho))) {
     for (int s = 0; s < 4; ++s) lanes4_[s] = n17::sec4_lane(tables_, s);
     for (int s = 0; s < 8; ++s) lanes8_[s] = n17::sec8_lane(tables_, s);
@@ -85,9 +87,10 @@ class SectionsPlan final : public core::Plan {
 class SectionsBackend final : public core::Backend {
  public:
   explicit SectionsBackend(int sections)
-      : sections_(sections), name_("cpu-dct4-sec" + std::to_string(sections)),
-        description_("[3] sectioned N=17 DCT-IV, " + std::to_string(sections) + " sections (host reference): " +
-                     dct4_sections_counts(sections)) {}
+      : sections_(sections),
+        name_("cpu-dct4-sec" + std::to_string(sections)),
+        description_("[3] sectioned N=17 DCT-IV, " + std::to_string(sections) +
+                     " sections (host reference): " + dct4_sections_counts(sections)) {}
   std::string_view name() const override { return name_; }
   std::string_view description() const override { return description_; }
   std::vector<Op> ops() const override { return {Op::kDct4, Op::kIdct4}; }
@@ -100,8 +103,8 @@ class SectionsBackend final : public core::Backend {
     if (d.block != 0) return Support::no("no block mode");
     if (d.axis != core::Axis::kRows) return Support::no("transforms along rows only (--axis rows)");
     if (d.shape.cols != n17::kN)
-      return Support::no("the sectioned algorithm is for N = 17 only (rows of length " +
-                         std::to_string(d.shape.cols) + " given)");
+      return Support::no("the sectioned algorithm is for N = 17 only (rows of length " + std::to_string(d.shape.cols) +
+                         " given)");
     if (d.shape.rows < 1 || d.batch < 1) return Support::no("empty shape");
     return Support::yes();
   }

@@ -52,9 +52,12 @@ struct Layout {
 
 fftw_r2r_kind kind_of(Op op) {
   switch (op) {
-    case Op::kDct2: return FFTW_REDFT10;
-    case Op::kIdct2: return FFTW_REDFT01;
-    default: return FFTW_REDFT11;
+    case Op::kDct2:
+      return FFTW_REDFT10;
+    case Op::kIdct2:
+      return FFTW_REDFT01;
+    default:
+      return FFTW_REDFT11;
   }
 }
 

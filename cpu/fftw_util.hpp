@@ -26,9 +26,11 @@ inline unsigned fftw_flags(core::Effort e) { return e == core::Effort::kMeasure 
 // FFTW's parallel-loop callback type (fftw_threads_set_callback, FFTW >= 3.3.9).
 using ParallelLoop = void (*)(void* (*work)(char*), char* jobdata, std::size_t elsize, int njobs, void* data);
 
-template <class T> struct Fftw;
+template <class T>
+struct Fftw;
 
-template <> struct Fftw<double> {
+template <>
+struct Fftw<double> {
   using Plan = fftw_plan;
   using Complex = fftw_complex;
   static int init_threads() { return fftw_init_threads(); }
@@ -57,14 +59,15 @@ template <> struct Fftw<double> {
   static int alignment_of(const double* p) { return fftw_alignment_of(const_cast<double*>(p)); }
 };
 
-template <> struct Fftw<float> {
+template <>
+struct Fftw<float> {
   using Plan = fftwf_plan;
   using Complex = fftwf_complex;
   static int init_threads() { return fftwf_init_threads(); }
   static void set_parallel_loop(ParallelLoop loop) { fftwf_threads_set_callback(loop, nullptr); }
   static void plan_with_nthreads(int n) { fftwf_plan_with_nthreads(n); }
-  static Plan guru_r2r(int rank, const fftw_iodim64* dims, int hrank, const fftw_iodim64* hdims, float* in,
-                       float* out, const fftw_r2r_kind* kind, unsigned flags) {
+  static Plan guru_r2r(int rank, const fftw_iodim64* dims, int hrank, const fftw_iodim64* hdims, float* in, float* out,
+                       const fftw_r2r_kind* kind, unsigned flags) {
     return fftwf_plan_guru64_r2r(rank, dims, hrank, hdims, in, out, kind, flags);
   }
   static Plan many_r2r(int rank, const int* n, int howmany, float* in, int idist, float* out, int odist,
@@ -89,7 +92,8 @@ template <> struct Fftw<float> {
 // Call with planner_mutex() held, right before creating a plan: initializes FFTW's threads (once per
 // precision; FFTW's parallel loops then run on the OpenMP thread pool, see fftw_util.cpp) and sets the
 // planner's thread count for a problem of `elements` real values.
-template <class T> void prepare_planner(std::int64_t elements);
+template <class T>
+void prepare_planner(std::int64_t elements);
 
 // Owns one FFTW plan; destroys it under the planner mutex. Move-only.
 template <class T>

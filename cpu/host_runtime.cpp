@@ -115,20 +115,20 @@ class BaselinePlan final : public core::Plan {
       core::AlignedBuffer a(real_bytes), b(real_bytes);
       const fftw_r2r_kind kinds[2] = {FFTW_REDFT10, FFTW_REDFT10};
       plan_ = detail::make_fftw_plan<T>(desc_.elements(), "host", what, [&] {
-        return F::many_r2r(2, n, howmany, static_cast<T*>(a.data()), real_dist, static_cast<T*>(b.data()),
-                           real_dist, kinds, flags);
+        return F::many_r2r(2, n, howmany, static_cast<T*>(a.data()), real_dist, static_cast<T*>(b.data()), real_dist,
+                           kinds, flags);
       });
     } else if (kind == Kind::kFftForward) {
       core::AlignedBuffer a(real_bytes), b(cplx_bytes);
       plan_ = detail::make_fftw_plan<T>(desc_.elements(), "host", what, [&] {
-        return F::many_r2c(2, n, howmany, static_cast<T*>(a.data()), real_dist, static_cast<C*>(b.data()),
-                           cplx_dist, flags);
+        return F::many_r2c(2, n, howmany, static_cast<T*>(a.data()), real_dist, static_cast<C*>(b.data()), cplx_dist,
+                           flags);
       });
     } else {
       core::AlignedBuffer a(cplx_bytes), b(real_bytes);
       plan_ = detail::make_fftw_plan<T>(desc_.elements(), "host", what, [&] {
-        return F::many_c2r(2, n, howmany, static_cast<C*>(a.data()), cplx_dist, static_cast<T*>(b.data()),
-                           real_dist, flags | FFTW_DESTROY_INPUT);
+        return F::many_c2r(2, n, howmany, static_cast<C*>(a.data()), cplx_dist, static_cast<T*>(b.data()), real_dist,
+                           flags | FFTW_DESTROY_INPUT);
       });
     }
   }
@@ -145,9 +145,15 @@ class BaselinePlan final : public core::Plan {
     if (F::alignment_of(static_cast<const T*>(src)) != 0 || F::alignment_of(static_cast<T*>(out.data)) != 0)
       throw Error(ErrorCode::kRuntime, std::string(kName), "internal: baseline views must be 16-byte aligned");
     switch (kind_) {
-      case Kind::kPlainDct2: F::execute_r2r(plan_.get(), static_cast<T*>(src), static_cast<T*>(out.data)); break;
-      case Kind::kFftForward: F::execute_r2c(plan_.get(), static_cast<T*>(src), static_cast<C*>(out.data)); break;
-      case Kind::kFftInverse: F::execute_c2r(plan_.get(), static_cast<C*>(src), static_cast<T*>(out.data)); break;
+      case Kind::kPlainDct2:
+        F::execute_r2r(plan_.get(), static_cast<T*>(src), static_cast<T*>(out.data));
+        break;
+      case Kind::kFftForward:
+        F::execute_r2c(plan_.get(), static_cast<T*>(src), static_cast<C*>(out.data));
+        break;
+      case Kind::kFftInverse:
+        F::execute_c2r(plan_.get(), static_cast<C*>(src), static_cast<T*>(out.data));
+        break;
     }
   }
 
@@ -191,8 +197,8 @@ class HostRuntime final : public core::Runtime {
   }
   std::unique_ptr<core::Timer> make_timer() const override { return std::make_unique<HostTimer>(); }
   void synchronize() const override {}
-  std::unique_ptr<core::Plan> make_baseline(Baseline kind, core::Shape2 shape, std::int64_t batch,
-                                            core::Precision prec, core::Effort effort) const override {
+  std::unique_ptr<core::Plan> make_baseline(Baseline kind, core::Shape2 shape, std::int64_t batch, core::Precision prec,
+                                            core::Effort effort) const override {
     if (shape.rows < 1 || shape.cols < 1 || batch < 1)
       throw Error(ErrorCode::kRuntime, std::string(kName), "internal: empty baseline shape " + core::to_string(shape));
     // FFTW's advanced interface counts in int.

@@ -33,9 +33,9 @@
 #include "core/error.hpp"
 #include "cpu/backends.hpp"
 #include "cpu/block8.hpp"
+#include "cpu/common.hpp"
 #include "math/block8.hpp"
 #include "math/lot.hpp"
-#include "cpu/common.hpp"
 
 namespace dct::cpu {
 namespace {
@@ -166,7 +166,8 @@ void row_pass(bool forward, const T* src, T* dst, std::int64_t batch, std::int64
               std::int64_t dst_cols, const Consts<T>& k) {
   const std::int64_t blocks = std::min(src_cols, dst_cols) / 8;
   const std::int64_t groups = (rows + kRowLanes - 1) / kRowLanes, tasks = batch * groups;
-#pragma omp parallel for schedule(static) if (batch * rows * src_cols >= kParallelMin) num_threads(detail::thread_count())
+#pragma omp parallel for schedule(static) if (batch * rows * src_cols >= kParallelMin) \
+    num_threads(detail::thread_count())
   for (std::int64_t t = 0; t < tasks; ++t) {
     const std::int64_t b = t / groups, r0 = (t % groups) * kRowLanes;
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(std::min<std::int64_t>(kRowLanes, rows - r0));
@@ -191,7 +192,8 @@ void col_pass(bool forward, const T* src, T* dst, std::int64_t batch, std::int64
               std::int64_t cols, const Consts<T>& k) {
   const std::int64_t blocks = std::min(src_rows, dst_rows) / 8;
   const std::int64_t groups = (cols + kColLanes - 1) / kColLanes, tasks = batch * groups;
-#pragma omp parallel for schedule(static) if (batch * src_rows * cols >= kParallelMin) num_threads(detail::thread_count())
+#pragma omp parallel for schedule(static) if (batch * src_rows * cols >= kParallelMin) \
+    num_threads(detail::thread_count())
   for (std::int64_t t = 0; t < tasks; ++t) {
     const std::int64_t b = t / groups, c0 = (t % groups) * kColLanes;
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(std::min<std::int64_t>(kColLanes, cols - c0));

@@ -54,8 +54,12 @@ class Kernel1D {
         w0_ = ortho ? std::sqrt(1 / nn) : 1 / (2 * nn);
         wk_ = ortho ? std::sqrt(2 / nn) : 1 / nn;
         break;
-      case Op::kDct4: w0_ = wk_ = ortho ? std::sqrt(2 / nn) : 2; break;
-      default: w0_ = wk_ = ortho ? std::sqrt(2 / nn) : 1 / nn; break;  // idct4
+      case Op::kDct4:
+        w0_ = wk_ = ortho ? std::sqrt(2 / nn) : 2;
+        break;
+      default:
+        w0_ = wk_ = ortho ? std::sqrt(2 / nn) : 1 / nn;
+        break;  // idct4
     }
   }
 

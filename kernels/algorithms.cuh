@@ -13,9 +13,9 @@ struct Algorithm {
 };
 
 // kernels/dct2d/
-Algorithm fft2d_algorithm();        // cuda-fft2d
-Algorithm fft2d_cufft_algorithm();  // cuda-fft2d-cufft
-Algorithm rowcol_algorithm();       // cuda-rowcol
+Algorithm fft2d_algorithm();         // cuda-fft2d
+Algorithm fft2d_cufft_algorithm();   // cuda-fft2d-cufft
+Algorithm rowcol_algorithm();        // cuda-rowcol
 Algorithm lines_npoint_algorithm();  // cuda-1d-n
 Algorithm lines_mirror2n_algorithm();
 Algorithm lines_pad2n_algorithm();

@@ -10,20 +10,34 @@ namespace {
 
 Algorithm algorithm_of(Algo a) {
   switch (a) {
-    case Algo::kFft2d: return fft2d_algorithm();
-    case Algo::kFft2dCufft: return fft2d_cufft_algorithm();
-    case Algo::kRowcol: return rowcol_algorithm();
-    case Algo::kLinesN: return lines_npoint_algorithm();
-    case Algo::kLines2nMirror: return lines_mirror2n_algorithm();
-    case Algo::kLines2nPad: return lines_pad2n_algorithm();
-    case Algo::kLines4n: return lines_zero4n_algorithm();
-    case Algo::k8x8: return block8_algorithm(true);
-    case Algo::k8x8Def: return block8_algorithm(false);
-    case Algo::kDct4Fft: return dct4_fft_algorithm();
-    case Algo::kDct4Sec4: return dct4_sections_algorithm(4);
-    case Algo::kDct4Sec8: return dct4_sections_algorithm(8);
-    case Algo::kDct4Direct: return dct4_direct_algorithm();
-    case Algo::kLot: return lot_algorithm();
+    case Algo::kFft2d:
+      return fft2d_algorithm();
+    case Algo::kFft2dCufft:
+      return fft2d_cufft_algorithm();
+    case Algo::kRowcol:
+      return rowcol_algorithm();
+    case Algo::kLinesN:
+      return lines_npoint_algorithm();
+    case Algo::kLines2nMirror:
+      return lines_mirror2n_algorithm();
+    case Algo::kLines2nPad:
+      return lines_pad2n_algorithm();
+    case Algo::kLines4n:
+      return lines_zero4n_algorithm();
+    case Algo::k8x8:
+      return block8_algorithm(true);
+    case Algo::k8x8Def:
+      return block8_algorithm(false);
+    case Algo::kDct4Fft:
+      return dct4_fft_algorithm();
+    case Algo::kDct4Sec4:
+      return dct4_sections_algorithm(4);
+    case Algo::kDct4Sec8:
+      return dct4_sections_algorithm(8);
+    case Algo::kDct4Direct:
+      return dct4_direct_algorithm();
+    case Algo::kLot:
+      return lot_algorithm();
   }
   throw Error(ErrorCode::kRuntime, "internal: a CUDA backend row without an algorithm");
 }

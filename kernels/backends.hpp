@@ -14,8 +14,20 @@ namespace dct::cuda {
 
 // The algorithm behind a row (kernels/backends.cu maps each to its support rule and plan factory).
 enum class Algo {
-  kFft2d, kFft2dCufft, kRowcol, kLinesN, kLines2nMirror, kLines2nPad, kLines4n,
-  k8x8, k8x8Def, kDct4Fft, kDct4Sec4, kDct4Sec8, kDct4Direct, kLot
+  kFft2d,
+  kFft2dCufft,
+  kRowcol,
+  kLinesN,
+  kLines2nMirror,
+  kLines2nPad,
+  kLines4n,
+  k8x8,
+  k8x8Def,
+  kDct4Fft,
+  kDct4Sec4,
+  kDct4Sec8,
+  kDct4Direct,
+  kLot
 };
 
 inline constexpr core::Op kDct23Ops[] = {core::Op::kDct2, core::Op::kIdct2};

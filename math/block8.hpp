@@ -112,12 +112,11 @@ inline void aan_inverse(V (&y)[8], const Consts4<V>& c) {
   y[7] = e0 - o7;
 }
 
-
 // The lane loop of the CPU 8x8 backends: one 8-point transform per lane l (gather v[i] = in[i*is + l],
 // apply `Graph`, scatter out[k*os + l]); lanes are contiguous so the loop vectorizes across them.
 template <class T, void (*Graph)(T (&)[8], const Consts4<T>&)>
-inline void lanes(const T* __restrict in, std::ptrdiff_t is, T* __restrict out, std::ptrdiff_t os,
-                  std::ptrdiff_t n, const Consts4<T>& c) {
+inline void lanes(const T* __restrict in, std::ptrdiff_t is, T* __restrict out, std::ptrdiff_t os, std::ptrdiff_t n,
+                  const Consts4<T>& c) {
 #pragma omp simd
   for (std::ptrdiff_t l = 0; l < n; ++l) {
     T v[8];

@@ -81,9 +81,9 @@ constexpr int kDirectMul = kN * kN, kDirectAdd = kN * (kN - 1);  // the classica
 // Constants of one transform direction and norm, in the working precision.
 template <class T>
 struct Tables {
-  T pre[kN];    // σ cos((2i+1)α)
-  T post[kN];   // 2 cos(2kα); post[0] = 1 (unused)
-  T g[3][5];    // Winograd constant side of h_f, f = 0, 1, 2
+  T pre[kN];   // σ cos((2i+1)α)
+  T post[kN];  // 2 cos(2kα); post[0] = 1 (unused)
+  T g[3][5];   // Winograd constant side of h_f, f = 0, 1, 2
 };
 
 // The overall scale σ of dct4/idct4 under a norm: 2, √(2/N) or 1/N.
@@ -107,8 +107,8 @@ Tables<T> make_tables(double sig) {
     long double h[4];
     for (int n = 0; n < 4; ++n) h[n] = c[(2 * n + f) % 8];
     const long double b0 = h[0] - h[2], b1 = h[1] - h[3];
-    const long double g[5] = {(h[0] + h[1] + h[2] + h[3]) / 4, (h[0] - h[1] + h[2] - h[3]) / 4, b0 / 2,
-                              (b0 + b1) / 2, (b1 - b0) / 2};
+    const long double g[5] = {(h[0] + h[1] + h[2] + h[3]) / 4, (h[0] - h[1] + h[2] - h[3]) / 4, b0 / 2, (b0 + b1) / 2,
+                              (b1 - b0) / 2};
     for (int j = 0; j < 5; ++j) t.g[f][j] = static_cast<T>(g[j]);
   }
   return t;
@@ -126,9 +126,9 @@ struct Sec4Lane {
 // One section of the 8-section algorithm (s = 4p + 2e + h); partner s ^ 1.
 template <class T>
 struct Sec8Lane {
-  T g[5];       // G of h_{e+h}
-  T post[2];    // for k[0], k[1]
-  int k[2];     // outputs a' = h and h + 2 of group (p, e)
+  T g[5];     // G of h_{e+h}
+  T post[2];  // for k[0], k[1]
+  int k[2];   // outputs a' = h and h + 2 of group (p, e)
   int p, h;
 };
 
@@ -167,7 +167,7 @@ Sec8Lane<T> sec8_lane(const Tables<T>& t, int s) {
 template <class T>
 DCT4_HD void prologue(const T* x, const T* pre, T xa[kN]) {
   xa[kN - 1] = x[kN - 1] * pre[kN - 1];
-DCT4_UNROLL
+  DCT4_UNROLL
   for (int i = kN - 2; i >= 0; --i) xa[i] = x[i] * pre[i] - xa[i + 1];
 }
 
@@ -204,15 +204,15 @@ DCT4_HD void wino_out(const T m[5], T y[4]) {
 template <class T>
 DCT4_HD void sec4_run(const Sec4Lane<T>& l, const T xa[kN], T tc[4], T& y0) {
   T u[9];
-DCT4_UNROLL
+  DCT4_UNROLL
   for (int i = 1; i <= 8; ++i) u[i] = u_of(xa, i, l.p);
   T X0[5], X1[5], m[5], t[4];
   wino_in(u[1], u[2], u[4], u[8], X0);
   wino_in(u[3], u[6], u[5], u[7], X1);
-DCT4_UNROLL
+  DCT4_UNROLL
   for (int j = 0; j < 5; ++j) m[j] = X0[j] * l.g0[j] + X1[j] * l.g1[j];
   wino_out(m, t);
-DCT4_UNROLL
+  DCT4_UNROLL
   for (int a = 0; a < 4; ++a) tc[a] = l.post[a] * (xa[0] + t[a]);
   const T z = X0[0] + X1[0];
   y0 = xa[0] + (z + z);
@@ -228,15 +228,14 @@ DCT4_HD void sec8_products(const Sec8Lane<T>& l, const T xa[kN], T m[5], T& x0) 
   const T w3 = l.h ? u_of(xa, 7, l.p) : u_of(xa, 8, l.p);
   T X[5];
   wino_in(w0, w1, w2, w3, X);
-DCT4_UNROLL
+  DCT4_UNROLL
   for (int j = 0; j < 5; ++j) m[j] = X[j] * l.g[j];
   x0 = X[0];
 }
 
 // 8-section, phase 2, with the partner's products pm and sum px0: T_C of k[0], k[1]; y0 = Y(0) (for s = 0).
 template <class T>
-DCT4_HD void sec8_finish(const Sec8Lane<T>& l, const T m[5], const T pm[5], T x0, T px0, T xa0, T tc[2],
-                         T& y0) {
+DCT4_HD void sec8_finish(const Sec8Lane<T>& l, const T m[5], const T pm[5], T x0, T px0, T xa0, T tc[2], T& y0) {
   const T m0 = m[0] + pm[0], m1 = m[1] + pm[1], m2 = m[2] + pm[2];
   const T mx = l.h ? m[4] + pm[4] : m[3] + pm[3];
   const T pq = l.h ? m0 - m1 : m0 + m1;
@@ -251,7 +250,7 @@ DCT4_HD void sec8_finish(const Sec8Lane<T>& l, const T m[5], const T pm[5], T x0
 template <class T>
 DCT4_HD void recursion(const T tc[kN], T y[kN]) {
   y[0] = tc[0];
-DCT4_UNROLL
+  DCT4_UNROLL
   for (int k = 1; k < kN; ++k) y[k] = tc[k] - y[k - 1];
 }
 

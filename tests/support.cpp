@@ -166,8 +166,7 @@ core::HostTensor lot_definition(const core::HostTensor& in, bool forward) {
       for (std::int64_t k = 0; k < tc; ++k) {
         Ld s = 0;  // T's zeros skipped: row k of T spans x[8(k/8)−8, 8(k/8)+8), column k rows [8(k/8), +16)
         const auto [n0, n1] = band(k, ic, forward);
-        for (std::int64_t n = n0; n < n1; ++n)
-          s += Ld(in.get(base + r * ic + n)) * (forward ? tw[k][n] : tw[n][k]);
+        for (std::int64_t n = n0; n < n1; ++n) s += Ld(in.get(base + r * ic + n)) * (forward ? tw[k][n] : tw[n][k]);
         tmp[r * tc + k] = s;
       }
     for (std::int64_t k = 0; k < os.rows; ++k)
@@ -180,7 +179,6 @@ core::HostTensor lot_definition(const core::HostTensor& in, bool forward) {
   }
   return out;
 }
-
 
 core::HostTensor oracle(const core::TransformDesc& d, const core::HostTensor& in) {
   if (d.op == core::Op::kLot || d.op == core::Op::kIlot) {

@@ -26,8 +26,10 @@ void GpuPlan::execute(core::ConstView in, core::View out, core::Stream s) const 
   if (in.data == nullptr || out.data == nullptr)
     throw Error(ErrorCode::kRuntime, "internal: null view passed to a CUDA plan");
   if (in.mem != core::Memory::kDevice || out.mem != core::Memory::kDevice)
-    throw Error(ErrorCode::kRuntime, "internal: a CUDA plan's execute() takes device views (use execute_host for host memory)");
-  if (check_views_ && (in.bytes() != in_bytes_ || out.bytes() != out_bytes_ || in.prec != desc_.prec || out.prec != desc_.prec))
+    throw Error(ErrorCode::kRuntime,
+                "internal: a CUDA plan's execute() takes device views (use execute_host for host memory)");
+  if (check_views_ &&
+      (in.bytes() != in_bytes_ || out.bytes() != out_bytes_ || in.prec != desc_.prec || out.prec != desc_.prec))
     throw Error(ErrorCode::kRuntime, "internal: views do not match the plan (" + desc_.to_string() + ")");
   const cudaStream_t st = s.handle != nullptr ? static_cast<cudaStream_t>(s.handle) : stream_.get();
   run(in.data, out.data, st);
@@ -97,21 +99,30 @@ AxisTableBuffers<T>::AxisTableBuffers(i64 n, core::Norm norm, double gain)
 // ---- FftStage ------------------------------------------------------------------------------------
 
 namespace {
-template <class T> cufftType cufft_type(FftType t);
-template <> cufftType cufft_type<float>(FftType t) {
+template <class T>
+cufftType cufft_type(FftType t);
+template <>
+cufftType cufft_type<float>(FftType t) {
   return t == FftType::kR2C ? CUFFT_R2C : t == FftType::kC2R ? CUFFT_C2R : CUFFT_C2C;
 }
-template <> cufftType cufft_type<double>(FftType t) {
+template <>
+cufftType cufft_type<double>(FftType t) {
   return t == FftType::kR2C ? CUFFT_D2Z : t == FftType::kC2R ? CUFFT_Z2D : CUFFT_Z2Z;
 }
 bool is_c2c(FftType t) { return t == FftType::kC2CForward || t == FftType::kC2CInverse; }
-template <class T> std::size_t in_elem(FftType t) { return t == FftType::kR2C ? sizeof(T) : sizeof(cx_t<T>); }
-template <class T> std::size_t out_elem(FftType t) { return t == FftType::kC2R ? sizeof(T) : sizeof(cx_t<T>); }
+template <class T>
+std::size_t in_elem(FftType t) {
+  return t == FftType::kR2C ? sizeof(T) : sizeof(cx_t<T>);
+}
+template <class T>
+std::size_t out_elem(FftType t) {
+  return t == FftType::kC2R ? sizeof(T) : sizeof(cx_t<T>);
+}
 }  // namespace
 
 template <class T>
-void FftStage<T>::plan(int rank, long long* n, long long* inembed, long long istride, long long idist, long long* onembed,
-                       long long ostride, long long odist, long long batch) {
+void FftStage<T>::plan(int rank, long long* n, long long* inembed, long long istride, long long idist,
+                       long long* onembed, long long ostride, long long odist, long long batch) {
   plan_ = std::make_unique<CufftPlan>();
   std::size_t work = 0;
   DCT_CUFFT_CHECK(cufftMakePlanMany64(plan_->get(), rank, n, inembed, istride, idist, onembed, ostride, odist,
@@ -192,13 +203,19 @@ void FftStage<T>::run(const void* in, void* out, cudaStream_t st) const {
     void* dst = static_cast<char*>(out) + i * out_step_ * out_elem<T>(type_);
     if constexpr (std::is_same_v<T, float>) {
       switch (type_) {
-        case FftType::kR2C: DCT_CUFFT_CHECK(cufftExecR2C(h, static_cast<cufftReal*>(src), static_cast<cufftComplex*>(dst))); break;
-        case FftType::kC2R: DCT_CUFFT_CHECK(cufftExecC2R(h, static_cast<cufftComplex*>(src), static_cast<cufftReal*>(dst))); break;
+        case FftType::kR2C:
+          DCT_CUFFT_CHECK(cufftExecR2C(h, static_cast<cufftReal*>(src), static_cast<cufftComplex*>(dst)));
+          break;
+        case FftType::kC2R:
+          DCT_CUFFT_CHECK(cufftExecC2R(h, static_cast<cufftComplex*>(src), static_cast<cufftReal*>(dst)));
+          break;
         case FftType::kC2CForward:
-          DCT_CUFFT_CHECK(cufftExecC2C(h, static_cast<cufftComplex*>(src), static_cast<cufftComplex*>(dst), CUFFT_FORWARD));
+          DCT_CUFFT_CHECK(
+              cufftExecC2C(h, static_cast<cufftComplex*>(src), static_cast<cufftComplex*>(dst), CUFFT_FORWARD));
           break;
         case FftType::kC2CInverse:
-          DCT_CUFFT_CHECK(cufftExecC2C(h, static_cast<cufftComplex*>(src), static_cast<cufftComplex*>(dst), CUFFT_INVERSE));
+          DCT_CUFFT_CHECK(
+              cufftExecC2C(h, static_cast<cufftComplex*>(src), static_cast<cufftComplex*>(dst), CUFFT_INVERSE));
           break;
       }
     } else {
@@ -210,12 +227,12 @@ void FftStage<T>::run(const void* in, void* out, cudaStream_t st) const {
           DCT_CUFFT_CHECK(cufftExecZ2D(h, static_cast<cufftDoubleComplex*>(src), static_cast<cufftDoubleReal*>(dst)));
           break;
         case FftType::kC2CForward:
-          DCT_CUFFT_CHECK(
-              cufftExecZ2Z(h, static_cast<cufftDoubleComplex*>(src), static_cast<cufftDoubleComplex*>(dst), CUFFT_FORWARD));
+          DCT_CUFFT_CHECK(cufftExecZ2Z(h, static_cast<cufftDoubleComplex*>(src), static_cast<cufftDoubleComplex*>(dst),
+                                       CUFFT_FORWARD));
           break;
         case FftType::kC2CInverse:
-          DCT_CUFFT_CHECK(
-              cufftExecZ2Z(h, static_cast<cufftDoubleComplex*>(src), static_cast<cufftDoubleComplex*>(dst), CUFFT_INVERSE));
+          DCT_CUFFT_CHECK(cufftExecZ2Z(h, static_cast<cufftDoubleComplex*>(src), static_cast<cufftDoubleComplex*>(dst),
+                                       CUFFT_INVERSE));
           break;
       }
     }

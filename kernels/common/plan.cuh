@@ -76,7 +76,7 @@ class FftStage {
   void plan(int rank, long long* n, long long* inembed, long long istride, long long idist, long long* onembed,
             long long ostride, long long odist, long long batch);
   FftType type_ = FftType::kR2C;
-  std::unique_ptr<CufftPlan> plan_;   // null: identity (length-1 transform; a no-op for C2C)
+  std::unique_ptr<CufftPlan> plan_;  // null: identity (length-1 transform; a no-op for C2C)
   i64 identity_count_ = 0;
   i64 loops_ = 1, in_step_ = 0, out_step_ = 0;  // repeated executions (column layout over a batch), in elements
 };

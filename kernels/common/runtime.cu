@@ -108,7 +108,8 @@ class CudaRuntime final : public core::Runtime {
   }
   void copy(core::Buffer& dst, const core::Buffer& src, std::size_t bytes, core::Stream s) const override {
     activate_device();
-    DCT_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(s.handle)));
+    DCT_CUDA_CHECK(
+        cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(s.handle)));
   }
   void fill_bytes(core::Buffer& dst, unsigned char value) const override {
     activate_device();

@@ -55,8 +55,8 @@ class FusedJpegCompressor final : public core::Compressor {
     if (r.prec != core::Precision::kF32) return core::Support::no("f32 only");
     if (in.tensor.rows() > (1 << 27) || in.tensor.cols() > (1 << 27)) return core::Support::no("image too large");
     // The kernel counts its (column, strip) units in an int.
-    const long long units = (core::round_up8(in.tensor.cols()) + kCtaPixels - 1) / kCtaPixels *
-                            (core::round_up8(in.tensor.rows()) / 8);
+    const long long units =
+        (core::round_up8(in.tensor.cols()) + kCtaPixels - 1) / kCtaPixels * (core::round_up8(in.tensor.rows()) / 8);
     if (units > INT_MAX) return core::Support::no("image too large");
     return cuda_runtime().usable();
   }
@@ -93,7 +93,7 @@ class FusedJpegCompressor final : public core::Compressor {
     DeviceBuffer dev_in, dev_out, hist{kBins * sizeof(unsigned long long)};
     DeviceBuffer tc_setup{32 * sizeof(tc::LaneSetup)};
     PinnedBuffer pin_in, pin_out, pin_setup{32 * sizeof(tc::LaneSetup)};
-    int setup_for = -1;                                // the quality of the lane set-up in tc_setup
+    int setup_for = -1;                                      // the quality of the lane set-up in tc_setup
     std::map<std::pair<KernelFn, std::size_t>, int> per_sm;  // resident CTAs per SM, per kernel and shared memory
     int sms = 1;
     CudaStream stream;
@@ -143,7 +143,8 @@ class FusedJpegCompressor final : public core::Compressor {
     const int planes = core::coded_planes(p.channels);
     Launch l{kernel_for(planes, tc::deq_f16_ok(p.tab)), tc::smem_bytes(p.half_bins, planes, tc::kPairs), 0};
     if (l.smem > 48 * 1024)
-      DCT_CUDA_CHECK(cudaFuncSetAttribute(l.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(l.smem)));
+      DCT_CUDA_CHECK(
+          cudaFuncSetAttribute(l.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(l.smem)));
     const long long units = static_cast<long long>(p.ctas_x) * p.strips;
     int& per_sm = st.per_sm[{l.kernel, l.smem}];  // asked once per kernel and shared-memory size
     if (per_sm == 0)

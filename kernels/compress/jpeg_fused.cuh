@@ -10,16 +10,14 @@
 
 namespace dct::cuda::jpeg_fused {
 
-constexpr int kBins = 4096;       // global q histogram over [−2048, 2047]
+constexpr int kBins = 4096;  // global q histogram over [−2048, 2047]
 constexpr int kZeroBin = 2048;
-constexpr int kHalfBinsStep = 128;  // the shared histogram's half width is a multiple of this
+constexpr int kHalfBinsStep = 128;    // the shared histogram's half width is a multiple of this
 constexpr float kMagic = 12582912.f;  // 1.5 · 2^23: M + q has bits 0x4B400000 + q for |q| < 2^22
 constexpr unsigned kMagicBits = 0x4B400000u;
 
 // The four coefficients whose F is a plain sum of samples (scale 1/8): exact ties are possible there.
-__host__ __device__ constexpr int tie_slot(int k) {
-  return k == 0 ? 0 : k == 4 ? 1 : k == 32 ? 2 : k == 36 ? 3 : -1;
-}
+__host__ __device__ constexpr int tie_slot(int k) { return k == 0 ? 0 : k == 4 ? 1 : k == 32 ? 2 : k == 36 ? 3 : -1; }
 
 struct Table {
   float qf[64];  // Q (the kernel quantizes the unscaled F' = 8F of its tensor-core DCT)
@@ -30,11 +28,11 @@ struct Params {
   unsigned char* out;
   unsigned long long* hist;  // kBins bins, q = i − kZeroBin; the zero bin is not written
   int h, w, channels, blocks_x, ctas_x;
-  int half_bins;             // the shared histogram covers q in [−half_bins, half_bins − 1]
-  int strips;                // 8-row strips of the padded image (H/8 rounded up)
-  Table tab[2];              // luma, chroma
-  const void* tc_setup;      // 32 tc::LaneSetup (the lanes' MMA fragments and quantizer constants; device memory)
-  int tc_chunk;              // (column, strip) units per CTA
+  int half_bins;         // the shared histogram covers q in [−half_bins, half_bins − 1]
+  int strips;            // 8-row strips of the padded image (H/8 rounded up)
+  Table tab[2];          // luma, chroma
+  const void* tc_setup;  // 32 tc::LaneSetup (the lanes' MMA fragments and quantizer constants; device memory)
+  int tc_chunk;          // (column, strip) units per CTA
 };
 
 // The kernel's tables for one quality: the Annex K tables scaled as libjpeg does.

@@ -7,8 +7,9 @@
 
    A warp codes kPairs block pairs side by side per strip (each 8 rows x 16 columns: blocks A and B), lane (g, t) =
    (lane / 4, lane % 4); the pairs' MMA chains are independent, so one hides the other's latency. With C' = 2√2 C
-   (C the orthonormal DCT-II matrix: C' has rows of ones and of ±1 at 0 and 4, √2 cos elsewhere) the 2-D transform is F' = C' X C'ᵀ = 8 F. Four products, each D = A·B (+ C) with a
-   constant 16x16 A and the data as B (16 x 8, column n = g, rows k = 2t, 2t+1 in b0 and 2t+8, 2t+9 in b1):
+   (C the orthonormal DCT-II matrix: C' has rows of ones and of ±1 at 0 and 4, √2 cos elsewhere) the 2-D transform is F'
+   = C' X C'ᵀ = 8 F. Four products, each D = A·B (+ C) with a constant 16x16 A and the data as B (16 x 8, column n = g,
+   rows k = 2t, 2t+1 in b0 and 2t+8, 2t+9 in b1):
      1. rows:     B = 1024 + the samples, = 1152 + X (thread: row g, columns 4t .. 4t+3 of the pair, the slot order
                   folded into A1), A1 = C' per block on the slots of that block, f16 accumulator −9216 at u = 0 (the
                   1152s off: code_pair): D1[(blk, u)][r] = Σ_c C'[u][c] X[r][c] (D1 is step 2's B as it comes,
@@ -21,34 +22,32 @@
                   D4[(blk, y)][x] = 1024 + the sample rounded to an integer,
                   i.e. row g, columns 2t, 2t+1 of block A (d[0]) and of block B (d[1]).
    The tensor core rounds an f16 result once, to nearest even, from the exact sum (a device probe on an
-   H100: 16 of 16 cases, ties and three-term sums included; docs/algorithms.md §5), as cvt.rn of an f32 result would; the f16
-   accumulation saves those conversions (six per plane and block pair).
-   Quantizer: one FFMA, M + q = rn(F'·r + M) (M + q: the histogram's integer; M = kMagicQ), r = fl(1/(8Q)): F'·r rounded
-   to the nearest integer. Exact ties F'·r = k + 1/2, which the CPU rounds up, occur only at (v, u) ∈ {0, 4}², where F'
-   is an exact integer (rows 0 and 4 of C' are ±1, so the MMAs add integers exactly): step 2's accumulator starts at 1/4
-   there (0 elsewhere), so the FFMA sees F' + 1/4, exact in f32. A rounding boundary of F'/(8Q) lies at F' = 4Q(2k + 1),
-   an integer, so adding 1/4 moves ties up and crosses no other boundary; r's relative error (2^-24, |F'·r| <= 128) is
-   2^-17 at most, far inside the 1/(32Q) >= 2^-13 left between F' + 1/4 and a boundary. Dequantizer: one PRMT and one
-   HFMA2 per two coefficients, q·Q/64 exactly (code_pair; the f32 form where a table has Q = 1).
-   Precision: the samples and q·Q are exact in f16; C' and the two intermediate products are rounded to f16
-   (11 bits), so F' carries ≈ 2^-12 relative error: coefficients within that of a rounding boundary may be
-   quantized the other way than in f32. A numpy model gives PSNR(exact f64 pipeline, this one) 59.8–63.0 dB at
-   quality 10–90 on the sample images, PSNR against the original changed by < 0.002 dB; the gpu test holds it to
-   [2]'s CPU/GPU criterion (> 50 dB) and to the CPU's nonzero count and entropy (PSNR against the CPU-exact result:
-   57.3–63.8 dB on the sample images). Host emulation (tests/emulate/emulate_jpeg.cpp): one synthetic case below
-   50 dB, a 24x40 linear ramp at quality 50 (49.9 dB: one coefficient flip in 960 pixels).
-   Lane set-up: the A fragments and quantizer constants of each lane are made on the host (make_lane_setup) and read
-   with coalesced 16-byte loads. Output: staged per warp in shared memory and stored as whole rows of the warp's
-   segment (2-byte stores from the lanes' registers cost 2.6-3.1x the L2 write requests and made the kernel
-   L2-bound). Input: the interior strip loop copies the next strip into a per-warp area of shared memory with
-   cp.async. Against the CPU-exact kernels it replaced (docs/decisions.md §2; H100, 2026-11-25, 4096²): RGB 0.047
-   vs 0.086 ms, gray 0.017 vs 0.025 ms.
-   RGB: the forward colour conversion is exact integer arithmetic on the tensor cores (ycc_h2), the output side clamps
-   in f16x2 arithmetic (sample_h2) and the inverse colour conversion on the tensor cores (rgb_bytes); gray's bytes come
-   from step 4's f16 by byte_pair (one VIADDMNMX per two pixels; H100, 2026-11-25: 3-6% faster than rounding and
-   packing in f32). Edges: rows and columns clamped on load (block mode's edge padding), stores cropped; block B
-   of the last pair may lie past the padded width (odd blocks_x): coded, neither stored nor counted. Whole warps
-   past the image run along (MMAs are warp-wide). */
+   H100: 16 of 16 cases, ties and three-term sums included; docs/algorithms.md §5), as cvt.rn of an f32 result would;
+   the f16 accumulation saves those conversions (six per plane and block pair). Quantizer: one FFMA, M + q = rn(F'·r +
+   M) (M + q: the histogram's integer; M = kMagicQ), r = fl(1/(8Q)): F'·r rounded to the nearest integer. Exact ties
+   F'·r = k + 1/2, which the CPU rounds up, occur only at (v, u) ∈ {0, 4}², where F' is an exact integer (rows 0 and 4
+   of C' are ±1, so the MMAs add integers exactly): step 2's accumulator starts at 1/4 there (0 elsewhere), so the FFMA
+   sees F' + 1/4, exact in f32. A rounding boundary of F'/(8Q) lies at F' = 4Q(2k + 1), an integer, so adding 1/4 moves
+   ties up and crosses no other boundary; r's relative error (2^-24, |F'·r| <= 128) is 2^-17 at most, far inside the
+   1/(32Q) >= 2^-13 left between F' + 1/4 and a boundary. Dequantizer: one PRMT and one HFMA2 per two coefficients,
+   q·Q/64 exactly (code_pair; the f32 form where a table has Q = 1). Precision: the samples and q·Q are exact in f16; C'
+   and the two intermediate products are rounded to f16 (11 bits), so F' carries ≈ 2^-12 relative error: coefficients
+   within that of a rounding boundary may be quantized the other way than in f32. A numpy model gives PSNR(exact f64
+   pipeline, this one) 59.8–63.0 dB at quality 10–90 on the sample images, PSNR against the original changed by < 0.002
+   dB; the gpu test holds it to [2]'s CPU/GPU criterion (> 50 dB) and to the CPU's nonzero count and entropy (PSNR
+   against the CPU-exact result: 57.3–63.8 dB on the sample images). Host emulation (tests/emulate/emulate_jpeg.cpp):
+   one synthetic case below 50 dB, a 24x40 linear ramp at quality 50 (49.9 dB: one coefficient flip in 960 pixels). Lane
+   set-up: the A fragments and quantizer constants of each lane are made on the host (make_lane_setup) and read with
+   coalesced 16-byte loads. Output: staged per warp in shared memory and stored as whole rows of the warp's segment
+   (2-byte stores from the lanes' registers cost 2.6-3.1x the L2 write requests and made the kernel L2-bound). Input:
+   the interior strip loop copies the next strip into a per-warp area of shared memory with cp.async. Against the
+   CPU-exact kernels it replaced (docs/decisions.md §2; H100, 2026-11-25, 4096²): RGB 0.047 vs 0.086 ms, gray 0.017 vs
+   0.025 ms. RGB: the forward colour conversion is exact integer arithmetic on the tensor cores (ycc_h2), the output
+   side clamps in f16x2 arithmetic (sample_h2) and the inverse colour conversion on the tensor cores (rgb_bytes); gray's
+   bytes come from step 4's f16 by byte_pair (one VIADDMNMX per two pixels; H100, 2026-11-25: 3-6% faster than rounding
+   and packing in f32). Edges: rows and columns clamped on load (block mode's edge padding), stores cropped; block B of
+   the last pair may lie past the padded width (odd blocks_x): coded, neither stored nor counted. Whole warps past the
+   image run along (MMAs are warp-wide). */
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -64,10 +63,10 @@
 
 namespace dct::cuda::jpeg_fused::tc {
 
-constexpr int kWarps = 8;              // warps per CTA, side by side along the strip
+constexpr int kWarps = 8;  // warps per CTA, side by side along the strip
 constexpr int kThreads = 32 * kWarps;
-constexpr int kPairs = 4;              // block pairs per warp: the fastest of 1, 2, 4 at every size, gray and
-                                       // RGB (docs/decisions.md §1.2)
+constexpr int kPairs = 4;  // block pairs per warp: the fastest of 1, 2, 4 at every size, gray and
+                           // RGB (docs/decisions.md §1.2)
 
 // The output goes through a per-warp staging area in shared memory, so that each row of a plane leaves as whole
 // 32-byte sectors (a lane's own results are 2-byte pieces: stored directly, they made 2.6-3.1x the L2 write requests
@@ -135,7 +134,6 @@ __device__ __forceinline__ unsigned bytes_1024(unsigned w, int k) {
   return __byte_perm(w, 0x64646464u, k == 0 ? 0x4140u : 0x4342u);
 }
 
-
 // min(a, b) per f16 half.
 __device__ __forceinline__ unsigned hmin2(unsigned a, unsigned b) {
 #if defined(__CUDA_ARCH__)
@@ -189,7 +187,9 @@ __host__ __device__ constexpr unsigned f16x2_const(double x) {
 }
 
 // f16x2 of an integer 1024 <= n < 2048, twice.
-__host__ __device__ constexpr unsigned f16x2_int(int n) { return (0x6400u + static_cast<unsigned>(n - 1024)) * 0x10001u; }
+__host__ __device__ constexpr unsigned f16x2_int(int n) {
+  return (0x6400u + static_cast<unsigned>(n - 1024)) * 0x10001u;
+}
 
 struct AFrag {
   unsigned r[4];  // f16x2: (g, 2t..2t+1), (g+8, 2t..2t+1), (g, 2t+8..2t+9), (g+8, 2t+8..2t+9)
@@ -244,10 +244,10 @@ __device__ __forceinline__ void mma_h8(unsigned (&d)[2], unsigned a0, unsigned a
 }
 
 // The forward colour conversion on the tensor cores, exact, with the CPU's integer weights (core::rgb_to_ycc,
-// the jpeg compress mode): 1000 Y = 299 R + 587 G + 114 B, 1772 (Cb − 128) = 886 B − 299 R − 587 G, 1402 (Cr − 128) = 701 R − 587 G
-// − 114 B, each rounded half up, Cb and Cr clamped to 255. Plane p's sum t = kr R + kg G + kb B is two MMAs with f32
-// accumulation, the pixels as A and the weights as B (on the CUDA cores: 8 dp2a and 4 multiply-highs per plane and lane,
-// slower, docs/decisions.md §3.3):
+// the jpeg compress mode): 1000 Y = 299 R + 587 G + 114 B, 1772 (Cb − 128) = 886 B − 299 R − 587 G, 1402 (Cr − 128) =
+// 701 R − 587 G − 114 B, each rounded half up, Cb and Cr clamped to 255. Plane p's sum t = kr R + kg G + kb B is two
+// MMAs with f32 accumulation, the pixels as A and the weights as B (on the CUDA cores: 8 dp2a and 4 multiply-highs per
+// plane and lane, slower, docs/decisions.md §3.3):
 //   A1 = the lane's R and G bytes as f16 of 1024 + byte (one PRMT per two: bytes_1024), A2 its B bytes and 1024s;
 //   row g of A1 holds R at k = 2t + e and G at k = 2t + 8 + e of column 4t + e of the lane's row, row g + 8 those of
 //   column 4t + 2 + e; with W1 = [kr I; kg I] and W2 = [kb I; offset rows], D's entries (g, 2t + e) and (g + 8, 2t + e)
@@ -268,7 +268,7 @@ struct YccPlane {
 };
 inline constexpr YccPlane kYcc[3] = {
     {299, 587, 114, 1000, 0}, {-299, -587, 886, 1772, 128}, {701, -587, -114, 1402, 128}};
-constexpr unsigned kH1024 = f16x2_int(1024);  // f16x2 of 1024, 1024
+constexpr unsigned kH1024 = f16x2_int(1024);       // f16x2 of 1024, 1024
 constexpr float kYccMagic = 12582912.f + 25600.f;  // 1.5·2^23 + 0x6400: ulp 1, low 16 bits 0x6400 + the integer added
 
 // Plane kPlane's samples from the MMAs' d = t + s d + 1/2 of pixels 0 .. 3: f16x2 of 1024 + Y (Cb, Cr clamped to
@@ -283,13 +283,14 @@ __device__ __forceinline__ void ycc_tail(const float (&d)[4], unsigned (&out)[2]
 #pragma unroll
   for (int i = 0; i < 2; ++i) {
     const unsigned x = __byte_perm(z[2 * i], z[2 * i + 1], 0x5410u);  // f16x2 of 1024 + the sample
-    out[i] = kPlane == 0 ? x : hmin2(x, f16x2_int(1024 + 255));  // Y <= 255 as it is
+    out[i] = kPlane == 0 ? x : hmin2(x, f16x2_int(1024 + 255));       // Y <= 255 as it is
   }
 }
 
 // Plane kPlane of the conversion: w = the lane's W1 (rows 2t, 2t + 1 | 2t + 8, 2t + 9 of column g) and W2 fragments.
 template <int kPlane>
-__device__ __forceinline__ void ycc_plane(const AFrag& a1, const AFrag& a2, const unsigned (&w)[4], unsigned (&out)[2]) {
+__device__ __forceinline__ void ycc_plane(const AFrag& a1, const AFrag& a2, const unsigned (&w)[4],
+                                          unsigned (&out)[2]) {
   const float zero[4] = {0.f, 0.f, 0.f, 0.f};
   float d[4];
   mma(d, a1, w[0], w[1], zero);
@@ -364,8 +365,8 @@ struct LaneSetup {
   unsigned a[4][4];   // the lane's fragments of A1 .. A4 (f16x2; A3 scaled by 64, see code_pair)
   float quant[2][8];  // luma, chroma at (v, u) = (g, 2t + e): r0, r1, Q0/64, Q1/64, −M6·Q0/64, −M6·Q1/64, then the
                       // bits of f16x2 (Q0/64, Q1/64) and of f16x2 (−24·Q0, −24·Q1)
-  float init2[4];     // step 2's accumulator: 1/4 at the tie coefficients (v, u) ∈ {0, 4}², else 0
-  unsigned c1[4];     // step 1's accumulator, rows g and g + 8 (the same; two registers: see code_pair), 0, 0
+  float init2[4];      // step 2's accumulator: 1/4 at the tie coefficients (v, u) ∈ {0, 4}², else 0
+  unsigned c1[4];      // step 1's accumulator, rows g and g + 8 (the same; two registers: see code_pair), 0, 0
   unsigned ycc[3][4];  // the colour conversion's W1 and W2 fragments per plane (ycc_h2; RGB only)
   unsigned rgb[4];     // the inverse colour conversion's B fragments (rgb_bytes; RGB only)
 };
@@ -426,16 +427,19 @@ inline void make_lane_setup(const float (&cp)[64], const Table (&tab)[2], LaneSe
 
 // One quantization table at this lane's two positions (v, u) = (g, 2t + e), e = 0, 1 (u odd: never a tie).
 struct Quant {
-  float r[2];     // fl(1/(8Q))
-  float q[2];     // Q/64 (the f32 dequantizer)
-  float nmq[2];   // −M6·Q/64 (exact)
-  unsigned qh;    // f16x2 of Q/64 (the f16 dequantizer)
-  unsigned nqh;   // f16x2 of −24·Q (exact: 3Q < 2^11)
+  float r[2];    // fl(1/(8Q))
+  float q[2];    // Q/64 (the f32 dequantizer)
+  float nmq[2];  // −M6·Q/64 (exact)
+  unsigned qh;   // f16x2 of Q/64 (the f16 dequantizer)
+  unsigned nqh;  // f16x2 of −24·Q (exact: 3Q < 2^11)
 };
 
 __device__ __forceinline__ Quant quant_of(uint4 lo, uint4 hi) {
-  return {{__uint_as_float(lo.x), __uint_as_float(lo.y)}, {__uint_as_float(lo.z), __uint_as_float(lo.w)},
-          {__uint_as_float(hi.x), __uint_as_float(hi.y)}, hi.z, hi.w};
+  return {{__uint_as_float(lo.x), __uint_as_float(lo.y)},
+          {__uint_as_float(lo.z), __uint_as_float(lo.w)},
+          {__uint_as_float(hi.x), __uint_as_float(hi.y)},
+          hi.z,
+          hi.w};
 }
 
 __device__ __forceinline__ void floats_of(uint4 v, float (&f)[4]) {
@@ -469,8 +473,8 @@ __device__ __forceinline__ void hist_add(HistAt h, unsigned b) {
 // to match (exact). The f32 one (tables with Q = 1: |q| up to 1024) computes q·Q/64 with one FFMA per coefficient
 // and packs two by one cvt, as before; both give the same bits.
 template <bool kDeqF16>
-__device__ __forceinline__ void code_pair(const Mats& m, const Quant& qt, const float (&c2)[4], unsigned b0, unsigned b1,
-                                          unsigned (&w)[2], HistAt h_at) {
+__device__ __forceinline__ void code_pair(const Mats& m, const Quant& qt, const float (&c2)[4], unsigned b0,
+                                          unsigned b1, unsigned (&w)[2], HistAt h_at) {
   unsigned d1[2];
   mma_h(d1, m.a1, b0, b1, m.c1[0], m.c1[1]);
   float d[4];
@@ -554,8 +558,8 @@ __device__ DCT_TC_NOINLINE void store4_edge(unsigned char* row, int w, int x, un
 // xa + 9 of each pair), every q into the CTA's histogram.
 template <int kPlanes, int kPairs, bool kDeqF16>
 __device__ __forceinline__ void code_strip(const Mats& m, const Quant& ql, const Quant& qc, const float (&c2)[4],
-                                           const unsigned (&in)[kPairs][kPlanes],
-                                           unsigned (&out)[kPairs][kPlanes], HistAt h_at) {
+                                           const unsigned (&in)[kPairs][kPlanes], unsigned (&out)[kPairs][kPlanes],
+                                           HistAt h_at) {
 #pragma unroll
   for (int j = 0; j < kPairs; ++j) {
     if constexpr (kPlanes == 1) {
@@ -585,7 +589,8 @@ __device__ __forceinline__ void code_strip(const Mats& m, const Quant& ql, const
 
 // This lane's output pieces into the warp's staging area (rows g of each plane, row stride stage_stride(kPairs)).
 template <int kPlanes, int kPairs>
-__device__ __forceinline__ void stage_strip(unsigned char* wstage, int g, int t, const unsigned (&out)[kPairs][kPlanes]) {
+__device__ __forceinline__ void stage_strip(unsigned char* wstage, int g, int t,
+                                            const unsigned (&out)[kPairs][kPlanes]) {
 #pragma unroll
   for (int j = 0; j < kPairs; ++j)
 #pragma unroll
@@ -650,7 +655,8 @@ struct ChunkOf<4> {
 // was latency-bound for gray, docs/decisions.md §1.2). stage: the CTA's staging areas (stage_bytes), hist: its
 // histogram.
 template <int kPlanes, int kPairs, bool kDeqF16>
-__device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* stage, unsigned* hist, int tid, int cta) {
+__device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* stage, unsigned* hist, int tid,
+                                               int cta) {
   using Chunk = typename ChunkOf<kPairs>::type;
   constexpr int kStride = stage_stride(kPairs);
   hist_clear(p, hist, tid, kThreads);
@@ -659,7 +665,7 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
   const int w = p.w, h = p.h, wp = 8 * p.blocks_x;
   const long long hw = static_cast<long long>(h) * w;
   unsigned char* const win = stage + (tid >> 5) * warp_stage_bytes(kPlanes, kPairs);  // input area
-  unsigned char* const wstage = win + kPlanes * 8 * in_stride(kPairs);               // output staging area
+  unsigned char* const wstage = win + kPlanes * 8 * in_stride(kPairs);                // output staging area
   const int sr = lane >> 2, sc = 4 * kPairs * (lane & 3);
   Mats m;
   Quant ql, qc;
@@ -694,7 +700,7 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
   __syncthreads();
   // The strip's coding into the warp's staging area (out keeps the lane's bytes for the edge stores), and the staged
   // rows' store: lane = (row lane / 4, bytes 4·kPairs·(lane % 4) ... of the segment), o at that row and byte.
-  auto code_staged = [&](const unsigned (&in)[kPairs][kPlanes], unsigned (&out)[kPairs][kPlanes]) {
+  auto code_staged = [&](const unsigned(&in)[kPairs][kPlanes], unsigned(&out)[kPairs][kPlanes]) {
     code_strip<kPlanes, kPairs, kDeqF16>(m, ql, qc, c2, in, out, h_at);
     __syncwarp();  // the previous strip's reads of the staging area are done
     stage_strip<kPlanes, kPairs>(wstage, g, t, out);
@@ -715,7 +721,7 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
     // The warp's segment (8 rows x 16·kPairs columns per plane) inside the image, rows of whole chunks: stored from the
     // staging area, lane = (row lane / 4, bytes 4·kPairs·(lane % 4) ...). Warp-uniform.
     const bool seg_fast = w % (4 * kPairs) == 0 && 16 * (pair0 + kPairs) <= w;
-    auto load = [&](int strip, unsigned (&in)[kPairs][kPlanes]) {  // one branch per strip, not per plane or pair
+    auto load = [&](int strip, unsigned(&in)[kPairs][kPlanes]) {  // one branch per strip, not per plane or pair
       const long long row = static_cast<long long>(min(8 * strip + g, h - 1)) * w;
       if (fast_in) {
 #pragma unroll
@@ -732,8 +738,8 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
       }
     };
     // Strips whose every load is an aligned word inside the image (rows 16-byte aligned for cp.async), whose 8 rows are
-    // inside and whose segment rows leave as whole chunks (warp-uniform), without alpha: running pointers, no edge tests (the general loop below does the
-    // rest; most warps of most images never enter it).
+    // inside and whose segment rows leave as whole chunks (warp-uniform), without alpha: running pointers, no edge
+    // tests (the general loop below does the rest; most warps of most images never enter it).
     int strip = s0;
     if (seg_fast && in_aligned && p.channels == kPlanes) {
       const int s_fast = min(s1, h / 8);
@@ -765,7 +771,7 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
 #pragma unroll
           for (int pl = 0; pl < kPlanes; ++pl)
             in[j][pl] = *reinterpret_cast<const unsigned*>(win + (pl * 8 + g) * in_stride(kPairs) + 16 * j + 4 * t);
-        __syncwarp();  // every lane has read its words
+        __syncwarp();                       // every lane has read its words
         if (strip + 1 < s_fast) copy_in();  // cp_src: now the strip after next
         // The strip after next into L2, so that its copy waits for L2, not for DRAM: gray at 8192^2 is bound by the
         // loads in flight (H200, 2026-11-22: 0.062 -> 0.059 ms; 3, 4, 6 or 8 strips ahead no faster), and RGB gains

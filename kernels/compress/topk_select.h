@@ -26,19 +26,30 @@ namespace dct::cuda::topk {
 constexpr int kDigitBits = 8;
 constexpr int kBins = 1 << kDigitBits;
 
-template <class T> struct KeyOf;
-template <> struct KeyOf<float> { using type = std::uint32_t; };
-template <> struct KeyOf<double> { using type = std::uint64_t; };
-template <class T> using KeyT = typename KeyOf<T>::type;
-template <class T> constexpr int kPasses = static_cast<int>(sizeof(T)) * 8 / kDigitBits;
+template <class T>
+struct KeyOf;
+template <>
+struct KeyOf<float> {
+  using type = std::uint32_t;
+};
+template <>
+struct KeyOf<double> {
+  using type = std::uint64_t;
+};
+template <class T>
+using KeyT = typename KeyOf<T>::type;
+template <class T>
+constexpr int kPasses = static_cast<int>(sizeof(T)) * 8 / kDigitBits;
 
 // bits(|x|): the bits of x with the sign cleared (-0 becomes +0).
 template <class T>
 DCT_HD KeyT<T> magnitude_key(T x) {
   constexpr KeyT<T> kSign = KeyT<T>(1) << (sizeof(T) * 8 - 1);
 #ifdef __CUDA_ARCH__
-  if constexpr (sizeof(T) == 4) return __float_as_uint(x) & ~kSign;
-  else return static_cast<std::uint64_t>(__double_as_longlong(x)) & ~kSign;
+  if constexpr (sizeof(T) == 4)
+    return __float_as_uint(x) & ~kSign;
+  else
+    return static_cast<std::uint64_t>(__double_as_longlong(x)) & ~kSign;
 #else
   KeyT<T> k;
   std::memcpy(&k, &x, sizeof k);
@@ -50,8 +61,10 @@ DCT_HD KeyT<T> magnitude_key(T x) {
 template <class T>
 DCT_HD T value_of_key(KeyT<T> key) {
 #ifdef __CUDA_ARCH__
-  if constexpr (sizeof(T) == 4) return __uint_as_float(key);
-  else return __longlong_as_double(static_cast<long long>(key));
+  if constexpr (sizeof(T) == 4)
+    return __uint_as_float(key);
+  else
+    return __longlong_as_double(static_cast<long long>(key));
 #else
   T v;
   std::memcpy(&v, &key, sizeof v);
@@ -61,9 +74,13 @@ DCT_HD T value_of_key(KeyT<T> key) {
 
 // Right shift of digit `pass` (0 = most significant).
 template <class T>
-DCT_HD int digit_shift(int pass) { return (kPasses<T> - 1 - pass) * kDigitBits; }
+DCT_HD int digit_shift(int pass) {
+  return (kPasses<T> - 1 - pass) * kDigitBits;
+}
 template <class T>
-DCT_HD int digit_of(KeyT<T> key, int pass) { return static_cast<int>((key >> digit_shift<T>(pass)) & (kBins - 1)); }
+DCT_HD int digit_of(KeyT<T> key, int pass) {
+  return static_cast<int>((key >> digit_shift<T>(pass)) & (kBins - 1));
+}
 // The bits above digit `pass` (0 for pass 0: every key matches the empty prefix).
 template <class T>
 DCT_HD KeyT<T> prefix_mask(int pass) {
@@ -91,9 +108,9 @@ DCT_HD int pick_digit(const unsigned long long* hist, int hi, int lo, unsigned l
 // The state of one channel's selection between passes (device memory in kernels/compress/whole.cu).
 template <class T>
 struct SelectState {
-  KeyT<T> prefix = 0;          // the digits chosen so far, in place
-  unsigned long long rank = 0;  // 1-based descending rank of the wanted key among the keys matching prefix
-  unsigned long long count = 0; // after the last pass: how many keys equal the threshold
+  KeyT<T> prefix = 0;            // the digits chosen so far, in place
+  unsigned long long rank = 0;   // 1-based descending rank of the wanted key among the keys matching prefix
+  unsigned long long count = 0;  // after the last pass: how many keys equal the threshold
 };
 
 // Host reference of the whole selection on one channel (the device runs the same passes and the same

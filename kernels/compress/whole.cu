@@ -48,9 +48,9 @@
 #include "core/compress.hpp"
 #include "core/error.hpp"
 #include "kernels/backends.hpp"
-#include "kernels/compress/whole.hpp"
 #include "kernels/common/plan.cuh"
 #include "kernels/compress/topk_select.h"
+#include "kernels/compress/whole.hpp"
 
 namespace dct::cuda {
 namespace {
@@ -61,7 +61,8 @@ constexpr int kChunk = 4096;           // tie search: elements per chunk (kThrea
 constexpr int kPerThread = kChunk / kThreads;
 static_assert(topk::kBins == kThreads && topk::kBins == 32 * 8, "the pick kernel maps 256 bins onto 32 lanes x 8");
 
-template <class T> using Key = topk::KeyT<T>;
+template <class T>
+using Key = topk::KeyT<T>;
 using topk::SelectState;
 
 // Position of natural index m in eq. 9's reordered sequence of length n (even samples ascending, odd
@@ -78,8 +79,9 @@ Grid grid_2d(i64 n1, i64 n2, i64 batch) {
   const unsigned by = kThreads / bx;
   Grid g;
   g.block = dim3(bx, by);
-  g.grid = dim3(static_cast<unsigned>((n2 + bx - 1) / bx), static_cast<unsigned>(std::min<i64>((n1 + by - 1) / by, 65535)),
-                static_cast<unsigned>(std::min<i64>(batch, 65535)));
+  g.grid =
+      dim3(static_cast<unsigned>((n2 + bx - 1) / bx), static_cast<unsigned>(std::min<i64>((n1 + by - 1) / by, 65535)),
+           static_cast<unsigned>(std::min<i64>(batch, 65535)));
   return g;
 }
 
@@ -91,7 +93,8 @@ __global__ void pack_reorder_kernel(const unsigned short* __restrict__ in, T* __
   if (j >= n2) return;
   const i64 rj = reorder_index(j, n2);
   for (i64 b = blockIdx.z; b < batch; b += gridDim.z)
-    for (i64 m = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; m < n1; m += static_cast<i64>(gridDim.y) * blockDim.y)
+    for (i64 m = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; m < n1;
+         m += static_cast<i64>(gridDim.y) * blockDim.y)
       out[(b * n1 + reorder_index(m, n1)) * n2 + rj] = static_cast<T>(in[(b * n1 + m) * n2 + j]);
 }
 
@@ -103,7 +106,8 @@ __global__ void finish_kernel(const T* __restrict__ in, unsigned short* __restri
   if (j >= n2) return;
   const i64 rj = reorder_index(j, n2);
   for (i64 b = blockIdx.z; b < batch; b += gridDim.z)
-    for (i64 m = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; m < n1; m += static_cast<i64>(gridDim.y) * blockDim.y) {
+    for (i64 m = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; m < n1;
+         m += static_cast<i64>(gridDim.y) * blockDim.y) {
       const double v = static_cast<double>(in[(b * n1 + reorder_index(m, n1)) * n2 + rj]);
       out[(b * n1 + m) * n2 + j] = static_cast<unsigned short>(fmin(fmax(floor(v + 0.5), 0.0), peak));
     }
@@ -114,9 +118,9 @@ __global__ void finish_kernel(const T* __restrict__ in, unsigned short* __restri
 // Histogram of digit `pass` of the keys of channel blockIdx.y that match its prefix. Warps walk the channel
 // 32 consecutive elements at a time (uniform trip count, so match_any sees all lanes).
 template <class T>
-__global__ void __launch_bounds__(kThreads) radix_hist_kernel(const T* __restrict__ c, i64 hw, int pass,
-                                                              const SelectState<T>* __restrict__ state,
-                                                              unsigned long long* __restrict__ hist) {
+__global__ void __launch_bounds__(kThreads)
+    radix_hist_kernel(const T* __restrict__ c, i64 hw, int pass, const SelectState<T>* __restrict__ state,
+                      unsigned long long* __restrict__ hist) {
   __shared__ unsigned int sh[topk::kBins];
   const int ch = blockIdx.y, t = threadIdx.x, lane = t & 31;
   sh[t] = 0;
@@ -149,8 +153,8 @@ __global__ void select_init_kernel(SelectState<T>* __restrict__ state, int chann
 
 // One block per channel: take the pass's histogram (and clear it for the next pass), pick the digit.
 template <class T>
-__global__ void __launch_bounds__(kThreads) radix_pick_kernel(unsigned long long* __restrict__ hist, int pass,
-                                                              SelectState<T>* __restrict__ state) {
+__global__ void __launch_bounds__(kThreads)
+    radix_pick_kernel(unsigned long long* __restrict__ hist, int pass, SelectState<T>* __restrict__ state) {
   __shared__ unsigned long long h[topk::kBins];
   const int ch = blockIdx.x, t = threadIdx.x;
   unsigned long long* hc = hist + static_cast<i64>(ch) * topk::kBins;
@@ -184,9 +188,9 @@ __global__ void __launch_bounds__(kThreads) radix_pick_kernel(unsigned long long
 
 // Ties (|c| == t) per chunk of kChunk elements; nothing to do for a channel whose ties are all kept.
 template <class T>
-__global__ void __launch_bounds__(kThreads) tie_count_kernel(const T* __restrict__ c, i64 hw,
-                                                             const SelectState<T>* __restrict__ state,
-                                                             unsigned* __restrict__ counts, i64 chunks) {
+__global__ void __launch_bounds__(kThreads)
+    tie_count_kernel(const T* __restrict__ c, i64 hw, const SelectState<T>* __restrict__ state,
+                     unsigned* __restrict__ counts, i64 chunks) {
   using Reduce = cub::BlockReduce<unsigned, kThreads>;
   __shared__ typename Reduce::TempStorage tmp;
   const int ch = blockIdx.y;
@@ -205,10 +209,10 @@ __global__ void __launch_bounds__(kThreads) tie_count_kernel(const T* __restrict
 
 // One block per channel: thr = t; last = the index of the rank-th tie (the end when all ties are kept).
 template <class T>
-__global__ void __launch_bounds__(kThreads) tie_final_kernel(const T* __restrict__ c, i64 hw,
-                                                             const SelectState<T>* __restrict__ state,
-                                                             const unsigned* __restrict__ counts, i64 chunks,
-                                                             T* __restrict__ thr, long long* __restrict__ last) {
+__global__ void __launch_bounds__(kThreads)
+    tie_final_kernel(const T* __restrict__ c, i64 hw, const SelectState<T>* __restrict__ state,
+                     const unsigned* __restrict__ counts, i64 chunks, T* __restrict__ thr,
+                     long long* __restrict__ last) {
   using Scan = cub::BlockScan<unsigned long long, kThreads>;
   __shared__ typename Scan::TempStorage tmp;
   __shared__ long long s_chunk;
@@ -287,7 +291,8 @@ void queue_select(const T* c, i64 hw, int ch, i64 k, int sms, SelectBuffers& b, 
   DCT_CUDA_CHECK(cudaMemsetAsync(b.hist.get(), 0, sizeof(unsigned long long) * topk::kBins * ch, s));
   DCT_LAUNCH((select_init_kernel<T>), dim3(1), dim3(32), s, state, ch, k);
   // Enough blocks to fill the device ~4 deep, each at least 8 warps' worth of 32-element strides.
-  const i64 per_channel = std::max<i64>(1, std::min<i64>((hw + kThreads * 8 - 1) / (kThreads * 8), (4 * sms + ch - 1) / ch));
+  const i64 per_channel =
+      std::max<i64>(1, std::min<i64>((hw + kThreads * 8 - 1) / (kThreads * 8), (4 * sms + ch - 1) / ch));
   const dim3 hgrid(static_cast<unsigned>(per_channel), static_cast<unsigned>(ch));
   for (int pass = 0; pass < topk::kPasses<T>; ++pass) {
     DCT_LAUNCH((radix_hist_kernel<T>), hgrid, dim3(kThreads), s, c, hw, pass, b.state.as<const SelectState<T>>(),
@@ -366,7 +371,8 @@ class WholeCompressor final : public core::Compressor {
     std::vector<SelectState<T>> hs(ch);
     DCT_CUDA_CHECK(cudaMemcpyAsync(ht.data(), thr.get(), thr.bytes(), cudaMemcpyDeviceToHost, s));
     DCT_CUDA_CHECK(cudaMemcpyAsync(hl.data(), last.get(), last.bytes(), cudaMemcpyDeviceToHost, s));
-    DCT_CUDA_CHECK(cudaMemcpyAsync(hs.data(), st.sel.state.get(), sizeof(SelectState<T>) * ch, cudaMemcpyDeviceToHost, s));
+    DCT_CUDA_CHECK(
+        cudaMemcpyAsync(hs.data(), st.sel.state.get(), sizeof(SelectState<T>) * ch, cudaMemcpyDeviceToHost, s));
     DCT_CUDA_CHECK(cudaStreamSynchronize(s));
     std::vector<KeepSelection> out(ch);
     for (int p = 0; p < ch; ++p) out[p] = {static_cast<double>(ht[p]), hl[p], hs[p].count, hs[p].rank};
@@ -402,8 +408,10 @@ class WholeCompressor final : public core::Compressor {
   const Transform<T>& transform(State& st, i64 n1, i64 n2, i64 batch, core::CompressResult& res) const {
     const Geometry g{n1, n2, batch, sizeof(T) == 8, st.geo.device};
     std::unique_ptr<Transform<T>>& t = [&]() -> std::unique_ptr<Transform<T>>& {
-      if constexpr (sizeof(T) == 8) return st.td;
-      else return st.tf;
+      if constexpr (sizeof(T) == 8)
+        return st.td;
+      else
+        return st.tf;
     }();
     if (!t || !(st.geo == g)) {
       core::Stopwatch sw;
@@ -500,7 +508,8 @@ class WholeCompressor final : public core::Compressor {
     auto* last_d = reinterpret_cast<long long*>(static_cast<char*>(st.params.get()) + sizeof(T) * kMaxChannels);
     Stats* stats_d = st.stats.as<Stats>();
     st.ev[0].record(s);
-    DCT_CUDA_CHECK(cudaMemcpyAsync(st.d_in.get(), st.pin_in.get(), sizeof(unsigned short) * n, cudaMemcpyHostToDevice, s));
+    DCT_CUDA_CHECK(
+        cudaMemcpyAsync(st.d_in.get(), st.pin_in.get(), sizeof(unsigned short) * n, cudaMemcpyHostToDevice, s));
     DCT_CUDA_CHECK(cudaMemcpyAsync(st.params.get(), st.pin_params.get(), (sizeof(T) + sizeof(long long)) * kMaxChannels,
                                    cudaMemcpyHostToDevice, s));
     st.ev[1].record(s);
@@ -526,7 +535,8 @@ class WholeCompressor final : public core::Compressor {
     DCT_LAUNCH((finish_kernel<T>), g.grid, g.block, s, st.wr.as<const T>(), st.d_out.as<unsigned short>(), j.n1, j.n2,
                static_cast<i64>(ch), j.peak);
     st.ev[4].record(s);
-    DCT_CUDA_CHECK(cudaMemcpyAsync(st.pin_out.get(), st.d_out.get(), sizeof(unsigned short) * n, cudaMemcpyDeviceToHost, s));
+    DCT_CUDA_CHECK(
+        cudaMemcpyAsync(st.pin_out.get(), st.d_out.get(), sizeof(unsigned short) * n, cudaMemcpyDeviceToHost, s));
     DCT_CUDA_CHECK(cudaMemcpyAsync(st.pin_stats.get(), stats_d, sizeof(Stats), cudaMemcpyDeviceToHost, s));
     st.ev[5].record(s);
   }
@@ -541,7 +551,8 @@ class WholeCompressor final : public core::Compressor {
     sw.reset();
     if (hs->overflow_count > 0) {
       c.overflow.resize(static_cast<std::size_t>(hs->overflow_count));
-      DCT_CUDA_CHECK(cudaMemcpy(c.overflow.data(), st.overflow.get(), sizeof(int) * c.overflow.size(), cudaMemcpyDeviceToHost));
+      DCT_CUDA_CHECK(
+          cudaMemcpy(c.overflow.data(), st.overflow.get(), sizeof(int) * c.overflow.size(), cudaMemcpyDeviceToHost));
     }
     const double ovf_ms = sw.elapsed_ms();
     res.times.add("h2d", st.ev[1].since(st.ev[0]));
@@ -555,8 +566,10 @@ class WholeCompressor final : public core::Compressor {
     std::copy(hs->kept, hs->kept + kMaxChannels, c.kept);
     res.image = core::HostTensor(img.shape(), j.ch, img.precision());
     const auto* pout = static_cast<const unsigned short*>(st.pin_out.get());
-    if (res.image.precision() == core::Precision::kF32) std::copy(pout, pout + j.n, res.image.data<float>());
-    else std::copy(pout, pout + j.n, res.image.data<double>());
+    if (res.image.precision() == core::Precision::kF32)
+      std::copy(pout, pout + j.n, res.image.data<float>());
+    else
+      std::copy(pout, pout + j.n, res.image.data<double>());
     return c;
   }
 

@@ -31,7 +31,9 @@ const void* allow_smem(F fn, int bytes) {
 // 128 KiB of shared memory. Used for f32 both directions and the f64 inverse; the f64 forward is faster as two kernels
 // (docs/decisions.md).
 template <class T>
-bool onepass_wanted(bool inverse) { return sizeof(T) == 4 || inverse; }
+bool onepass_wanted(bool inverse) {
+  return sizeof(T) == 4 || inverse;
+}
 template <class T, int C>
 const void* onepass_kernel(bool inverse, int& bytes) {
   bytes = colfft::onepass_smem_bytes<T, C>();
@@ -46,19 +48,17 @@ bool ColumnFft<T>::supports(std::int64_t n1) {
 
 template <class T>
 bool ColumnFft<T>::supports(std::int64_t n1, std::int64_t w, std::int64_t batch, std::int64_t pitch) {
-  return supports(n1) && w >= 1 && pitch >= w && batch >= 1 && batch <= 65535 &&
-         pitch < ((std::int64_t{1} << 31) / n1);
+  return supports(n1) && w >= 1 && pitch >= w && batch >= 1 && batch <= 65535 && pitch < ((std::int64_t{1} << 31) / n1);
 }
 
 template <class T>
 ColumnFft<T>::ColumnFft(std::int64_t n1, std::int64_t w, std::int64_t batch, std::int64_t pitch, bool inverse)
     : n1_(n1), w_(w), batch_(batch), pitch_(pitch) {
-  if (!supports(n1))
-    throw Error(ErrorCode::kUsage, "column fft", "unsupported column length " + std::to_string(n1));
+  if (!supports(n1)) throw Error(ErrorCode::kUsage, "column fft", "unsupported column length " + std::to_string(n1));
   if (!supports(n1, w, batch, pitch))
     throw Error(ErrorCode::kUsage, "column fft",
-                "unsupported shape " + std::to_string(batch) + " x " + std::to_string(n1) + " x " +
-                    std::to_string(w) + " (pitch " + std::to_string(pitch) + ")");
+                "unsupported shape " + std::to_string(batch) + " x " + std::to_string(n1) + " x " + std::to_string(w) +
+                    " (pitch " + std::to_string(pitch) + ")");
   inverse_ = inverse;
   // na x nb: 64 x 32, 64 x 64, 64 x 128, 128 x 128.
   const int lg_n = n1 == 2048 ? 11 : n1 == 4096 ? 12 : n1 == 8192 ? 13 : 14;
@@ -67,12 +67,16 @@ ColumnFft<T>::ColumnFft(std::int64_t n1, std::int64_t w, std::int64_t batch, std
   colfft::ColPass plan[2];
   colfft::col_fft_plan(lg_na_, lg_nb_, inverse, plan);
   for (int i = 0; i < 2; ++i)
-    pass_[i] = {colfft::col_fft_kernel<T>(plan[i].l), colfft::smem_bytes<T>(plan[i].l), plan[i].gs, plan[i].rs,
-                plan[i].groups, plan[i].flags};
+    pass_[i] = {colfft::col_fft_kernel<T>(plan[i].l),
+                colfft::smem_bytes<T>(plan[i].l),
+                plan[i].gs,
+                plan[i].rs,
+                plan[i].groups,
+                plan[i].flags};
   const int l = 1 << lg_na_;
   if (n1 == 2048 && onepass_wanted<T>(inverse)) {
     onepass_c_ = sizeof(T) == 8 ? 4 : 8;
-    fused_fn_ = onepass_kernel<T, sizeof(T) == 8 ? 4 : 8>(inverse, onepass_bytes_);
+    fused_fn_ = onepass_kernel < T, sizeof(T) == 8 ? 4 : 8 > (inverse, onepass_bytes_);
   } else {
     // Forward: col_fft_post with 32-column tiles; inverse: col_fft_pre with 16 columns and both groups per thread
     // (kernels/dct2d/col_fft.cuh, fused_threads; docs/decisions.md).
@@ -94,11 +98,11 @@ bool ColumnFft<T>::supports_fused(std::int64_t n1, std::int64_t n2, std::int64_t
 
 template <class T>
 void ColumnFft<T>::launch(const Pass& p, cx_t<T>* data, cudaStream_t s) const {
-  const dim3 g(static_cast<unsigned>((w_ + colfft::kTile - 1) / colfft::kTile), p.groups, static_cast<unsigned>(batch_));
-  p.fn<<<g, colfft::kThreads, p.smem_bytes, s>>>(data, tw_.as<const cx_t<T>>(), static_cast<unsigned>(pitch_),
-                                                 static_cast<unsigned>(w_), p.gs, p.rs,
-                                                 static_cast<unsigned long long>(n1_ * pitch_),
-                                                 static_cast<unsigned>(lg_na_ + lg_nb_), p.flags);
+  const dim3 g(static_cast<unsigned>((w_ + colfft::kTile - 1) / colfft::kTile), p.groups,
+               static_cast<unsigned>(batch_));
+  p.fn<<<g, colfft::kThreads, p.smem_bytes, s>>>(
+      data, tw_.as<const cx_t<T>>(), static_cast<unsigned>(pitch_), static_cast<unsigned>(w_), p.gs, p.rs,
+      static_cast<unsigned long long>(n1_ * pitch_), static_cast<unsigned>(lg_na_ + lg_nb_), p.flags);
   DCT_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -122,8 +126,8 @@ template <class T>
 void ColumnFft<T>::run_post(cx_t<T>* data, T* y, AxisTables<T> t1, AxisTables<T> t2, cudaStream_t s) const {
   if (inverse_) throw Error(ErrorCode::kRuntime, "column fft", "run_post on an inverse plan");
   if (onepass_c_ != 0) {
-    reinterpret_cast<colfft::ColFusedPostFn1<T>>(fused_fn_)<<<onepass_grid(), colfft::kOnepassThreads, onepass_bytes_,
-                                                             s>>>(
+    reinterpret_cast<colfft::ColFusedPostFn1<T>>(
+        fused_fn_)<<<onepass_grid(), colfft::kOnepassThreads, onepass_bytes_, s>>>(
         data, y, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, false), static_cast<unsigned>(pitch_),
         static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)), static_cast<unsigned long long>(n1_ * pitch_));
     DCT_CUDA_CHECK(cudaGetLastError());
@@ -142,8 +146,8 @@ template <class T>
 void ColumnFft<T>::run_pre(const T* y, cx_t<T>* data, AxisTables<T> t1, AxisTables<T> t2, cudaStream_t s) const {
   if (!inverse_) throw Error(ErrorCode::kRuntime, "column fft", "run_pre on a forward plan");
   if (onepass_c_ != 0) {
-    reinterpret_cast<colfft::ColFusedPreFn1<T>>(fused_fn_)<<<onepass_grid(), colfft::kOnepassThreads, onepass_bytes_,
-                                                            s>>>(
+    reinterpret_cast<colfft::ColFusedPreFn1<T>>(
+        fused_fn_)<<<onepass_grid(), colfft::kOnepassThreads, onepass_bytes_, s>>>(
         y, data, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, true), static_cast<unsigned>(pitch_),
         static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)), static_cast<unsigned long long>(n1_ * pitch_));
     DCT_CUDA_CHECK(cudaGetLastError());

@@ -52,7 +52,7 @@
 #include <vector>
 
 #include "kernels/dct2d/prepost_math.cuh"  // post_quad, pre_pair
-#include "kernels/dct4/rows.cuh"   // RowsTypes, rows_detail::{dft<R>, mul}
+#include "kernels/dct4/rows.cuh"           // RowsTypes, rows_detail::{dft<R>, mul}
 
 // The host emulator defines this to check the natural (sizeof complex) alignment of the global accesses.
 #ifndef DCT_ASSERT_ALIGNED_CX
@@ -120,9 +120,8 @@ __device__ __forceinline__ void tile_step2_all(const C* sh, int c, int j, Out&& 
 // threads, smem_bytes<T>(L) bytes of dynamic shared memory. Requires n1·pitch < 2^32 (32-bit row offsets).
 template <class T, int L>
 __global__ void __launch_bounds__(kThreads)
-    col_fft_pass(typename RowsTypes<T>::cx* data, const typename RowsTypes<T>::cx* __restrict__ tw,
-                 unsigned pitch, unsigned w, unsigned gs, unsigned rs, unsigned long long mstride, unsigned lg_n,
-                 unsigned flags) {
+    col_fft_pass(typename RowsTypes<T>::cx* data, const typename RowsTypes<T>::cx* __restrict__ tw, unsigned pitch,
+                 unsigned w, unsigned gs, unsigned rs, unsigned long long mstride, unsigned lg_n, unsigned flags) {
   using namespace dct4::rows_detail;
   using C = typename RowsTypes<T>::cx;
   constexpr int R1 = L / 8, lgL = ilog2(L);
@@ -171,7 +170,8 @@ __global__ void __launch_bounds__(kThreads)
   });
 }
 
-// ---- the last forward / first inverse pass fused with the 2-D DCT post / preprocess (kernels/dct2d/prepost_math.cuh) ----
+// ---- the last forward / first inverse pass fused with the 2-D DCT post / preprocess (kernels/dct2d/prepost_math.cuh)
+// ----
 /* cuda-fft2d's forward is row R2C -> column FFT (pass A, pass B) -> post_2d, which reads the spectrum rows k1 and
    N1−k1 of a column (eq. 14). With k1 = kb + nb·ka (pass B's group kb, index ka), N1 − k1 = (nb − kb) + nb·(na − 1 −
    ka) for kb > 0, and nb·((na − ka) mod na) for kb = 0: the mirror of a row of group kb lies in group nb − kb. So a CTA
@@ -222,7 +222,8 @@ __device__ __forceinline__ FusedThread fused_thread(unsigned w, unsigned lg_nb) 
   return {t, c, j, G == 1 ? j >> 3 : 0, G == 1 ? j & 7 : j, col, gy, gy, gy == 0 ? nb / 2 : nb - gy, col < w};
 }
 
-// The scale and twiddle tables of the two axes (AxisTables of kernels/dct2d/prepost.cuh: forward s = fs, inverse s = ia).
+// The scale and twiddle tables of the two axes (AxisTables of kernels/dct2d/prepost.cuh: forward s = fs, inverse s =
+// ia).
 template <class T>
 struct Dct2dTables {
   const typename RowsTypes<T>::cx* tw1;
@@ -340,7 +341,7 @@ __global__ void __launch_bounds__(fused_threads(TW, G))
     const C w2 = valid ? tab.tw2[k2] : C{T(0), T(0)};
     const T g2a = valid ? tab.s2[k2] : T(0), g2b = valid && has2 ? tab.s2[m2] : T(0);
     const T* const yb = y + blockIdx.z * (static_cast<unsigned long long>(n1) * n2);
-    const auto load = [&](const PairUnit& p, T (&r)[4]) {
+    const auto load = [&](const PairUnit& p, T(&r)[4]) {
       const bool has1 = p.k1 != 0;
       const unsigned m1 = n1 - p.k1;
       r[0] = valid ? yb[p.k1 * n2 + k2] : T(0);
@@ -348,11 +349,12 @@ __global__ void __launch_bounds__(fused_threads(TW, G))
       r[2] = valid && has1 ? yb[m1 * n2 + k2] : T(0);
       r[3] = valid && has1 && has2 ? yb[m1 * n2 + m2] : T(0);
     };
-    const auto store = [&](const PairUnit& p, const T (&r)[4]) {
+    const auto store = [&](const PairUnit& p, const T(&r)[4]) {
       const bool has1 = p.k1 != 0;
       const T g1a = valid ? tab.s1[p.k1] : T(0), g1b = valid && has1 ? tab.s1[n1 - p.k1] : T(0);
       const C w1 = valid ? tab.tw1[p.k1] : C{T(0), T(0)};
-      const dct2d::Quad<C> v = dct2d::pre_pair(g1a * g2a * r[0], g1a * g2b * r[1], g1b * g2a * r[2], g1b * g2b * r[3], w1, w2);
+      const dct2d::Quad<C> v =
+          dct2d::pre_pair(g1a * g2a * r[0], g1a * g2b * r[1], g1b * g2a * r[2], g1b * g2b * r[3], w1, w2);
       sh[(p.grp * L + p.ka) * TW + c] = C{v.k1.x, -v.k1.y};
       if (has1 && 2 * p.k1 != n1) sh[(p.mgrp * L + p.mka) * TW + c] = C{v.m1.x, -v.m1.y};
     };
@@ -401,8 +403,8 @@ __global__ void __launch_bounds__(fused_threads(TW, G))
 // ---- passes and table (host) ----
 
 template <class T>
-using ColFftFn = void (*)(typename RowsTypes<T>::cx*, const typename RowsTypes<T>::cx*, unsigned, unsigned,
-                          unsigned, unsigned, unsigned long long, unsigned, unsigned);
+using ColFftFn = void (*)(typename RowsTypes<T>::cx*, const typename RowsTypes<T>::cx*, unsigned, unsigned, unsigned,
+                          unsigned, unsigned long long, unsigned, unsigned);
 
 // One pass: DFT length l over rows g·gs + r·rs of the groups g < groups, flags as col_fft_pass.
 struct ColPass {
@@ -413,8 +415,8 @@ struct ColPass {
 // The two passes of N = 2^(lg_na + lg_nb) in launch order (forward: A then B; inverse: B' then A').
 inline void col_fft_plan(int lg_na, int lg_nb, bool inverse, ColPass out[2]) {
   const unsigned na = 1u << lg_na, nb = 1u << lg_nb;
-  const ColPass a{static_cast<int>(nb), 1u, na, na, 0u};   // strided: group g = na_idx, rows g + na·r
-  const ColPass b{static_cast<int>(na), na, 1u, nb, 0u};   // contiguous: group g = kb, rows r + na·g
+  const ColPass a{static_cast<int>(nb), 1u, na, na, 0u};  // strided: group g = na_idx, rows g + na·r
+  const ColPass b{static_cast<int>(na), na, 1u, nb, 0u};  // contiguous: group g = kb, rows r + na·g
   if (!inverse) {
     out[0] = a;
     out[0].flags = kTwiddle;
@@ -457,8 +459,8 @@ std::vector<typename RowsTypes<T>::cx> col_fft_twiddles(int lg_n) {
   const long long n = 1LL << lg_n;
   std::vector<typename RowsTypes<T>::cx> tw(static_cast<std::size_t>(n));
   for (long long i = 0; i < n; ++i) {
-    const long double a = -2.0L * 3.141592653589793238462643383279502884L * static_cast<long double>(i) /
-                          static_cast<long double>(n);
+    const long double a =
+        -2.0L * 3.141592653589793238462643383279502884L * static_cast<long double>(i) / static_cast<long double>(n);
     tw[static_cast<std::size_t>(i)] = {static_cast<T>(std::cos(a)), static_cast<T>(std::sin(a))};
   }
   return tw;

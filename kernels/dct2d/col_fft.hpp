@@ -6,8 +6,8 @@
 
 #include <cuda_runtime.h>
 
-#include "kernels/common/cuda_util.cuh"    // DeviceBuffer, DCT_CUDA_CHECK
-#include "kernels/dct2d/prepost.cuh"  // cx_t<T>
+#include "kernels/common/cuda_util.cuh"  // DeviceBuffer, DCT_CUDA_CHECK
+#include "kernels/dct2d/prepost.cuh"     // cx_t<T>
 
 namespace dct::cuda {
 
@@ -36,9 +36,9 @@ class ColumnFft {
   //   run_pre (inverse plans): pass B' fused with pre_2d (y with t1, t2's inverse scales -> data), then pass A':
   //     data ends as run() would leave it from pre_2d's output.
   // Same as post_2d / pre_2d with this plan's RowMap around run(), one pass over the spectrum fewer. At n1 = 2048 both
-  // are ONE kernel (kernels/dct2d/col_fft_onepass.cuh: a CTA holds all rows of 8 (f32) / 4 (f64) columns in shared memory;
-  // run_post then leaves data unchanged), except the f64 forward, where pass A + the fused pass B measured faster
-  // (docs/decisions.md §1.1).
+  // are ONE kernel (kernels/dct2d/col_fft_onepass.cuh: a CTA holds all rows of 8 (f32) / 4 (f64) columns in shared
+  // memory; run_post then leaves data unchanged), except the f64 forward, where pass A + the fused pass B measured
+  // faster (docs/decisions.md §1.1).
   static bool supports_fused(std::int64_t n1, std::int64_t n2, std::int64_t batch, std::int64_t pitch);
   void run_post(cx_t<T>* data, T* y, AxisTables<T> t1, AxisTables<T> t2, cudaStream_t s) const;
   void run_pre(const T* y, cx_t<T>* data, AxisTables<T> t1, AxisTables<T> t2, cudaStream_t s) const;
@@ -46,8 +46,8 @@ class ColumnFft {
   int lg_nb() const { return lg_nb_; }
 
  private:
-  using Fn = void (*)(cx_t<T>*, const cx_t<T>*, unsigned, unsigned, unsigned, unsigned, unsigned long long,
-                      unsigned, unsigned);
+  using Fn = void (*)(cx_t<T>*, const cx_t<T>*, unsigned, unsigned, unsigned, unsigned, unsigned long long, unsigned,
+                      unsigned);
   struct Pass {
     Fn fn = nullptr;
     int smem_bytes = 0;

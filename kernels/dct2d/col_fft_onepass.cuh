@@ -3,12 +3,11 @@
    + post_2d (spectrum -> y), col_fft1_pre = pre_2d + pass B' + pass A' (y -> spectrum), each ONE kernel in which a
    CTA holds all 2048 rows of C columns in shared memory (2048·C complex: 128 KiB at f32 C = 8 or f64 C = 4). The
    spectrum is read once and y written once (forward), y read once and the spectrum written once (inverse), with no
-   intermediate round trip through L2 / DRAM. Same results as the two-kernel routes of kernels/dct2d/col_fft.cuh (pass A +
-   col_fft_post<T, 64>; col_fft_pre<T, 64> + pass A'), whose header derives the math; the notation is the same:
-     n = g + 64·r (g = na_idx < 64, r = nb_idx < 32),  k1 = kb + 32·ka (kb < 32, ka < 64),
-     W_2048^{n·k1} = W_2048^{g·kb} · W_64^{g·ka} · W_32^{r·kb}.
-   tests/emulate/emulate_colfft_onepass.cpp checks both kernels on the host against a long-double reference and against
-   the two-kernel routes.
+   intermediate round trip through L2 / DRAM. Same results as the two-kernel routes of kernels/dct2d/col_fft.cuh (pass A
+   + col_fft_post<T, 64>; col_fft_pre<T, 64> + pass A'), whose header derives the math; the notation is the same: n = g
+   + 64·r (g = na_idx < 64, r = nb_idx < 32),  k1 = kb + 32·ka (kb < 32, ka < 64), W_2048^{n·k1} = W_2048^{g·kb} ·
+   W_64^{g·ka} · W_32^{r·kb}. tests/emulate/emulate_colfft_onepass.cpp checks both kernels on the host against a
+   long-double reference and against the two-kernel routes.
 
    Launch: grid (ceil(w / C), 1, batch), kOnepassThreads = 512 threads, onepass_smem_bytes<T, C>() of dynamic shared
    memory (above 48 KiB: cudaFuncAttributeMaxDynamicSharedMemorySize). CTA x owns spectrum columns k2 = C·x + c (c < C);
@@ -114,7 +113,9 @@ __device__ __forceinline__ int fwd_row(unsigned k1) {
   return 64 * slot_a(kb) + 8 * (ka & 7) + (ka >> 3);
 }
 // Inverse: the row of frequency k1 before pass B' (group kb contiguous, ka natural).
-__device__ __forceinline__ int inv_row(unsigned k1) { return 64 * static_cast<int>(k1 & 31u) + static_cast<int>(k1 >> 5); }
+__device__ __forceinline__ int inv_row(unsigned k1) {
+  return 64 * static_cast<int>(k1 & 31u) + static_cast<int>(k1 >> 5);
+}
 
 // Phases B and B': for each kb < 32 the 64-point DFT over the contiguous shared rows row0(kb) + i (i < 64), in place,
 // as col_fft_pass<T, 64>'s two tile steps (i = j + 8m: step 1 dft<8> over m, times W_64^{j·k1} = tw[32·j·k1], to
@@ -334,7 +335,7 @@ __global__ void __launch_bounds__(kOnepassThreads, 1)
     const Cx w2 = valid ? tab.tw2[k2] : Cx{T(0), T(0)};
     const T g2a = valid ? tab.s2[k2] : T(0), g2b = valid && has2 ? tab.s2[m2] : T(0);
     const T* const yb = y + blockIdx.z * (static_cast<unsigned long long>(n1) * n2);
-    const auto load = [&](unsigned k1, T (&r)[4]) {
+    const auto load = [&](unsigned k1, T(&r)[4]) {
       const bool has1 = k1 != 0;
       const unsigned m1 = n1 - k1;
       r[0] = valid ? yb[k1 * n2 + k2] : T(0);
@@ -342,7 +343,7 @@ __global__ void __launch_bounds__(kOnepassThreads, 1)
       r[2] = valid && has1 ? yb[m1 * n2 + k2] : T(0);
       r[3] = valid && has1 && has2 ? yb[m1 * n2 + m2] : T(0);
     };
-    const auto store = [&](unsigned k1, const T (&r)[4]) {
+    const auto store = [&](unsigned k1, const T(&r)[4]) {
       const bool has1 = k1 != 0;
       const T g1a = valid ? tab.s1[k1] : T(0), g1b = valid && has1 ? tab.s1[n1 - k1] : T(0);
       const Cx w1 = valid ? tab.tw1[k1] : Cx{T(0), T(0)};
@@ -375,7 +376,9 @@ __global__ void __launch_bounds__(kOnepassThreads, 1)
   // ---- phase B': for each kb the rows 64·kb + ka, DFT over ka, output na times W_2048^{kb·na}, in place ----
   onepass_detail::blocks_dft64<C>(
       t, [](int kb) { return 64 * kb; }, [&](int row) -> Cx& { return sh[S::at(row, c)]; }, tw,
-      [&](int kb, int na, Cx u) { return mul(u, __ldg(tw + ((unsigned(kb) * unsigned(na)) & onepass_detail::kNMask))); });
+      [&](int kb, int na, Cx u) {
+        return mul(u, __ldg(tw + ((unsigned(kb) * unsigned(na)) & onepass_detail::kNMask)));
+      });
   __syncthreads();
 
   // ---- phase A': for each na the slots kb at rows 64·kb + loc(na), DFT over kb, conj, to data row na + 64·nb ----

@@ -32,7 +32,8 @@ std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, bool cufft_
     const Fft2dRoute route = cufft_2d ? Fft2dRoute::kR2c : fft2d_route<T>(c.rows, c.cols);
     return std::make_unique<EnginePlan<T, ThreeStage2d<T>>>(d, d.op, d.norm, d.shape, d.batch, route);
   }
-  return std::make_unique<EnginePlan<T, NPointLines<T>>>(d, d.op, d.norm, d.axis == core::Axis::kCols, d.shape, d.batch);
+  return std::make_unique<EnginePlan<T, NPointLines<T>>>(d, d.op, d.norm, d.axis == core::Axis::kCols, d.shape,
+                                                         d.batch);
 }
 
 template <bool kCufft2d>

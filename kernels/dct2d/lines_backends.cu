@@ -19,12 +19,14 @@ core::Support supports(const core::TransformDesc& d) { return dct_support(d, tru
 
 template <Family F>
 std::unique_ptr<core::Plan> make_family(const core::TransformDesc& d) {
-  if (d.prec == core::Precision::kF32) return std::make_unique<EnginePlan<float, FamilyLines<float>>>(d, F, d.op, d.norm, d.shape, d.batch);
+  if (d.prec == core::Precision::kF32)
+    return std::make_unique<EnginePlan<float, FamilyLines<float>>>(d, F, d.op, d.norm, d.shape, d.batch);
   return std::make_unique<EnginePlan<double, FamilyLines<double>>>(d, F, d.op, d.norm, d.shape, d.batch);
 }
 
 std::unique_ptr<core::Plan> make_npoint(const core::TransformDesc& d) {
-  if (d.prec == core::Precision::kF32) return std::make_unique<EnginePlan<float, NPointLines<float>>>(d, d.op, d.norm, false, d.shape, d.batch);
+  if (d.prec == core::Precision::kF32)
+    return std::make_unique<EnginePlan<float, NPointLines<float>>>(d, d.op, d.norm, false, d.shape, d.batch);
   return std::make_unique<EnginePlan<double, NPointLines<double>>>(d, d.op, d.norm, false, d.shape, d.batch);
 }
 

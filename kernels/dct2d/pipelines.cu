@@ -24,7 +24,6 @@
  */
 #include "kernels/dct2d/pipelines.cuh"
 
-
 namespace dct::cuda {
 
 // ---- NPointLines -----------------------------------------------------------------------------------
@@ -46,7 +45,6 @@ NPointLines<T>::NPointLines(core::Op op, core::Norm norm, bool along_cols, core:
   else
     fft_.emplace(FftStage<T>::lines(t, shape.cols, shape.rows * batch));
 }
-
 
 template <class T>
 void NPointLines<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
@@ -139,13 +137,17 @@ void ThreeStage2d<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t 
     rows_->inverse(wc, out, s);
   } else if (rows_ && forward_) {
     rows_->forward(in, wc, s);
-    if (col_fft_) col_fft_->run(wc, s);
-    else fft_cols_->run(wc, wc, s);
+    if (col_fft_)
+      col_fft_->run(wc, s);
+    else
+      fft_cols_->run(wc, wc, s);
     post_2d<T>(wc, out, t1_.view(), t2_.view(), n1_, n2_, batch_, s, pitch_, map_);
   } else if (rows_) {
     pre_2d<T>(in, wc, t1_.view(), t2_.view(), n1_, n2_, batch_, s, pitch_, map_);
-    if (col_fft_) col_fft_->run(wc, s);
-    else fft_cols_->run(wc, wc, s);
+    if (col_fft_)
+      col_fft_->run(wc, s);
+    else
+      fft_cols_->run(wc, wc, s);
     rows_->inverse(wc, out, s);
   } else if (forward_) {
     reorder<T>(in, wr, n1_, n2_, batch_, true, true, false, s);

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "kernels/dct2d/col_fft.hpp"
 #include "kernels/common/plan.cuh"
+#include "kernels/dct2d/col_fft.hpp"
 #include "kernels/dct2d/row_fft.hpp"
 
 namespace dct::cuda {

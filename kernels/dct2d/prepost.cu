@@ -61,9 +61,15 @@ namespace {
 namespace cg = cooperative_groups;
 using i64 = std::int64_t;
 
-template <class C> __device__ __forceinline__ C cmul(C a, C b) { return C{a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x}; }
+template <class C>
+__device__ __forceinline__ C cmul(C a, C b) {
+  return C{a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x};
+}
 // conj(a) * b
-template <class C> __device__ __forceinline__ C cmulc(C a, C b) { return C{a.x * b.x + a.y * b.y, a.x * b.y - a.y * b.x}; }
+template <class C>
+__device__ __forceinline__ C cmulc(C a, C b) {
+  return C{a.x * b.x + a.y * b.y, a.x * b.y - a.y * b.x};
+}
 
 // Block of 256 threads shaped to the contiguous extent `width`; grid.y/z capped (kernels stride).
 struct Launch {
@@ -77,7 +83,8 @@ Launch shape_launch(i64 width, i64 height, i64 depth, int unroll = 1) {
   const unsigned by = 256 / bx;
   Launch l;
   l.block = dim3(bx, by, 1);
-  l.grid = dim3(static_cast<unsigned>((width + bx - 1) / bx), static_cast<unsigned>(std::min<i64>((height + by - 1) / by, 65535)),
+  l.grid = dim3(static_cast<unsigned>((width + bx - 1) / bx),
+                static_cast<unsigned>(std::min<i64>((height + by - 1) / by, 65535)),
                 static_cast<unsigned>(std::min<i64>(std::max<i64>(depth, 1), 65535)));
   if (l.grid.y == 0) l.grid.y = 1;
   return l;
@@ -176,19 +183,24 @@ __global__ void reorder_gather_kernel(const T* __restrict__ in, T* __restrict__ 
 }
 
 template <class T, bool kPermRows, bool kPermCols>
-void reorder_dispatch(const T* in, T* out, i64 n1, i64 n2, i64 batch, bool inverse, i64 in_mat, i64 out_mat, cudaStream_t s) {
+void reorder_dispatch(const T* in, T* out, i64 n1, i64 n2, i64 batch, bool inverse, i64 in_mat, i64 out_mat,
+                      cudaStream_t s) {
   const Launch l = shape_launch((n2 + 1) / 2, n1, batch, kUnroll);
   const bool vec = n2 % 2 == 0 && in_mat % 2 == 0 && out_mat % 2 == 0;
   if (!inverse) {
     if (vec)
-      DCT_LAUNCH((reorder_scatter_kernel<T, kPermRows, kPermCols, true>), l.grid, l.block, s, in, out, n1, n2, batch, in_mat, out_mat);
+      DCT_LAUNCH((reorder_scatter_kernel<T, kPermRows, kPermCols, true>), l.grid, l.block, s, in, out, n1, n2, batch,
+                 in_mat, out_mat);
     else
-      DCT_LAUNCH((reorder_scatter_kernel<T, kPermRows, kPermCols, false>), l.grid, l.block, s, in, out, n1, n2, batch, in_mat, out_mat);
+      DCT_LAUNCH((reorder_scatter_kernel<T, kPermRows, kPermCols, false>), l.grid, l.block, s, in, out, n1, n2, batch,
+                 in_mat, out_mat);
   } else {
     if (vec)
-      DCT_LAUNCH((reorder_gather_kernel<T, kPermRows, kPermCols, true>), l.grid, l.block, s, in, out, n1, n2, batch, in_mat, out_mat);
+      DCT_LAUNCH((reorder_gather_kernel<T, kPermRows, kPermCols, true>), l.grid, l.block, s, in, out, n1, n2, batch,
+                 in_mat, out_mat);
     else
-      DCT_LAUNCH((reorder_gather_kernel<T, kPermRows, kPermCols, false>), l.grid, l.block, s, in, out, n1, n2, batch, in_mat, out_mat);
+      DCT_LAUNCH((reorder_gather_kernel<T, kPermRows, kPermCols, false>), l.grid, l.block, s, in, out, n1, n2, batch,
+                 in_mat, out_mat);
   }
 }
 
@@ -230,7 +242,8 @@ __global__ void post_cols_kernel(const cx_t<T>* __restrict__ V, T* __restrict__ 
   for (i64 b = blockIdx.z; b < batch; b += gridDim.z) {
     const cx_t<T>* Vb = V + b * (h + 1) * width;
     T* yb = y + b * n * width;
-    for (i64 k = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; k <= h; k += static_cast<i64>(gridDim.y) * blockDim.y) {
+    for (i64 k = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; k <= h;
+         k += static_cast<i64>(gridDim.y) * blockDim.y) {
       const cx_t<T> v = cmul(tw[k], Vb[k * width + c]);
       yb[k * width + c] = fs[k] * v.x;
       if (k != 0 && 2 * k != n) yb[(n - k) * width + c] = -fs[n - k] * v.y;
@@ -276,7 +289,8 @@ __global__ void pre_cols_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V
   for (i64 b = blockIdx.z; b < batch; b += gridDim.z) {
     const T* yb = y + b * n * width;
     cx_t<T>* Vb = V + b * (h + 1) * width;
-    for (i64 k = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; k <= h; k += static_cast<i64>(gridDim.y) * blockDim.y) {
+    for (i64 k = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; k <= h;
+         k += static_cast<i64>(gridDim.y) * blockDim.y) {
       const T p = ia[k] * yb[k * width + c];
       const T q = k != 0 ? ia[n - k] * yb[(n - k) * width + c] : T(0);
       Vb[k * width + c] = cmulc(tw[k], cx_t<T>{p, -q});
@@ -451,10 +465,14 @@ __global__ void family_expand_kernel(const T* __restrict__ x, T* __restrict__ xp
   const i64 m = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (m >= L * n) return;
   i64 src;
-  if constexpr (F == Family::kMirror2N) src = m < n ? m : 2 * n - 1 - m;
-  else if constexpr (F == Family::kPad2N) src = m < n ? m : -1;
-  else src = (m & 1) ? (m < 2 * n ? (m - 1) >> 1 : (4 * n - m - 1) >> 1) : -1;
-  for (i64 l = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; l < lines; l += static_cast<i64>(gridDim.y) * blockDim.y)
+  if constexpr (F == Family::kMirror2N)
+    src = m < n ? m : 2 * n - 1 - m;
+  else if constexpr (F == Family::kPad2N)
+    src = m < n ? m : -1;
+  else
+    src = (m & 1) ? (m < 2 * n ? (m - 1) >> 1 : (4 * n - m - 1) >> 1) : -1;
+  for (i64 l = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; l < lines;
+       l += static_cast<i64>(gridDim.y) * blockDim.y)
     xp[l * L * n + m] = src >= 0 ? x[l * n + src] : T(0);
 }
 
@@ -467,10 +485,13 @@ __global__ void family_post_kernel(const cx_t<T>* __restrict__ V, T* __restrict_
   const i64 nc = L * n / 2 + 1;
   const cx_t<T> w = tw[k];
   const T f = fs[k];
-  for (i64 l = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; l < lines; l += static_cast<i64>(gridDim.y) * blockDim.y) {
+  for (i64 l = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; l < lines;
+       l += static_cast<i64>(gridDim.y) * blockDim.y) {
     const cx_t<T> X = V[l * nc + k];
-    if constexpr (F == Family::kZero4N) y[l * n + k] = f * X.x;
-    else y[l * n + k] = f * (w.x * X.x - w.y * X.y);
+    if constexpr (F == Family::kZero4N)
+      y[l * n + k] = f * X.x;
+    else
+      y[l * n + k] = f * (w.x * X.x - w.y * X.y);
   }
 }
 
@@ -482,12 +503,15 @@ __global__ void family_pre_kernel(const T* __restrict__ y, cx_t<T>* __restrict__
   const i64 len = F == Family::kMirror2N ? n + 1 : (F == Family::kZero4N ? 2 * n + 1 : 2 * n);
   const i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= len) return;
-  for (i64 l = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; l < lines; l += static_cast<i64>(gridDim.y) * blockDim.y) {
+  for (i64 l = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; l < lines;
+       l += static_cast<i64>(gridDim.y) * blockDim.y) {
     const T* yl = y + l * n;
     cx_t<T> v{T(0), T(0)};
     if constexpr (F == Family::kZero4N) {
-      if (k < n) v.x = T(0.5) * ia[k] * yl[k];
-      else if (k > n) v.x = T(-0.5) * ia[2 * n - k] * yl[2 * n - k];
+      if (k < n)
+        v.x = T(0.5) * ia[k] * yl[k];
+      else if (k > n)
+        v.x = T(-0.5) * ia[2 * n - k] * yl[2 * n - k];
     } else if (k < n) {
       const cx_t<T> w = tw[k];
       T a = ia[k] * yl[k];
@@ -502,10 +526,14 @@ template <class T, Family F>
 __global__ void family_contract_kernel(const void* __restrict__ xp, T* __restrict__ x, i64 n, i64 lines) {
   const i64 k = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= n) return;
-  for (i64 l = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; l < lines; l += static_cast<i64>(gridDim.y) * blockDim.y) {
-    if constexpr (F == Family::kPad2N) x[l * n + k] = static_cast<const cx_t<T>*>(xp)[l * 2 * n + k].x;
-    else if constexpr (F == Family::kMirror2N) x[l * n + k] = static_cast<const T*>(xp)[l * 2 * n + k];
-    else x[l * n + k] = static_cast<const T*>(xp)[l * 4 * n + 2 * k + 1];
+  for (i64 l = static_cast<i64>(blockIdx.y) * blockDim.y + threadIdx.y; l < lines;
+       l += static_cast<i64>(gridDim.y) * blockDim.y) {
+    if constexpr (F == Family::kPad2N)
+      x[l * n + k] = static_cast<const cx_t<T>*>(xp)[l * 2 * n + k].x;
+    else if constexpr (F == Family::kMirror2N)
+      x[l * n + k] = static_cast<const T*>(xp)[l * 2 * n + k];
+    else
+      x[l * n + k] = static_cast<const T*>(xp)[l * 4 * n + 2 * k + 1];
   }
 }
 
@@ -539,12 +567,14 @@ __global__ void transpose_kernel(const T* __restrict__ in, T* __restrict__ out, 
 
 template <class T>
 __global__ void identity_r2c_kernel(const T* __restrict__ in, cx_t<T>* __restrict__ out, i64 count) {
-  for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += static_cast<i64>(gridDim.x) * blockDim.x)
+  for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<i64>(gridDim.x) * blockDim.x)
     out[i] = cx_t<T>{in[i], T(0)};
 }
 template <class T>
 __global__ void identity_c2r_kernel(const cx_t<T>* __restrict__ in, T* __restrict__ out, i64 count) {
-  for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += static_cast<i64>(gridDim.x) * blockDim.x)
+  for (i64 i = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<i64>(gridDim.x) * blockDim.x)
     out[i] = in[i].x;
 }
 
@@ -561,14 +591,18 @@ bool int_indices(i64 n1, i64 n2, i64 nc) { return n1 * n2 < (i64(1) << 31) && n1
 int family_factor(Family f) { return f == Family::kZero4N ? 4 : 2; }
 
 template <class T>
-void reorder(const T* in, T* out, i64 n1, i64 n2, i64 batch, bool perm_rows, bool perm_cols, bool inverse, cudaStream_t s,
-             i64 in_mat, i64 out_mat) {
+void reorder(const T* in, T* out, i64 n1, i64 n2, i64 batch, bool perm_rows, bool perm_cols, bool inverse,
+             cudaStream_t s, i64 in_mat, i64 out_mat) {
   if (in_mat <= 0) in_mat = n1 * n2;
   if (out_mat <= 0) out_mat = n1 * n2;
-  if (perm_rows && perm_cols) reorder_dispatch<T, true, true>(in, out, n1, n2, batch, inverse, in_mat, out_mat, s);
-  else if (perm_rows) reorder_dispatch<T, true, false>(in, out, n1, n2, batch, inverse, in_mat, out_mat, s);
-  else if (perm_cols) reorder_dispatch<T, false, true>(in, out, n1, n2, batch, inverse, in_mat, out_mat, s);
-  else reorder_dispatch<T, false, false>(in, out, n1, n2, batch, inverse, in_mat, out_mat, s);
+  if (perm_rows && perm_cols)
+    reorder_dispatch<T, true, true>(in, out, n1, n2, batch, inverse, in_mat, out_mat, s);
+  else if (perm_rows)
+    reorder_dispatch<T, true, false>(in, out, n1, n2, batch, inverse, in_mat, out_mat, s);
+  else if (perm_cols)
+    reorder_dispatch<T, false, true>(in, out, n1, n2, batch, inverse, in_mat, out_mat, s);
+  else
+    reorder_dispatch<T, false, false>(in, out, n1, n2, batch, inverse, in_mat, out_mat, s);
 }
 
 template <class T>
@@ -603,8 +637,7 @@ void post_2d(const cx_t<T>* V, T* y, AxisTables<T> t1, AxisTables<T> t2, i64 n1,
     DCT_LAUNCH((post_2d_kernel<T, int>), l.grid, l.block, s, V, y, t1.tw, t1.fs, t2.tw, t2.fs, static_cast<int>(n1),
                static_cast<int>(n2), static_cast<int>(nc), batch, rows);
   else
-    DCT_LAUNCH((post_2d_kernel<T, i64>), l.grid, l.block, s, V, y, t1.tw, t1.fs, t2.tw, t2.fs, n1, n2, nc, batch,
-               rows);
+    DCT_LAUNCH((post_2d_kernel<T, i64>), l.grid, l.block, s, V, y, t1.tw, t1.fs, t2.tw, t2.fs, n1, n2, nc, batch, rows);
 }
 
 template <class T>
@@ -637,9 +670,15 @@ template <class T>
 void family_expand(Family f, const T* x, T* xp, i64 n, i64 lines, cudaStream_t s) {
   const Launch l = shape_launch(family_factor(f) * n, lines, 1);
   switch (f) {
-    case Family::kMirror2N: DCT_LAUNCH((family_expand_kernel<T, Family::kMirror2N>), l.grid, l.block, s, x, xp, n, lines); break;
-    case Family::kPad2N: DCT_LAUNCH((family_expand_kernel<T, Family::kPad2N>), l.grid, l.block, s, x, xp, n, lines); break;
-    case Family::kZero4N: DCT_LAUNCH((family_expand_kernel<T, Family::kZero4N>), l.grid, l.block, s, x, xp, n, lines); break;
+    case Family::kMirror2N:
+      DCT_LAUNCH((family_expand_kernel<T, Family::kMirror2N>), l.grid, l.block, s, x, xp, n, lines);
+      break;
+    case Family::kPad2N:
+      DCT_LAUNCH((family_expand_kernel<T, Family::kPad2N>), l.grid, l.block, s, x, xp, n, lines);
+      break;
+    case Family::kZero4N:
+      DCT_LAUNCH((family_expand_kernel<T, Family::kZero4N>), l.grid, l.block, s, x, xp, n, lines);
+      break;
   }
 }
 
@@ -647,9 +686,15 @@ template <class T>
 void family_post(Family f, const cx_t<T>* V, T* y, AxisTables<T> t, i64 n, i64 lines, cudaStream_t s) {
   const Launch l = shape_launch(n, lines, 1);
   switch (f) {
-    case Family::kMirror2N: DCT_LAUNCH((family_post_kernel<T, Family::kMirror2N>), l.grid, l.block, s, V, y, t.tw, t.fs, n, lines); break;
-    case Family::kPad2N: DCT_LAUNCH((family_post_kernel<T, Family::kPad2N>), l.grid, l.block, s, V, y, t.tw, t.fs, n, lines); break;
-    case Family::kZero4N: DCT_LAUNCH((family_post_kernel<T, Family::kZero4N>), l.grid, l.block, s, V, y, t.tw, t.fs, n, lines); break;
+    case Family::kMirror2N:
+      DCT_LAUNCH((family_post_kernel<T, Family::kMirror2N>), l.grid, l.block, s, V, y, t.tw, t.fs, n, lines);
+      break;
+    case Family::kPad2N:
+      DCT_LAUNCH((family_post_kernel<T, Family::kPad2N>), l.grid, l.block, s, V, y, t.tw, t.fs, n, lines);
+      break;
+    case Family::kZero4N:
+      DCT_LAUNCH((family_post_kernel<T, Family::kZero4N>), l.grid, l.block, s, V, y, t.tw, t.fs, n, lines);
+      break;
   }
 }
 
@@ -657,9 +702,15 @@ template <class T>
 void family_pre(Family f, const T* y, cx_t<T>* V, AxisTables<T> t, i64 n, i64 lines, cudaStream_t s) {
   const Launch l = shape_launch(2 * n + 1, lines, 1);
   switch (f) {
-    case Family::kMirror2N: DCT_LAUNCH((family_pre_kernel<T, Family::kMirror2N>), l.grid, l.block, s, y, V, t.tw, t.ia, n, lines); break;
-    case Family::kPad2N: DCT_LAUNCH((family_pre_kernel<T, Family::kPad2N>), l.grid, l.block, s, y, V, t.tw, t.ia, n, lines); break;
-    case Family::kZero4N: DCT_LAUNCH((family_pre_kernel<T, Family::kZero4N>), l.grid, l.block, s, y, V, t.tw, t.ia, n, lines); break;
+    case Family::kMirror2N:
+      DCT_LAUNCH((family_pre_kernel<T, Family::kMirror2N>), l.grid, l.block, s, y, V, t.tw, t.ia, n, lines);
+      break;
+    case Family::kPad2N:
+      DCT_LAUNCH((family_pre_kernel<T, Family::kPad2N>), l.grid, l.block, s, y, V, t.tw, t.ia, n, lines);
+      break;
+    case Family::kZero4N:
+      DCT_LAUNCH((family_pre_kernel<T, Family::kZero4N>), l.grid, l.block, s, y, V, t.tw, t.ia, n, lines);
+      break;
   }
 }
 
@@ -667,9 +718,15 @@ template <class T>
 void family_contract(Family f, const void* xp, T* x, i64 n, i64 lines, cudaStream_t s) {
   const Launch l = shape_launch(n, lines, 1);
   switch (f) {
-    case Family::kMirror2N: DCT_LAUNCH((family_contract_kernel<T, Family::kMirror2N>), l.grid, l.block, s, xp, x, n, lines); break;
-    case Family::kPad2N: DCT_LAUNCH((family_contract_kernel<T, Family::kPad2N>), l.grid, l.block, s, xp, x, n, lines); break;
-    case Family::kZero4N: DCT_LAUNCH((family_contract_kernel<T, Family::kZero4N>), l.grid, l.block, s, xp, x, n, lines); break;
+    case Family::kMirror2N:
+      DCT_LAUNCH((family_contract_kernel<T, Family::kMirror2N>), l.grid, l.block, s, xp, x, n, lines);
+      break;
+    case Family::kPad2N:
+      DCT_LAUNCH((family_contract_kernel<T, Family::kPad2N>), l.grid, l.block, s, xp, x, n, lines);
+      break;
+    case Family::kZero4N:
+      DCT_LAUNCH((family_contract_kernel<T, Family::kZero4N>), l.grid, l.block, s, xp, x, n, lines);
+      break;
   }
 }
 
@@ -689,22 +746,21 @@ void identity_c2r(const cx_t<T>* in, T* out, i64 count, cudaStream_t s) {
   DCT_LAUNCH((identity_c2r_kernel<T>), flat_grid(count), dim3(256), s, in, out, count);
 }
 
-#define DCT_INSTANTIATE(T)                                                                                         \
-  template void reorder<T>(const T*, T*, i64, i64, i64, bool, bool, bool, cudaStream_t, i64, i64);                          \
-  template void post_lines<T>(const cx_t<T>*, T*, AxisTables<T>, LineGeom, cudaStream_t);                         \
-  template void pre_lines<T>(const T*, cx_t<T>*, AxisTables<T>, LineGeom, cudaStream_t);                          \
-  template void post_2d<T>(const cx_t<T>*, T*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t, i64,  \
-                           RowMap);                                                                               \
-  template void pre_2d<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t, i64,    \
-                          RowMap);                                                                                \
-  template void pre_2d_keep<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64,                 \
-                               const KeepRule<T>&, cudaStream_t);                                                \
-  template void family_expand<T>(Family, const T*, T*, i64, i64, cudaStream_t);                                   \
-  template void family_post<T>(Family, const cx_t<T>*, T*, AxisTables<T>, i64, i64, cudaStream_t);               \
-  template void family_pre<T>(Family, const T*, cx_t<T>*, AxisTables<T>, i64, i64, cudaStream_t);                \
-  template void family_contract<T>(Family, const void*, T*, i64, i64, cudaStream_t);                              \
-  template void transpose<T>(const T*, T*, i64, i64, i64, cudaStream_t);                                          \
-  template void identity_r2c<T>(const T*, cx_t<T>*, i64, cudaStream_t);                                           \
+#define DCT_INSTANTIATE(T)                                                                                             \
+  template void reorder<T>(const T*, T*, i64, i64, i64, bool, bool, bool, cudaStream_t, i64, i64);                     \
+  template void post_lines<T>(const cx_t<T>*, T*, AxisTables<T>, LineGeom, cudaStream_t);                              \
+  template void pre_lines<T>(const T*, cx_t<T>*, AxisTables<T>, LineGeom, cudaStream_t);                               \
+  template void post_2d<T>(const cx_t<T>*, T*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t, i64,         \
+                           RowMap);                                                                                    \
+  template void pre_2d<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t, i64, RowMap); \
+  template void pre_2d_keep<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64, const KeepRule<T>&,    \
+                               cudaStream_t);                                                                          \
+  template void family_expand<T>(Family, const T*, T*, i64, i64, cudaStream_t);                                        \
+  template void family_post<T>(Family, const cx_t<T>*, T*, AxisTables<T>, i64, i64, cudaStream_t);                     \
+  template void family_pre<T>(Family, const T*, cx_t<T>*, AxisTables<T>, i64, i64, cudaStream_t);                      \
+  template void family_contract<T>(Family, const void*, T*, i64, i64, cudaStream_t);                                   \
+  template void transpose<T>(const T*, T*, i64, i64, i64, cudaStream_t);                                               \
+  template void identity_r2c<T>(const T*, cx_t<T>*, i64, cudaStream_t);                                                \
   template void identity_c2r<T>(const cx_t<T>*, T*, i64, cudaStream_t);
 DCT_INSTANTIATE(float)
 DCT_INSTANTIATE(double)

@@ -9,16 +9,25 @@
 
 namespace dct::cuda {
 
-template <class T> struct ComplexOf;
-template <> struct ComplexOf<float> { using type = float2; };
-template <> struct ComplexOf<double> { using type = double2; };
-template <class T> using cx_t = typename ComplexOf<T>::type;
+template <class T>
+struct ComplexOf;
+template <>
+struct ComplexOf<float> {
+  using type = float2;
+};
+template <>
+struct ComplexOf<double> {
+  using type = double2;
+};
+template <class T>
+using cx_t = typename ComplexOf<T>::type;
 
 // One axis of length N, in the plan's precision (built by make_axis_tables, device-resident):
 //   tw[k] = exp(-i*pi*k/(2N))                      k = 0..N-1
 //   fs[k] = forward output scale: gain * f(k)      f = 1 (norm none) or sqrt(1/(2N)) * c_k (ortho)
 //   ia[k] = inverse input scale:  g(k) / (2N)      g = 1 (none) or 1/f(k) (ortho)
-template <class T> struct AxisTables {
+template <class T>
+struct AxisTables {
   const cx_t<T>* tw = nullptr;
   const T* fs = nullptr;
   const T* ia = nullptr;
@@ -39,8 +48,8 @@ struct LineGeom {
 // inverse = false: natural -> reordered (scatter, coalesced reads); true: reordered -> natural (gather).
 // in_mat / out_mat: element distance between consecutive matrices (<= 0: n1 * n2).
 template <class T>
-void reorder(const T* in, T* out, std::int64_t n1, std::int64_t n2, std::int64_t batch, bool perm_rows,
-             bool perm_cols, bool inverse, cudaStream_t s, std::int64_t in_mat = 0, std::int64_t out_mat = 0);
+void reorder(const T* in, T* out, std::int64_t n1, std::int64_t n2, std::int64_t batch, bool perm_rows, bool perm_cols,
+             bool inverse, cudaStream_t s, std::int64_t in_mat = 0, std::int64_t out_mat = 0);
 
 // N-point algorithm, eqs. (10)-(11): spectrum of the reordered lines -> DCT-II (one read, two writes).
 template <class T>

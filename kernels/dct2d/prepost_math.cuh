@@ -1,9 +1,9 @@
 #pragma once
 /* The pointwise math of the 2-D postprocess (eqs. 14, 17) and preprocess (eq. 15) of [1], derived in
    kernels/dct2d/prepost.cu, for one symmetric pair of spectrum rows (k1, N1−k1) in one spectrum column k2. Shared by
-   post_2d / pre_2d (kernels/dct2d/prepost.cu) and the column FFT passes that fuse them (kernels/dct2d/col_fft.cuh). Plain CUDA
-   C++ with no host-runtime dependencies (tests/emulate/emulate_colfft.cpp compiles it on the host). Scale factors are
-   the caller's. */
+   post_2d / pre_2d (kernels/dct2d/prepost.cu) and the column FFT passes that fuse them (kernels/dct2d/col_fft.cuh).
+   Plain CUDA C++ with no host-runtime dependencies (tests/emulate/emulate_colfft.cpp compiles it on the host). Scale
+   factors are the caller's. */
 
 namespace dct::cuda::dct2d {
 

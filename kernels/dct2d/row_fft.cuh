@@ -37,9 +37,9 @@
    per kernel (none for M <= 16, one for M = 32 .. 256, two for M >= 512); the split/merge needs none.
 
    Global access: x in 16-byte quads, V in 8-byte (f32) / 16-byte (f64) elements (V rows have a pitch >= M+1
-   complex given at launch, in general not 16-byte aligned), half-warps on contiguous 128..256-byte runs; VPT/2 quads (f32: 128 bytes, f64: 256 bytes
-   at VPT 16) in flight per thread. A CTA of max(2048, M)/VPT threads holds max(2048, M) complex points
-   (2048/M lines; M = 4096: one line, 256 threads, 2 x 4352 complex of shared memory).
+   complex given at launch, in general not 16-byte aligned), half-warps on contiguous 128..256-byte runs; VPT/2 quads
+   (f32: 128 bytes, f64: 256 bytes at VPT 16) in flight per thread. A CTA of max(2048, M)/VPT threads holds max(2048, M)
+   complex points (2048/M lines; M = 4096: one line, 256 threads, 2 x 4352 complex of shared memory).
 
    Plain CUDA C++ with no host-runtime dependencies: tests/emulate/emulate_rfft.cpp compiles it on the host. */
 
@@ -209,20 +209,19 @@ __device__ __forceinline__ void merge(C a, C b, C w, C& zk, C& zmk) {
   const C d{b.x - a.x, -b.y - a.y};  // conj V(M−k) − V(k)
   const C cw{w.x, -w.y};
   const C t = mul(cw, d);
-  const C q{-t.y, t.x};  // i·conj(w)·d
-  zk = C{e.x - q.x, q.y - e.y};  // conj(E' − Q)
+  const C q{-t.y, t.x};           // i·conj(w)·d
+  zk = C{e.x - q.x, q.y - e.y};   // conj(E' − Q)
   zmk = C{e.x + q.x, e.y + q.y};  // conj Z'(M−k) = E' + Q
 }
 
 }  // namespace detail
 
-// Forward: lines g < lines (g = b·n1 + r) of V (row pitch `pitch` >= M+1 complex) from input rows b·n1 + nat(r, n1) of x. Block:
-// Geo::kThreads threads, dynamic shared memory Geo::kSmem·sizeof(T); tw from rfft_twiddles.
+// Forward: lines g < lines (g = b·n1 + r) of V (row pitch `pitch` >= M+1 complex) from input rows b·n1 + nat(r, n1) of
+// x. Block: Geo::kThreads threads, dynamic shared memory Geo::kSmem·sizeof(T); tw from rfft_twiddles.
 template <class T, int LGM, int VPT>
 __global__ void __launch_bounds__(threads_for(LGM, VPT))
     rfft_rows_fwd(const T* __restrict__ x, typename RowsTypes<T>::cx* __restrict__ V,
-                  const typename RowsTypes<T>::cx* __restrict__ tw, unsigned n1, unsigned lines,
-                  unsigned pitch) {
+                  const typename RowsTypes<T>::cx* __restrict__ tw, unsigned n1, unsigned lines, unsigned pitch) {
   using namespace detail;
   using C = typename RowsTypes<T>::cx;
   using G = Geo<LGM, VPT>;
@@ -309,8 +308,7 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
 template <class T, int LGM, int VPT>
 __global__ void __launch_bounds__(threads_for(LGM, VPT))
     rfft_rows_inv(const typename RowsTypes<T>::cx* __restrict__ V, T* __restrict__ x,
-                  const typename RowsTypes<T>::cx* __restrict__ tw, unsigned n1, unsigned lines,
-                  unsigned pitch) {
+                  const typename RowsTypes<T>::cx* __restrict__ tw, unsigned n1, unsigned lines, unsigned pitch) {
   using namespace detail;
   using C = typename RowsTypes<T>::cx;
   using G = Geo<LGM, VPT>;
@@ -403,11 +401,11 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
 // ---- launch table and tables (host) ----
 
 template <class T>
-using RfftFwdFn = void (*)(const T*, typename RowsTypes<T>::cx*, const typename RowsTypes<T>::cx*, unsigned,
-                           unsigned, unsigned);
+using RfftFwdFn = void (*)(const T*, typename RowsTypes<T>::cx*, const typename RowsTypes<T>::cx*, unsigned, unsigned,
+                           unsigned);
 template <class T>
-using RfftInvFn = void (*)(const typename RowsTypes<T>::cx*, T*, const typename RowsTypes<T>::cx*, unsigned,
-                           unsigned, unsigned);
+using RfftInvFn = void (*)(const typename RowsTypes<T>::cx*, T*, const typename RowsTypes<T>::cx*, unsigned, unsigned,
+                           unsigned);
 
 template <class T>
 struct RfftLaunch {
@@ -425,8 +423,12 @@ RfftLaunch<T> launch_for(int lgm) {
     if (lgm != LGM) return launch_for<T, LGM + 1>(lgm);
     constexpr int VPT = vpt_for(LGM);
     using G = Geo<LGM, VPT>;
-    return {&rfft_rows_fwd<T, LGM, VPT>, &rfft_rows_inv<T, LGM, VPT>, G::kThreads,
-            G::kSmem * static_cast<int>(sizeof(T)), G::LPB, VPT};
+    return {&rfft_rows_fwd<T, LGM, VPT>,
+            &rfft_rows_inv<T, LGM, VPT>,
+            G::kThreads,
+            G::kSmem * static_cast<int>(sizeof(T)),
+            G::LPB,
+            VPT};
   }
 }
 }  // namespace detail

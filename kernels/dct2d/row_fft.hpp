@@ -6,8 +6,8 @@
 
 #include <cuda_runtime.h>
 
-#include "kernels/common/cuda_util.cuh"    // DeviceBuffer, DCT_CUDA / DCT_LAUNCH checks
-#include "kernels/dct2d/prepost.cuh"  // cx_t<T>
+#include "kernels/common/cuda_util.cuh"  // DeviceBuffer, DCT_CUDA / DCT_LAUNCH checks
+#include "kernels/dct2d/prepost.cuh"     // cx_t<T>
 
 namespace dct::cuda {
 

@@ -19,7 +19,8 @@ namespace {
 template <class T>
 class RowcolPlan final : public GpuPlan {
  public:
-  explicit RowcolPlan(const core::TransformDesc& d) : GpuPlan(d, d.bytes(), d.bytes()), axis_(d.axis), n1_(d.shape.rows), n2_(d.shape.cols), batch_(d.batch) {
+  explicit RowcolPlan(const core::TransformDesc& d)
+      : GpuPlan(d, d.bytes(), d.bytes()), axis_(d.axis), n1_(d.shape.rows), n2_(d.shape.cols), batch_(d.batch) {
     const core::Shape2 t{d.shape.cols, d.shape.rows};
     if (axis_ != core::Axis::kCols) rows_.emplace(d.op, d.norm, false, d.shape, d.batch);
     if (axis_ != core::Axis::kRows) cols_.emplace(d.op, d.norm, false, t, d.batch);
@@ -46,7 +47,9 @@ class RowcolPlan final : public GpuPlan {
     T* t1 = t1_.as<T>();
     T* t2 = t2_.as<T>();
     switch (axis_) {
-      case core::Axis::kRows: rows_->run(in, out, wr, wc, s); break;
+      case core::Axis::kRows:
+        rows_->run(in, out, wr, wc, s);
+        break;
       case core::Axis::kCols:
         transpose<T>(in, t1, n1_, n2_, batch_, s);
         cols_->run(t1, t2, wr, wc, s);

@@ -104,9 +104,14 @@ __global__ void odd_post_kernel(const cx_t<T>* __restrict__ Q, const T* __restri
   }
 }
 
-
-template <class T> cufftType c2c_type() { return std::is_same_v<T, float> ? CUFFT_C2C : CUFFT_Z2Z; }
-template <class T> cufftType r2c_type() { return std::is_same_v<T, float> ? CUFFT_R2C : CUFFT_D2Z; }
+template <class T>
+cufftType c2c_type() {
+  return std::is_same_v<T, float> ? CUFFT_C2C : CUFFT_Z2Z;
+}
+template <class T>
+cufftType r2c_type() {
+  return std::is_same_v<T, float> ? CUFFT_R2C : CUFFT_D2Z;
+}
 
 template <class T>
 void upload(DeviceBuffer& dst, const std::vector<T>& v) {
@@ -143,8 +148,7 @@ class Pass {
         rows_ = rows_launch<T>(lgm_);
         upload(tab_i_, rows_twiddles<T>(lgm_));
         if (rows_.smem_bytes > 48 * 1024)
-          DCT_CUDA_CHECK(
-              cudaFuncSetAttribute(rows_.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, rows_.smem_bytes));
+          DCT_CUDA_CHECK(cudaFuncSetAttribute(rows_.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, rows_.smem_bytes));
         return;
       }
       ws_real_ = 0;
@@ -156,8 +160,14 @@ class Pass {
     } else {
       const int N = static_cast<int>(n);
       const int u = mod_inverse(N % 8, 8), v = mod_inverse(8 % N, N);
-      auto ec = [](long long r) { const int m8 = static_cast<int>(((r % 8) + 8) % 8); return m8 == 1 || m8 == 7 ? 1 : -1; };
-      auto es = [](long long r) { const int m8 = static_cast<int>(((r % 8) + 8) % 8); return m8 == 1 || m8 == 3 ? 1 : -1; };
+      auto ec = [](long long r) {
+        const int m8 = static_cast<int>(((r % 8) + 8) % 8);
+        return m8 == 1 || m8 == 7 ? 1 : -1;
+      };
+      auto es = [](long long r) {
+        const int m8 = static_cast<int>(((r % 8) + 8) % 8);
+        return m8 == 1 || m8 == 3 ? 1 : -1;
+      };
       std::vector<int> src(n, 0), f(n, 0);
       std::vector<T> cr(n), ci(n);
       for (int i = 0; i < N; ++i) {

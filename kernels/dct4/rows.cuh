@@ -117,9 +117,9 @@ __device__ __forceinline__ void dft8(C* v) {
     a[i] = add(v[i], v[i + 4]);
     a[i + 4] = sub(v[i], v[i + 4]);
   }
-  a[5] = C{(a[5].x + a[5].y) * h, (a[5].y - a[5].x) * h};     // W_8 = (1 − i)/√2
-  a[6] = C{a[6].y, -a[6].x};                                   // W_8^2 = −i
-  a[7] = C{(a[7].y - a[7].x) * h, -(a[7].x + a[7].y) * h};     // W_8^3 = (−1 − i)/√2
+  a[5] = C{(a[5].x + a[5].y) * h, (a[5].y - a[5].x) * h};   // W_8 = (1 − i)/√2
+  a[6] = C{a[6].y, -a[6].x};                                // W_8^2 = −i
+  a[7] = C{(a[7].y - a[7].x) * h, -(a[7].x + a[7].y) * h};  // W_8^3 = (−1 − i)/√2
   dft4(a[0], a[1], a[2], a[3]);
   dft4(a[4], a[5], a[6], a[7]);
 #pragma unroll
@@ -138,13 +138,13 @@ __device__ __forceinline__ void dft16(C* v) {
           s = S(0.38268343236508977172845998403040);
 #pragma unroll
   for (int n1 = 0; n1 < 4; ++n1) dft4(v[n1], v[n1 + 4], v[n1 + 8], v[n1 + 12]);  // v[n1 + 4 k1]
-  const auto w1 = [&](C a) { return C{a.x * c + a.y * s, a.y * c - a.x * s}; };   // W_16 = c − i s
-  const auto w3 = [&](C a) { return C{a.x * s + a.y * c, a.y * s - a.x * c}; };   // W_16^3 = s − i c
+  const auto w1 = [&](C a) { return C{a.x * c + a.y * s, a.y * c - a.x * s}; };  // W_16 = c − i s
+  const auto w3 = [&](C a) { return C{a.x * s + a.y * c, a.y * s - a.x * c}; };  // W_16^3 = s − i c
   v[5] = w1(v[5]);
-  v[9] = C{(v[9].x + v[9].y) * h, (v[9].y - v[9].x) * h};     // W_16^2 = (1 − i)/√2
+  v[9] = C{(v[9].x + v[9].y) * h, (v[9].y - v[9].x) * h};  // W_16^2 = (1 − i)/√2
   v[13] = w3(v[13]);
-  v[6] = C{(v[6].x + v[6].y) * h, (v[6].y - v[6].x) * h};     // W_16^2
-  v[10] = C{v[10].y, -v[10].x};                                 // W_16^4 = −i
+  v[6] = C{(v[6].x + v[6].y) * h, (v[6].y - v[6].x) * h};        // W_16^2
+  v[10] = C{v[10].y, -v[10].x};                                  // W_16^4 = −i
   v[14] = C{(v[14].y - v[14].x) * h, -(v[14].x + v[14].y) * h};  // W_16^6 = (−1 − i)/√2
   v[7] = w3(v[7]);
   v[11] = C{(v[11].y - v[11].x) * h, -(v[11].x + v[11].y) * h};  // W_16^6

@@ -15,8 +15,8 @@
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "math/dct4_n17.hpp"
 #include "kernels/dct4/plans.cuh"
+#include "math/dct4_n17.hpp"
 
 namespace dct::cuda::dct4 {
 namespace {
@@ -32,8 +32,8 @@ struct Params {
 };
 
 template <class T, int S>
-__global__ void __launch_bounds__(kThreads) sections_kernel(const T* __restrict__ x, T* __restrict__ y,
-                                                            const Params<T, S> p, long long transforms) {
+__global__ void __launch_bounds__(kThreads)
+    sections_kernel(const T* __restrict__ x, T* __restrict__ y, const Params<T, S> p, long long transforms) {
   constexpr int kTile = kThreads / S;  // transforms per tile
   constexpr int kN = n17::kN;
   __shared__ T tile[kTile * kN];

@@ -26,8 +26,8 @@
    halves, element-major (slot s of thread t at sh[s][t], 16-byte slots): the writes and the neighbour
    reads are bank-conflict free; 32 KiB per CTA (f64 publishes 4 rows / columns per round, two rounds).
    Halo cost: 256 threads for 217 outputs (the halo re-reads hit L2). tests/emulate/emulate_lot.cpp runs these
-   kernel bodies (kernels/lot/lot.cuh) on the host (256 threads per CTA, a barrier for __syncthreads) against cpu-lot, for
-   machines without a GPU. */
+   kernel bodies (kernels/lot/lot.cuh) on the host (256 threads per CTA, a barrier for __syncthreads) against cpu-lot,
+   for machines without a GPU. */
 #include <cstdint>
 #include <string>
 

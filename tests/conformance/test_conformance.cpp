@@ -32,7 +32,7 @@ struct Case {
   Shape2 shape;
   std::int64_t batch;
 };
-const std::vector<Case> kWholeCases = {{{1, 1}, 1},   {{1, 7}, 2},   {{7, 1}, 1},   {{5, 3}, 2},   {{17, 31}, 1},
+const std::vector<Case> kWholeCases = {{{1, 1}, 1},   {{1, 7}, 2},   {{7, 1}, 1},    {{5, 3}, 2},   {{17, 31}, 1},
                                        {{64, 48}, 2}, {{8, 16}, 1},  {{5, 1024}, 1}, {{256, 1}, 1}, {{3, 17}, 2},
                                        {{16, 24}, 1}, {{40, 64}, 2}, {{2048, 2}, 1}};
 const std::vector<Case> kLotCases = {{{8, 8}, 1}, {{16, 24}, 2}, {{40, 32}, 1}, {{24, 16}, 1}};
@@ -105,7 +105,8 @@ void conformance(bool cuda) {
     for (Op op : b->ops()) ops += (ops.empty() ? "" : ",") + std::string(core::to_string(op));
     std::printf("conformance: %-18s %-22s %4d cases checked, %4d not supported", name.c_str(), ops.c_str(), t.checked,
                 t.unsupported);
-    if (!t.reasons.empty()) std::printf(" (%zu reasons, e.g. \"%s\")", t.reasons.size(), t.reasons.begin()->first.c_str());
+    if (!t.reasons.empty())
+      std::printf(" (%zu reasons, e.g. \"%s\")", t.reasons.size(), t.reasons.begin()->first.c_str());
     std::printf("\n");
     INFO(name << " supports none of the conformance cases");
     CHECK(t.checked > 0);

@@ -15,8 +15,8 @@
 
 using namespace dct::core;
 using dct::ErrorCode;
-using dct::test::TempDir;
 using dct::test::error_of;
+using dct::test::TempDir;
 using dct::test::io::slurp;
 namespace fs = std::filesystem;
 
@@ -96,8 +96,8 @@ TEST_CASE("check_output_path: refuses an output that is one of the inputs, howev
   fs::create_symlink(in, dir.path() / "link.npy");
   fs::create_hard_link(in, dir.path() / "hard.npy");
 
-  for (const std::string& out : {in, dir.file("sub/../in.npy"), dir.file("./in.npy"), dir.file("link.npy"),
-                                dir.file("hard.npy")}) {
+  for (const std::string& out :
+       {in, dir.file("sub/../in.npy"), dir.file("./in.npy"), dir.file("link.npy"), dir.file("hard.npy")}) {
     INFO(out);
     auto e = error_of([&] { check_output_path(out, {dir.file("other.npy"), in}); });
     CHECK(e.code() == ErrorCode::kInput);

@@ -17,9 +17,9 @@
 using namespace dct::core;
 using dct::ErrorCode;
 using dct::app::StbCodec;
-using dct::test::TempDir;
 using dct::test::error_of;
 using dct::test::run_python;
+using dct::test::TempDir;
 using dct::test::io::slurp;
 namespace fs = std::filesystem;
 
@@ -117,8 +117,7 @@ TEST_CASE("image: JPEG at quality 95 is close to its input", "[core][image]") {
   HostTensor t(Shape2{64, 64}, 3, Precision::kF32);
   for (std::int64_t c = 0; c < 3; ++c)
     for (std::int64_t h = 0; h < 64; ++h)
-      for (std::int64_t w = 0; w < 64; ++w)
-        t.set((c * 64 + h) * 64 + w, 128 + 100 * std::sin(0.05 * (h + 2 * w) + c));
+      for (std::int64_t w = 0; w < 64; ++w) t.set((c * 64 + h) * 64 + w, 128 + 100 * std::sin(0.05 * (h + 2 * w) + c));
   codec.write(dir.file("a.jpg"), t, 8, nullptr);
   CHECK(slurp(dir.file("a.jpg")).substr(0, 2) == "\xff\xd8");
   Dataset d = codec.read(dir.file("a.jpg"), Precision::kF32);

@@ -17,9 +17,9 @@
 
 using namespace dct::core;
 using dct::ErrorCode;
-using dct::test::TempDir;
 using dct::test::error_of;
 using dct::test::run_python;
+using dct::test::TempDir;
 using dct::test::wopt;
 using dct::test::io::slurp;
 using namespace std::string_literals;
@@ -92,8 +92,7 @@ for name, v in vals.items():
   }
 }
 
-TEST_CASE("npy: 1-D is 1xN, 3-D (H,W,C) is de-interleaved into C planes, versions 2.0 and 3.0 read",
-          "[core][npy]") {
+TEST_CASE("npy: 1-D is 1xN, 3-D (H,W,C) is de-interleaved into C planes, versions 2.0 and 3.0 read", "[core][npy]") {
   TempDir dir;
   REQUIRE(run_python(dir, R"PY(
 import numpy as np, os, sys

@@ -114,8 +114,7 @@ TEST_CASE("registry: an unknown backend name is a usage error listing the known 
   CHECK_THAT(e.what(), Catch::Contains("cuda-magic") && Catch::Contains("cpu-8x8") && Catch::Contains("oracle"));
 }
 
-TEST_CASE("registry: a named backend that cannot run the request is unsupported, with the reason",
-          "[core][registry]") {
+TEST_CASE("registry: a named backend that cannot run the request is unsupported, with the reason", "[core][registry]") {
   const Registry r = make_registry();
   auto e = error_of([&] { r.select(desc_of({16, 16}), "cpu-8x8"); });
   CHECK(e.code() == dct::ErrorCode::kUnsupported);

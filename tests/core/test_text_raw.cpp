@@ -15,8 +15,8 @@
 
 using namespace dct::core;
 using dct::ErrorCode;
-using dct::test::TempDir;
 using dct::test::error_of;
+using dct::test::TempDir;
 using dct::test::wopt;
 using dct::test::io::slurp;
 
@@ -110,8 +110,7 @@ TEST_CASE("text: nan and inf tokens parse but are rejected unless allowed", "[co
   CHECK_THAT(error_of([&] { read_text(p, {}); }).what(), Catch::StartsWith("Inf at"));
 }
 
-TEST_CASE("text: written with %.9g (f32) or %.17g (f64), one row per line, and read back exactly",
-          "[core][text]") {
+TEST_CASE("text: written with %.9g (f32) or %.17g (f64), one row per line, and read back exactly", "[core][text]") {
   TempDir dir;
   HostTensor t(Shape2{2, 3}, 1, Precision::kF64);
   const double v[] = {1, 0.5, -2, 0.1, 1e-20, 12345678.9};
@@ -125,7 +124,8 @@ TEST_CASE("text: written with %.9g (f32) or %.17g (f64), one row per line, and r
 
   for (Precision prec : {Precision::kF32, Precision::kF64}) {
     HostTensor r = dct::test::random_tensor(Shape2{17, 9}, 1, prec, 3);
-    for (std::int64_t i = 0; i < r.elements(); ++i) r.set(i, r.get(i) * std::pow(10.0, static_cast<double>(i % 13) - 6));
+    for (std::int64_t i = 0; i < r.elements(); ++i)
+      r.set(i, r.get(i) * std::pow(10.0, static_cast<double>(i % 13) - 6));
     write_any(dir.file("r.txt"), r, wopt(prec), nullptr);
     ReadOptions o;
     o.prec = prec;

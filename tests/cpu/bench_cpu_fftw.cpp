@@ -29,8 +29,8 @@ TEST_CASE("bench: cpu-fftw dct2 f32 vs plain REDFT10", "[.bench]") {
     const core::HostTensor x = test::random_tensor(shape, 1, core::Precision::kF32, 1);
     core::HostTensor y(shape, 1, core::Precision::kF32);
     core::Stopwatch plan_sw;
-    auto plain = rt.make_baseline(core::Runtime::Baseline::kPlainDct2, shape, 1, core::Precision::kF32,
-                                  core::Effort::kMeasure);
+    auto plain =
+        rt.make_baseline(core::Runtime::Baseline::kPlainDct2, shape, 1, core::Precision::kF32, core::Effort::kMeasure);
     const double plain_plan_ms = plan_sw.elapsed_ms();
     for (core::Norm norm : {core::Norm::kNone, core::Norm::kOrtho}) {
       core::TransformDesc d;
@@ -53,10 +53,11 @@ TEST_CASE("bench: cpu-fftw dct2 f32 vs plain REDFT10", "[.bench]") {
         const double b = sw.elapsed_ms();
         if (i >= 2) tp.push_back(a), tf.push_back(b);
       }
-      std::printf("%s  %s: plain REDFT10 %.2f ms, cpu-fftw %.2f ms, ratio %.3f (min ratio %.3f; plan %.0f / %.0f ms) on %s\n",
-                  core::to_string(shape).c_str(), std::string(core::to_string(norm)).c_str(), median(tp), median(tf),
-                  median(tf) / median(tp), *std::min_element(tf.begin(), tf.end()) / *std::min_element(tp.begin(), tp.end()),
-                  plain_plan_ms, plan_ms, rt.device_name().c_str());
+      std::printf(
+          "%s  %s: plain REDFT10 %.2f ms, cpu-fftw %.2f ms, ratio %.3f (min ratio %.3f; plan %.0f / %.0f ms) on %s\n",
+          core::to_string(shape).c_str(), std::string(core::to_string(norm)).c_str(), median(tp), median(tf),
+          median(tf) / median(tp), *std::min_element(tf.begin(), tf.end()) / *std::min_element(tp.begin(), tp.end()),
+          plain_plan_ms, plan_ms, rt.device_name().c_str());
     }
   }
 }

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "app/registry.hpp"
-#include "cpu/block8.hpp"
 #include "core/error.hpp"
 #include "core/metrics.hpp"
+#include "cpu/block8.hpp"
 #include "support.hpp"
 
 namespace {
@@ -76,7 +76,8 @@ TEST_CASE("block8: the portable f32 lane kernels (used without AVX2) are the ort
   constexpr std::ptrdiff_t kLanes = 37;
   std::vector<float> x(8 * kLanes), y(8 * kLanes), back(8 * kLanes);
   std::uint64_t state = 12345;
-  for (float& v : x) v = static_cast<float>((state = state * 6364136223846793005ULL + 1442695040888963407ULL) >> 40) / 16777216.f - 0.5f;
+  for (float& v : x)
+    v = static_cast<float>((state = state * 6364136223846793005ULL + 1442695040888963407ULL) >> 40) / 16777216.f - 0.5f;
   for (const cpu::block8::Algorithm* a : algs) {
     INFO(a->name);
     a->fwd_f32(x.data(), kLanes, y.data(), kLanes, kLanes);
@@ -91,7 +92,8 @@ TEST_CASE("block8: the portable f32 lane kernels (used without AVX2) are the ort
       }
     CHECK(std::sqrt(err / norm) <= 1e-6);
     for (int k = 0; k < 8; ++k)
-      for (std::ptrdiff_t l = 0; l < kLanes; ++l) y[k * kLanes + l] = static_cast<float>(a->fwd_scale[k] * y[k * kLanes + l] * a->inv_scale[k]);
+      for (std::ptrdiff_t l = 0; l < kLanes; ++l)
+        y[k * kLanes + l] = static_cast<float>(a->fwd_scale[k] * y[k * kLanes + l] * a->inv_scale[k]);
     a->inv_f32(y.data(), kLanes, back.data(), kLanes, kLanes);
     double e2 = 0, n2 = 0;
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -122,8 +124,8 @@ TEST_CASE("block8: ortho blocks are orthonormal (Parseval per block) and a DC bl
   const core::Backend& b = backend(name);
   core::HostTensor x(Shape2{8, 16}, 1, Precision::kF64);
   for (std::int64_t i = 0; i < x.elements(); ++i) x.set(i, (i % 16) < 8 ? 3.0 : 0.0);  // block 0 constant 3
-  const core::HostTensor y = test::run_backend(b, block_desc(Op::kDct2, Norm::kOrtho, Shape2{8, 16}, 1,
-                                                             Precision::kF64), x);
+  const core::HostTensor y =
+      test::run_backend(b, block_desc(Op::kDct2, Norm::kOrtho, Shape2{8, 16}, 1, Precision::kF64), x);
   INFO(name);
   CHECK(y.get(0) == Approx(24.0).epsilon(1e-14));  // 3 * 8 (orthonormal DC gain is 8 for 8x8)
   double rest = 0;

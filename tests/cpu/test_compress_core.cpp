@@ -34,8 +34,8 @@ TEST_CASE("compress core: quality scaling reproduces libjpeg's tables", "[compre
   CHECK(core::quality_scale(50) == 100);
   CHECK(core::quality_scale(75) == 50);
   CHECK(core::quality_scale(10) == 500);
-  CHECK(core::quality_scale(0) == 5000);   // clamped to 1
-  CHECK(core::quality_scale(150) == 0);    // clamped to 100
+  CHECK(core::quality_scale(0) == 5000);  // clamped to 1
+  CHECK(core::quality_scale(150) == 0);   // clamped to 100
   CHECK(core::quant_table(50, false) == core::kLumaQuantBase);
   CHECK(core::quant_table(50, true) == core::kChromaQuantBase);
   // cjpeg -quality 75 (libjpeg's default): luminance row 0 = 8 6 5 8 12 20 26 31, chrominance 9 9 12 24 50...
@@ -102,8 +102,7 @@ TEST_CASE("compress cpu: every mode keeps shape and channels, values are 8-bit i
         const std::int64_t hw = 21 * 35, a = (c - 1) * hw;
         for (std::int64_t i = 0; i < hw; ++i) REQUIRE(res.image.get(a + i) == in.tensor.get(a + i));
       }
-      if (mode == core::CompressMode::kKeep)
-        CHECK(res.nonzero == c * core::keep_count(0.2, in.tensor.shape()));
+      if (mode == core::CompressMode::kKeep) CHECK(res.nonzero == c * core::keep_count(0.2, in.tensor.shape()));
       if (mode == core::CompressMode::kJpeg) CHECK(res.coefficients == 24 * 40 * core::coded_planes(c));
     }
   }

@@ -312,7 +312,8 @@ HostTensor tile_of(const HostTensor& t, std::int64_t m, std::int64_t ti, std::in
   return out;
 }
 
-void put_tile(HostTensor& t, const HostTensor& tile, std::int64_t m, std::int64_t ti, std::int64_t tj, std::int64_t bs) {
+void put_tile(HostTensor& t, const HostTensor& tile, std::int64_t m, std::int64_t ti, std::int64_t tj,
+              std::int64_t bs) {
   for (std::int64_t i = 0; i < bs; ++i)
     for (std::int64_t j = 0; j < bs; ++j)
       t.set(m * t.shape().count() + (ti * bs + i) * t.cols() + tj * bs + j, tile.get(i * bs + j));

@@ -51,10 +51,18 @@ std::vector<double> definition(Op op, Norm norm, const std::vector<double>& x) {
     }
     const bool ortho = norm == Norm::kOrtho;
     switch (op) {
-      case Op::kDct2: y[k] = ortho ? std::sqrt(2 / nn) * (k == 0 ? std::sqrt(0.5) : 1.0) * s : 2 * s; break;
-      case Op::kIdct2: y[k] = ortho ? std::sqrt(2 / nn) * s : s / (2 * nn); break;
-      case Op::kDct4: y[k] = ortho ? std::sqrt(2 / nn) * s : 2 * s; break;
-      default: y[k] = ortho ? std::sqrt(2 / nn) * s : s / nn; break;  // idct4 = dct4 / 2N
+      case Op::kDct2:
+        y[k] = ortho ? std::sqrt(2 / nn) * (k == 0 ? std::sqrt(0.5) : 1.0) * s : 2 * s;
+        break;
+      case Op::kIdct2:
+        y[k] = ortho ? std::sqrt(2 / nn) * s : s / (2 * nn);
+        break;
+      case Op::kDct4:
+        y[k] = ortho ? std::sqrt(2 / nn) * s : 2 * s;
+        break;
+      default:
+        y[k] = ortho ? std::sqrt(2 / nn) * s : s / nn;
+        break;  // idct4 = dct4 / 2N
     }
   }
   return y;

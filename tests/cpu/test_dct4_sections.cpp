@@ -93,8 +93,8 @@ TEST_CASE("dct4 sections: N=17 DCT-IV: inverse after forward is the identity", "
   core::TransformDesc inv = fwd;
   inv.op = Op::kIdct4;
   const core::HostTensor x = test::random_tensor(fwd.shape, fwd.batch, prec, 5);
-  const core::HostTensor back = test::run_backend(sec_backend(sections), inv,
-                                                  test::run_backend(sec_backend(sections), fwd, x));
+  const core::HostTensor back =
+      test::run_backend(sec_backend(sections), inv, test::run_backend(sec_backend(sections), fwd, x));
   CHECK(rel_l2(back, x.to(core::Precision::kF64)) <= tol(prec));
 }
 
@@ -152,7 +152,8 @@ TEST_CASE("dct4 sections: DCT-IV through the CLI: N = 17 works, other N exit 4",
   };
   write("ok.txt", 3, 17);
   write("bad.txt", 3, 16);
-  const auto ok = test::run_dctool("-b " + name + " -p f64 dct4 " + dir.file("ok.txt") + " -o " + dir.file("ok_out.txt"));
+  const auto ok =
+      test::run_dctool("-b " + name + " -p f64 dct4 " + dir.file("ok.txt") + " -o " + dir.file("ok_out.txt"));
   INFO(ok.err);
   CHECK(ok.code == 0);
   const auto bad =

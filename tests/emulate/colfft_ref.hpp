@@ -43,7 +43,9 @@ inline void run_grid(unsigned threads, Dim grid, F&& body) {
 using CLD = std::complex<LD>;
 
 // Random tables (the kernels only index them): tw1, s1 (n1), tw2, s2 (n2); float-exact, shared by f32 and f64.
-struct Tables { std::vector<double> tw1, s1, tw2, s2; };
+struct Tables {
+  std::vector<double> tw1, s1, tw2, s2;
+};
 
 template <class T>
 struct TypedTables {
@@ -181,8 +183,15 @@ struct FusedBuffers {
   T* y;
   FusedBuffers(long long n1_, long long w_, long long pitch_, long long batch_, bool inverse_,
                const std::vector<double>& in)
-      : n1(n1_), w(w_), pitch(pitch_), batch(batch_), ms(n1_ * pitch_), n2(2 * (w_ - 1)), ys(n1_ * n2),
-        inverse(inverse_), buf(static_cast<std::size_t>(2 * kFusedGuard + batch_ * ms)),
+      : n1(n1_),
+        w(w_),
+        pitch(pitch_),
+        batch(batch_),
+        ms(n1_ * pitch_),
+        n2(2 * (w_ - 1)),
+        ys(n1_ * n2),
+        inverse(inverse_),
+        buf(static_cast<std::size_t>(2 * kFusedGuard + batch_ * ms)),
         ybuf(static_cast<std::size_t>(2 * kFusedGuard + batch_ * ys)) {
     std::memset(buf.data(), 0xFF, buf.size() * sizeof(C));  // NaN: guards, padding columns, unwritten outputs
     std::memset(ybuf.data(), 0xFF, ybuf.size() * sizeof(T));
@@ -251,8 +260,8 @@ struct FusedBuffers {
   }
 };
 
-// The two-kernel route of kernels/dct2d/col_fft.cuh on b, n1 = 2^(lg_na + lg_nb), as kernels/dct2d/col_fft.cu launches it:
-// forward pass A (col_fft_plan) then col_fft_post with tiles of `tile` columns; inverse col_fft_pre with g groups
+// The two-kernel route of kernels/dct2d/col_fft.cuh on b, n1 = 2^(lg_na + lg_nb), as kernels/dct2d/col_fft.cu launches
+// it: forward pass A (col_fft_plan) then col_fft_post with tiles of `tile` columns; inverse col_fft_pre with g groups
 // per thread (16-column tiles) then pass A'. tw: col_fft_twiddles(lg_na + lg_nb). False when the fused kernel's
 // shared memory does not fit the emulator's buffer.
 template <class T>
@@ -278,13 +287,13 @@ bool run_two_kernel(FusedBuffers<T>& b, int lg_na, int lg_nb, int tile, int g,
   if (!b.inverse) {
     run_plain();
     run_grid(static_cast<unsigned>(cf::fused_threads(tile, 1)), Dim{ftiles, (1u << lg_nb) / 2, batch}, [&] {
-      cf::col_fft_post_kernel<T>(l, tile)(b.data, b.y, tw.data(), tab, unsigned(b.pitch), unsigned(b.w),
-                                          unsigned(b.n2), ms, lg_n, unsigned(lg_nb));
+      cf::col_fft_post_kernel<T>(l, tile)(b.data, b.y, tw.data(), tab, unsigned(b.pitch), unsigned(b.w), unsigned(b.n2),
+                                          ms, lg_n, unsigned(lg_nb));
     });
   } else {
     run_grid(static_cast<unsigned>(cf::fused_threads(cf::kTile, g)), Dim{tiles, (1u << lg_nb) / 2, batch}, [&] {
-      cf::col_fft_pre_kernel<T>(l, g)(b.y, b.data, tw.data(), tab, unsigned(b.pitch), unsigned(b.w), unsigned(b.n2),
-                                      ms, lg_n, unsigned(lg_nb));
+      cf::col_fft_pre_kernel<T>(l, g)(b.y, b.data, tw.data(), tab, unsigned(b.pitch), unsigned(b.w), unsigned(b.n2), ms,
+                                      lg_n, unsigned(lg_nb));
     });
     run_plain();
   }

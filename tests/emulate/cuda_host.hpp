@@ -19,16 +19,28 @@
 #include <thread>
 #include <vector>
 
-struct alignas(8) float2 { float x, y; };
-struct alignas(16) double2 { double x, y; };
-struct alignas(16) float4 { float x, y, z, w; };
-struct alignas(8) uint2 { unsigned x, y; };
-struct alignas(16) uint4 { unsigned x, y, z, w; };
+struct alignas(8) float2 {
+  float x, y;
+};
+struct alignas(16) double2 {
+  double x, y;
+};
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
+struct alignas(8) uint2 {
+  unsigned x, y;
+};
+struct alignas(16) uint4 {
+  unsigned x, y, z, w;
+};
 inline uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
 inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
 inline double2 make_double2(double x, double y) { return {x, y}; }
 
-struct Dim { unsigned x = 0, y = 0, z = 0; };
+struct Dim {
+  unsigned x = 0, y = 0, z = 0;
+};
 inline thread_local Dim threadIdx;
 inline Dim blockIdx, blockDim;
 
@@ -50,7 +62,9 @@ V __shfl_xor_sync(unsigned, V v, int mask) {
 }
 
 template <class V>
-V __ldg(const V* p) { return *p; }
+V __ldg(const V* p) {
+  return *p;
+}
 
 #define __global__
 #define __launch_bounds__(...)

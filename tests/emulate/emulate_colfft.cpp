@@ -21,11 +21,11 @@
    Error per case: max |out - ref| over max |ref| (real and imaginary parts as separate components).
    Pass: f32 <= 1e-5, f64 <= 1e-12. Self-contained (no libraries). `emulate_colfft --fused-only` runs only part 2. */
 #include <algorithm>
-#include <chrono>
-#include <complex>
 #include <barrier>
 #include <cassert>
+#include <chrono>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -35,7 +35,9 @@
 #include "cuda_host.hpp"
 #define __shared__
 #define DCT_ASSERT_ALIGNED_CX(p) assert((reinterpret_cast<std::uintptr_t>(p) % sizeof(*(p))) == 0)
-namespace dct::cuda::colfft { alignas(16) unsigned char colfft_smem[2 * 128 * 32 * 16 + 129 * 32]; }  // the fused passes: two groups of 32 columns, tables
+namespace dct::cuda::colfft {
+alignas(16) unsigned char colfft_smem[2 * 128 * 32 * 16 + 129 * 32];
+}  // namespace dct::cuda::colfft
 #include "kernels/dct2d/col_fft.cuh"
 using namespace dct::cuda;
 using LD = long double;
@@ -72,8 +74,8 @@ static double run(int lg_na, int lg_nb, long long w, long long pitch, long long 
     const Dim grid{static_cast<unsigned>((w + colfft::kTile - 1) / colfft::kTile), p.groups,
                    static_cast<unsigned>(batch)};
     run_grid(colfft::kThreads, grid, [&] {
-      fn(data, tw.data(), unsigned(pitch), unsigned(w), p.gs, p.rs, static_cast<unsigned long long>(ms),
-         unsigned(lg_n), p.flags);
+      fn(data, tw.data(), unsigned(pitch), unsigned(w), p.gs, p.rs, static_cast<unsigned long long>(ms), unsigned(lg_n),
+         p.flags);
     });
   }
   for (std::size_t i = 0; i < buf.size(); ++i) {
@@ -101,8 +103,8 @@ static double run(int lg_na, int lg_nb, long long w, long long pitch, long long 
 // as doubles (complex: re, im), or an empty vector when something outside the outputs changed or an output is
 // not finite.
 template <class T>
-static std::vector<double> run_fused(int tile, int g, int lg_na, int lg_nb, long long w, long long pitch, long long batch,
-                                     bool inverse, const std::vector<double>& in, const Tables& tab) {
+static std::vector<double> run_fused(int tile, int g, int lg_na, int lg_nb, long long w, long long pitch,
+                                     long long batch, bool inverse, const std::vector<double>& in, const Tables& tab) {
   FusedBuffers<T> b(1LL << (lg_na + lg_nb), w, pitch, batch, inverse, in);
   const TypedTables<T> tt(tab);
   if (!run_two_kernel(b, lg_na, lg_nb, tile, g, colfft::col_fft_twiddles<T>(lg_na + lg_nb), tt.view())) return {};
@@ -112,12 +114,15 @@ static std::vector<double> run_fused(int tile, int g, int lg_na, int lg_nb, long
   return out;
 }
 
-
 // Both fused passes for n1 = 2048 / 4096 / 8192 / 16384 (and 8192 = 128 x 64): col_fft_post with tiles of 16 and 32
 // columns, col_fft_pre with one and two groups per thread; w = 37 (n2 = 72, the last tile partial), batch 2.
 static void fused_cases(double& max32, double& max64, int& bad) {
   const long long w = 37, batch = 2, n2 = 2 * (w - 1);
-  struct Case { int lg_na, lg_nb; long long pitch; int tile, g; };
+  struct Case {
+    int lg_na, lg_nb;
+    long long pitch;
+    int tile, g;
+  };
   for (const Case cs : {Case{6, 7, 41, 16, 1}, Case{6, 7, 41, 32, 2}, Case{7, 6, 41, 32, 2}, Case{6, 6, 48, 16, 2},
                         Case{6, 6, 48, 32, 1}, Case{6, 5, 45, 32, 2}, Case{7, 7, 43, 32, 2}}) {
     const long long n1 = 1LL << (cs.lg_na + cs.lg_nb);
@@ -129,13 +134,17 @@ static void fused_cases(double& max32, double& max64, int& bad) {
       std::vector<LD> ref;
       std::vector<char> checked;
       fused_reference(n1, w, batch, inv, in, tab, cols, ref, checked);
-      const double e32 = rel_err(run_fused<float>(cs.tile, cs.g, cs.lg_na, cs.lg_nb, w, cs.pitch, batch, inv, in, tab), ref, checked);
-      const double e64 = rel_err(run_fused<double>(cs.tile, cs.g, cs.lg_na, cs.lg_nb, w, cs.pitch, batch, inv, in, tab), ref, checked);
+      const double e32 =
+          rel_err(run_fused<float>(cs.tile, cs.g, cs.lg_na, cs.lg_nb, w, cs.pitch, batch, inv, in, tab), ref, checked);
+      const double e64 =
+          rel_err(run_fused<double>(cs.tile, cs.g, cs.lg_na, cs.lg_nb, w, cs.pitch, batch, inv, in, tab), ref, checked);
       const bool ok = e32 <= 1e-5 && e64 <= 1e-12;
       bad += !ok;
-      std::printf("fused n1=%lld (%d x %d) post tile %d, pre groups/thread %d, n2=%lld pitch=%lld batch=%lld %s (columns 0 1 15 16 31 32 35 36 and mirrors): f32 %.3g f64 %.3g %s\n",
-                  n1, 1 << cs.lg_na, 1 << cs.lg_nb, cs.tile, cs.g, n2, cs.pitch, batch, inv ? "pre_2d + pass B', pass A'" : "pass A, pass B + post_2d", e32, e64,
-                  ok ? "ok" : "FAIL");
+      std::printf(
+          "fused n1=%lld (%d x %d) post tile %d, pre groups/thread %d, n2=%lld pitch=%lld batch=%lld %s (columns 0 1 "
+          "15 16 31 32 35 36 and mirrors): f32 %.3g f64 %.3g %s\n",
+          n1, 1 << cs.lg_na, 1 << cs.lg_nb, cs.tile, cs.g, n2, cs.pitch, batch,
+          inv ? "pre_2d + pass B', pass A'" : "pass A, pass B + post_2d", e32, e64, ok ? "ok" : "FAIL");
       std::fflush(stdout);
       max32 = std::max(max32, e32);
       max64 = std::max(max64, e64);
@@ -149,7 +158,11 @@ int main(int argc, char** argv) {
   double max32 = 0, max64 = 0;
   const LD pi = 3.141592653589793238462643383279502884L;
   const long long w = 37, batch = 2;
-  struct Case { int lg_na, lg_nb; long long pitch; bool all; };
+  struct Case {
+    int lg_na, lg_nb;
+    long long pitch;
+    bool all;
+  };
   const std::vector<Case> plain = {Case{6, 7, 41, true}, Case{6, 6, 40, false}, Case{6, 5, 45, false},
                                    Case{7, 7, 43, false}};
   for (const Case cs : fused_only ? std::vector<Case>{} : plain) {
@@ -203,9 +216,11 @@ int main(int argc, char** argv) {
       const auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
       const bool ok = e32 <= 1e-5 && e64 <= 1e-12;
       bad += !ok;
-      std::printf("n1=%lld (%lldx%lld) w=%lld pitch=%lld batch=%lld %s, %s columns: f32 %.3g f64 %.3g %s  (reference %.0f s, kernels %.0f s)\n",
-                  n1, na, nb, w, cs.pitch, batch, inv ? "inverse" : "forward", cs.all ? "all" : "4 sampled", e32, e64,
-                  ok ? "ok" : "FAIL", sec(t0, t1), sec(t1, t2));
+      std::printf(
+          "n1=%lld (%lldx%lld) w=%lld pitch=%lld batch=%lld %s, %s columns: f32 %.3g f64 %.3g %s  (reference %.0f s, "
+          "kernels %.0f s)\n",
+          n1, na, nb, w, cs.pitch, batch, inv ? "inverse" : "forward", cs.all ? "all" : "4 sampled", e32, e64,
+          ok ? "ok" : "FAIL", sec(t0, t1), sec(t1, t2));
       std::fflush(stdout);
       max32 = std::max(max32, e32);
       max64 = std::max(max64, e64);

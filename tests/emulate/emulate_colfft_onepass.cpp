@@ -37,12 +37,13 @@
 #include "cuda_host.hpp"
 #define __shared__
 #define DCT_ASSERT_ALIGNED_CX(p) assert((reinterpret_cast<std::uintptr_t>(p) % sizeof(*(p))) == 0)
-namespace dct::cuda::colfft { alignas(16) unsigned char colfft_smem[161 * 1024]; }  // the largest: one-pass f64 C=4 (128 KiB + tables)
+namespace dct::cuda::colfft {
+alignas(16) unsigned char colfft_smem[161 * 1024];
+}  // namespace dct::cuda::colfft
 #include "kernels/dct2d/col_fft_onepass.cuh"
 using namespace dct::cuda;
 using LD = long double;
 #include "colfft_ref.hpp"  // Tables, TypedTables, fused_reference, rel_err (shared with emulate_colfft.cpp)
-
 
 constexpr int kLgN = 11, kLgNa = 6, kLgNb = 5;
 constexpr long long kN1 = 2048;
@@ -67,7 +68,8 @@ static std::vector<double> run_route(long long w, long long pitch, long long bat
     const Dim grid{static_cast<unsigned>((w + C - 1) / C), 1, static_cast<unsigned>(batch)};
     if (!inverse)
       run_grid(colfft::kOnepassThreads, grid, [&] {
-        colfft::col_fft1_post<T, C>(b.data, b.y, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(b.n2), ms);
+        colfft::col_fft1_post<T, C>(b.data, b.y, tw.data(), tt.view(), unsigned(pitch), unsigned(w), unsigned(b.n2),
+                                    ms);
       });
     else
       run_grid(colfft::kOnepassThreads, grid, [&] {
@@ -98,8 +100,12 @@ static double route_diff(const std::vector<double>& a, const std::vector<double>
 int main() {
   int bad = 0;
   double max32 = 0, max64 = 0;
-  struct Case { long long w, pitch, batch; std::vector<long long> cols; };
-  const Case cases[] = {{37, 41, 2, {0, 1, 7, 8, 15, 16, 35, 36}}, {129, 136, 1, {0, 1, 7, 8, 15, 16, 35, 36, 127, 128}}};
+  struct Case {
+    long long w, pitch, batch;
+    std::vector<long long> cols;
+  };
+  const Case cases[] = {{37, 41, 2, {0, 1, 7, 8, 15, 16, 35, 36}},
+                        {129, 136, 1, {0, 1, 7, 8, 15, 16, 35, 36, 127, 128}}};
   const auto t_start = std::chrono::steady_clock::now();
   for (const Case& cs : cases) {
     const long long n1 = kN1, w = cs.w, n2 = 2 * (w - 1), batch = cs.batch;
@@ -117,11 +123,11 @@ int main() {
       const double r32 = rel_err(two32, ref, checked), r64 = rel_err(two64, ref, checked);
       const auto t2 = std::chrono::steady_clock::now();
       const auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
-      std::printf("n1=2048 n2=%lld w=%lld pitch=%lld batch=%lld %s: reference %.1f s, two-kernel route (%d-thread fused "
-                  "CTAs) f32 %.3g f64 %.3g (%.1f s)\n",
-                  n2, w, cs.pitch, batch, inv ? "inverse" : "forward", sec(t0, t1),
-                  colfft::fused_threads(colfft::kTile, inv ? 2 : 1), r32, r64,
-                  sec(t1, t2));
+      std::printf(
+          "n1=2048 n2=%lld w=%lld pitch=%lld batch=%lld %s: reference %.1f s, two-kernel route (%d-thread fused "
+          "CTAs) f32 %.3g f64 %.3g (%.1f s)\n",
+          n2, w, cs.pitch, batch, inv ? "inverse" : "forward", sec(t0, t1),
+          colfft::fused_threads(colfft::kTile, inv ? 2 : 1), r32, r64, sec(t1, t2));
       std::string cl;
       for (const long long c : cs.cols) cl += " " + std::to_string(c);
       const auto variant = [&](const char* tname, int c, const std::vector<double>& out, const std::vector<double>& two,
@@ -132,10 +138,11 @@ int main() {
         const bool ok = e <= lim && d <= lim;
         bad += !ok;
         mx = std::max(mx, e);
-        std::printf("  %s %s C=%d (columns%s and mirrors): vs reference %.3g, vs two-kernel %.3g (%lld of %zu differ "
-                    "bitwise) %s  (%.1f s)\n",
-                    inv ? "col_fft1_pre " : "col_fft1_post", tname, c, cl.c_str(), e, d, nd, out.size(),
-                    ok ? "ok" : "FAIL", tsec);
+        std::printf(
+            "  %s %s C=%d (columns%s and mirrors): vs reference %.3g, vs two-kernel %.3g (%lld of %zu differ "
+            "bitwise) %s  (%.1f s)\n",
+            inv ? "col_fft1_pre " : "col_fft1_post", tname, c, cl.c_str(), e, d, nd, out.size(), ok ? "ok" : "FAIL",
+            tsec);
         std::fflush(stdout);
       };
       const auto timed = [&](auto fn) {
@@ -158,8 +165,9 @@ int main() {
     }
   }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-  std::printf("max relative error vs reference (max-abs / max-abs) f32 %.3g (limit 1e-5), f64 %.3g (limit 1e-12); "
-              "%.0f s\n%s\n",
-              max32, max64, total, bad ? "FAIL" : "OK");
+  std::printf(
+      "max relative error vs reference (max-abs / max-abs) f32 %.3g (limit 1e-5), f64 %.3g (limit 1e-12); "
+      "%.0f s\n%s\n",
+      max32, max64, total, bad ? "FAIL" : "OK");
   return bad ? 1 : 0;
 }

@@ -20,7 +20,9 @@
 #include "cpu/backends.hpp"
 #include "cuda_host.hpp"
 #define __shared__
-namespace dct::cuda::dct4 { alignas(16) unsigned char rows_smem[81920]; }
+namespace dct::cuda::dct4 {
+alignas(16) unsigned char rows_smem[81920];
+}
 #include "kernels/dct4/rows.cuh"
 using namespace dct;
 template <class T>
@@ -51,8 +53,9 @@ double run(int n, long long lines, bool inverse) {
   for (long long b = 0; b < ctas; ++b) {
     blockIdx = {static_cast<unsigned>(b), 0, 0};
     std::memset(cuda::dct4::rows_smem, 0xFF, sizeof cuda::dct4::rows_smem);  // poison shared memory too
-    emu_run_cta(static_cast<unsigned>(k.threads),
-                [&](unsigned) { k.fn(in.data<T>(), out.data<T>(), pre.data(), post.data(), tw.data(), n, lgm, lines); });
+    emu_run_cta(static_cast<unsigned>(k.threads), [&](unsigned) {
+      k.fn(in.data<T>(), out.data<T>(), pre.data(), post.data(), tw.data(), n, lgm, lines);
+    });
   }
   core::TransformDesc d;
   d.op = inverse ? core::Op::kIdct4 : core::Op::kDct4;

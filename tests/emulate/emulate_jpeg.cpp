@@ -37,8 +37,16 @@
 #include "cuda_host.hpp"
 
 using std::min;
-inline unsigned __float_as_uint(float f) { unsigned u; std::memcpy(&u, &f, 4); return u; }
-inline float __uint_as_float(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }
+inline unsigned __float_as_uint(float f) {
+  unsigned u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+inline float __uint_as_float(unsigned u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
 inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
   const std::uint64_t v = (std::uint64_t(y) << 32) | x;
   unsigned r = 0;
@@ -65,7 +73,11 @@ inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v)
 // (the tensor core's f32 accumulation may differ in the last bits: the kernel is held to the CPU's tolerances, not to
 // bit equality).
 #define DCT_EMULATE 1
-inline float h2f(unsigned short h) { _Float16 v; std::memcpy(&v, &h, 2); return float(v); }
+inline float h2f(unsigned short h) {
+  _Float16 v;
+  std::memcpy(&v, &h, 2);
+  return float(v);
+}
 inline unsigned short f2h(float f) {
   const _Float16 v = static_cast<_Float16>(f);
   unsigned short h;
@@ -95,7 +107,9 @@ inline unsigned emu_hfma2(unsigned a, unsigned b, unsigned c) {
   }
   return r;
 }
-struct MmaLane { unsigned a[4], b[2]; };
+struct MmaLane {
+  unsigned a[4], b[2];
+};
 inline MmaLane g_mma[1024];
 // s + the sum of entry i (m = g + 8 (i >> 1), n = 2t + (i & 1)) of lane `lane`'s D = A·B, the warp's fragments in w
 // (A(m, k) from lane (m % 8, (k % 8) / 2), B(k, n) from lane (n, (k % 8) / 2)), in double: exact, f16 products.
@@ -199,11 +213,15 @@ Emulated emulate(const core::Dataset& in, int quality, Deq deq) {
   const long long units = static_cast<long long>(p.ctas_x) * p.strips, ctas = (units + p.tc_chunk - 1) / p.tc_chunk;
   const bool f16 = deq == Deq::kAsLaunched && tc::deq_f16_ok(p.tab);
   if (planes == 3) {
-    if (f16) run_grid<3, true>(p, ctas);
-    else run_grid<3, false>(p, ctas);
+    if (f16)
+      run_grid<3, true>(p, ctas);
+    else
+      run_grid<3, false>(p, ctas);
   } else {
-    if (f16) run_grid<1, true>(p, ctas);
-    else run_grid<1, false>(p, ctas);
+    if (f16)
+      run_grid<1, true>(p, ctas);
+    else
+      run_grid<1, false>(p, ctas);
   }
   Emulated e;
   e.deq_f16 = f16;
@@ -291,8 +309,10 @@ int colour_conversion() {
     }
   }
   const bool ok = far == 0 && diff[0] == 3464 && diff[1] == 0 && diff[2] == 2666;
-  std::printf("colour conversion, 2^24 colours: Y %ld, Cb %ld, Cr %ld differ from the CPU (expected 3464, 0, 2666 "
-              "ties, each +1), %ld by more: %s\n", diff[0], diff[1], diff[2], far, ok ? "ok" : "FAIL");
+  std::printf(
+      "colour conversion, 2^24 colours: Y %ld, Cb %ld, Cr %ld differ from the CPU (expected 3464, 0, 2666 "
+      "ties, each +1), %ld by more: %s\n",
+      diff[0], diff[1], diff[2], far, ok ? "ok" : "FAIL");
   std::fflush(stdout);
   return ok ? 0 : 1;
 }
@@ -303,7 +323,10 @@ int main(int argc, char** argv) {
   registry.add(cpu::make_block8_flmad_backend());
   const std::unique_ptr<core::Compressor> cpu = cpu::make_cpu_compressor(registry);
   const app::StbCodec codec;
-  struct Case { std::string name; core::Dataset d; };
+  struct Case {
+    std::string name;
+    core::Dataset d;
+  };
   std::vector<Case> cases;
   cases.reserve(8);
   cases.push_back({"camera.png", codec.read(root + "/data/camera.png", core::Precision::kF32)});
@@ -347,13 +370,13 @@ int main(int argc, char** argv) {
       low += below;
       ++runs;
       bad += !ok;
-      std::printf("%-26s q%-3d %s PSNR(CPU,GPU) %7.2f dB  nonzero %lld / %lld (%+.2e)  entropy %.5f / %.5f "
-                  "(%+.1e)%s%s%s%s\n",
-                  c.name.c_str(), q, e.deq_f16 ? "f16 deq (f32 too)" : "f32 deq          ", psnr,
-                  (long long)want.nonzero, (long long)got.nonzero, want.nonzero_fraction() - got.nonzero_fraction(),
-                  want.entropy_bits, got.entropy_bits, got.entropy_bits - want.entropy_bits,
-                  alpha_diff ? "  ALPHA CHANGED" : "", deq_diff ? "  f32 DEQUANTIZER DIFFERS" : "",
-                  below ? "  BELOW-50" : "", ok ? "" : "  FAIL");
+      std::printf(
+          "%-26s q%-3d %s PSNR(CPU,GPU) %7.2f dB  nonzero %lld / %lld (%+.2e)  entropy %.5f / %.5f "
+          "(%+.1e)%s%s%s%s\n",
+          c.name.c_str(), q, e.deq_f16 ? "f16 deq (f32 too)" : "f32 deq          ", psnr, (long long)want.nonzero,
+          (long long)got.nonzero, want.nonzero_fraction() - got.nonzero_fraction(), want.entropy_bits, got.entropy_bits,
+          got.entropy_bits - want.entropy_bits, alpha_diff ? "  ALPHA CHANGED" : "",
+          deq_diff ? "  f32 DEQUANTIZER DIFFERS" : "", below ? "  BELOW-50" : "", ok ? "" : "  FAIL");
       std::fflush(stdout);
     }
   std::printf("f32 dequantizer identical to the f16 one in %d of %d cases\n", deq_same, deq_pairs);

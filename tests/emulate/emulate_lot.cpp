@@ -1,10 +1,10 @@
 /* Host emulation of the cuda-lot kernels (kernels/lot/lot.cu: lot_forward_kernel, lot_inverse_kernel) for machines
-   without a GPU: the kernels' device code (kernels/lot/lot.cuh) is compiled as plain C++ with the device 8-point graphs of kernels/block8/block8.cuh, each CTA run
-   as 256 std::threads with a std::barrier for __syncthreads (shared arrays become statics; CTAs one after another
-   over the whole grid; float4 / double2 are plain structs), and compared with cpu-lot (cpu::make_lot_backend).
-   Poisoned outputs (NaN) catch unwritten elements. 15 shapes (single blocks, one CTA, several CTAs with partial ones
-   on either axis, CTA edges exactly at the image edge), lot and ilot, f32 and f64. Pass: relative L2 error
-   f32 < 1e-5, f64 < 1e-12. */
+   without a GPU: the kernels' device code (kernels/lot/lot.cuh) is compiled as plain C++ with the device 8-point graphs
+   of kernels/block8/block8.cuh, each CTA run as 256 std::threads with a std::barrier for __syncthreads (shared arrays
+   become statics; CTAs one after another over the whole grid; float4 / double2 are plain structs), and compared with
+   cpu-lot (cpu::make_lot_backend). Poisoned outputs (NaN) catch unwritten elements. 15 shapes (single blocks, one CTA,
+   several CTAs with partial ones on either axis, CTA edges exactly at the image edge), lot and ilot, f32 and f64. Pass:
+   relative L2 error f32 < 1e-5, f64 < 1e-12. */
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -37,23 +37,30 @@ double run(bool fwd, int h, int w, int batch) {  // h, w: data shape
         blockIdx = {x, y, z};
         blockDim = {static_cast<unsigned>(cuda::kThreads), 1, 1};
         emu_run_cta(static_cast<unsigned>(cuda::kThreads), [&](unsigned) {
-          if (fwd) cuda::lot_forward_kernel<T>(in.data<T>(), out.data<T>(), h, w, k);
-          else cuda::lot_inverse_kernel<T>(in.data<T>(), out.data<T>(), h, w, k);
+          if (fwd)
+            cuda::lot_forward_kernel<T>(in.data<T>(), out.data<T>(), h, w, k);
+          else
+            cuda::lot_inverse_kernel<T>(in.data<T>(), out.data<T>(), h, w, k);
         });
       }
-  core::TransformDesc d; d.op = fwd ? core::Op::kLot : core::Op::kIlot; d.shape = {ih, iw}; d.batch = batch; d.prec = in.precision();
+  core::TransformDesc d;
+  d.op = fwd ? core::Op::kLot : core::Op::kIlot;
+  d.shape = {ih, iw};
+  d.batch = batch;
+  d.prec = in.precision();
   auto b = cpu::make_lot_backend();
   core::HostTensor ref(core::Shape2{oh, ow}, batch, in.precision());
   b->make_plan(d)->execute(in.view(), ref.view());
-  for (int64_t i = 0; i < out.elements(); ++i) if (!std::isfinite(out.get(i))) return INFINITY;
+  for (int64_t i = 0; i < out.elements(); ++i)
+    if (!std::isfinite(out.get(i))) return INFINITY;
   return core::relative_l2(out.to(core::Precision::kF64), ref.to(core::Precision::kF64));
 }
 int main() {
   // {h, w, batch}: single blocks, one CTA, several CTAs with partial ones on either axis (31·8 = 248 columns,
   // 7·8 = 56 rows per CTA), and CTA edges exactly at the image edge.
-  int shapes[][3] = {{8, 8, 2},     {8, 16, 2},    {16, 8, 2},    {16, 24, 1},   {64, 64, 2},   {40, 8, 2},
-                     {136, 264, 2}, {8, 200, 2},   {64, 272, 2},  {264, 256, 2}, {512, 520, 2}, {48, 240, 1},
-                     {56, 248, 1},  {104, 488, 1}, {112, 496, 1}};
+  int shapes[][3] = {{8, 8, 2},     {8, 16, 2},    {16, 8, 2},   {16, 24, 1},   {64, 64, 2},
+                     {40, 8, 2},    {136, 264, 2}, {8, 200, 2},  {64, 272, 2},  {264, 256, 2},
+                     {512, 520, 2}, {48, 240, 1},  {56, 248, 1}, {104, 488, 1}, {112, 496, 1}};
   int bad = 0;
   for (auto& s : shapes)
     for (int fwd = 0; fwd < 2; ++fwd) {

@@ -27,7 +27,9 @@
 #include "cuda_host.hpp"
 #define __shared__
 #define DCT_ASSERT_ALIGNED16(p) assert((reinterpret_cast<std::uintptr_t>(p) & 15) == 0)
-namespace dct::cuda::rfft { alignas(16) unsigned char rfft_smem[147456]; }
+namespace dct::cuda::rfft {
+alignas(16) unsigned char rfft_smem[147456];
+}
 #include "kernels/dct2d/row_fft.cuh"
 using namespace dct::cuda;
 using LD = long double;
@@ -43,9 +45,7 @@ static void run_ctas(int threads, long long ctas, F&& body) {
   }
 }
 
-static bool sampled(long long g, long long rows, int n2) {
-  return n2 < 1024 || g < 3 || g >= rows - 3 || g % 5 == 0;
-}
+static bool sampled(long long g, long long rows, int n2) { return n2 < 1024 || g < 3 || g >= rows - 3 || g % 5 == 0; }
 
 // One case: forward (inverse == false) or inverse of `rows` = batch·n1 lines. in: exactly representable in
 // float (the same data for both precisions). Returns the relative error (INFINITY: unwritten/NaN output,
@@ -69,14 +69,16 @@ static double run(int n2, long long n1, long long batch, bool inverse, const std
     for (std::size_t i = 0; i < nx; ++i) x[i] = static_cast<T>(in[i]);
     std::memset(V.data(), 0xFF, nv * sizeof(C));
     const std::vector<T> x0 = x;
-    run_ctas(l.threads, ctas, [&] { l.fwd(x.data(), V.data(), tw.data(), unsigned(n1), unsigned(rows), unsigned(m + 1)); });
+    run_ctas(l.threads, ctas,
+             [&] { l.fwd(x.data(), V.data(), tw.data(), unsigned(n1), unsigned(rows), unsigned(m + 1)); });
     if (std::memcmp(x0.data(), x.data(), nx * sizeof(T)) != 0) return INFINITY;
     for (const C& c : V) out.insert(out.end(), {double(c.x), double(c.y)});
   } else {
     for (std::size_t i = 0; i < nv; ++i) V[i] = C{static_cast<T>(in[2 * i]), static_cast<T>(in[2 * i + 1])};
     std::memset(x.data(), 0xFF, nx * sizeof(T));
     const std::vector<C> V0 = V;
-    run_ctas(l.threads, ctas, [&] { l.inv(V.data(), x.data(), tw.data(), unsigned(n1), unsigned(rows), unsigned(m + 1)); });
+    run_ctas(l.threads, ctas,
+             [&] { l.inv(V.data(), x.data(), tw.data(), unsigned(n1), unsigned(rows), unsigned(m + 1)); });
     if (std::memcmp(V0.data(), V.data(), nv * sizeof(C)) != 0) return INFINITY;
     out.assign(x.begin(), x.end());
   }

@@ -33,8 +33,8 @@ TEST_CASE("block8 gpu: cuda-8x8 and cuda-8x8-def agree with cpu-8x8-flmad and th
   for (Precision prec : {Precision::kF32, Precision::kF64})
     for (Op op : {Op::kDct2, Op::kIdct2})
       for (Norm norm : {Norm::kOrtho, Norm::kNone})
-        for (Shape2 shape : {Shape2{8, 8}, Shape2{16, 24}, Shape2{64, 64}, Shape2{24, 264}, Shape2{512, 512},
-                             Shape2{40, 1000}})
+        for (Shape2 shape :
+             {Shape2{8, 8}, Shape2{16, 24}, Shape2{64, 64}, Shape2{24, 264}, Shape2{512, 512}, Shape2{40, 1000}})
           for (std::int64_t batch : {1, 3}) {
             core::TransformDesc d;
             d.op = op;
@@ -70,11 +70,15 @@ TEST_CASE("block8 gpu: CPU and GPU compress reconstructions agree to PSNR > 50 d
       std::string gpu_transform;  // "" = the fused kernel
     };
     const Case cases[] = {
-        {core::CompressMode::kJpeg, 10, ""},       {core::CompressMode::kJpeg, 50, ""},
-        {core::CompressMode::kJpeg, 90, ""},       {core::CompressMode::kJpeg, 97, ""},  // 97: the kernel's f32 dequantizer
+        {core::CompressMode::kJpeg, 10, ""},
+        {core::CompressMode::kJpeg, 50, ""},
+        {core::CompressMode::kJpeg, 90, ""},
+        {core::CompressMode::kJpeg, 97, ""},  // 97: the kernel's f32 dequantizer
         {core::CompressMode::kJpeg, 50, "cuda-8x8"},
-        {core::CompressMode::kJpeg, 50, "cuda-8x8-def"}, {core::CompressMode::kThreshold, 20, "cuda-fft2d"},
-        {core::CompressMode::kKeep, 0.05, "cuda-fft2d"},  {core::CompressMode::kThreshold, 20, "cuda-rowcol"},
+        {core::CompressMode::kJpeg, 50, "cuda-8x8-def"},
+        {core::CompressMode::kThreshold, 20, "cuda-fft2d"},
+        {core::CompressMode::kKeep, 0.05, "cuda-fft2d"},
+        {core::CompressMode::kThreshold, 20, "cuda-rowcol"},
     };
     for (const Case& c : cases) {
       core::CompressRequest r;
@@ -100,8 +104,8 @@ TEST_CASE("block8 gpu: CPU and GPU compress reconstructions agree to PSNR > 50 d
       const double p = core::psnr_db(core::mse(want.image, got.image), 255.0);
       INFO(file << " " << core::to_string(c.mode) << " " << c.param << " via "
                 << (c.gpu_transform.empty() ? "cuda-jpeg-fused" : c.gpu_transform) << ": PSNR(CPU, GPU) " << p
-                << " dB; nonzero " << want.nonzero << " / " << got.nonzero << ", entropy " << want.entropy_bits
-                << " / " << got.entropy_bits);
+                << " dB; nonzero " << want.nonzero << " / " << got.nonzero << ", entropy " << want.entropy_bits << " / "
+                << got.entropy_bits);
       CHECK(p > 50.0);
       CHECK(std::abs(want.nonzero_fraction() - got.nonzero_fraction()) < 1e-3);
       CHECK(std::abs(want.entropy_bits - got.entropy_bits) < 1e-2);
@@ -126,8 +130,8 @@ TEST_CASE("block8 gpu: fused jpeg on partial tiles, odd sizes and alpha agrees w
       std::int64_t h, w;
       bool alpha;
     };
-    for (const Crop cr : {Crop{H, W, false}, Crop{200, 360, false}, Crop{205, 296, true}, Crop{203, 301, false},
-                          Crop{64, 8, true}}) {
+    for (const Crop cr :
+         {Crop{H, W, false}, Crop{200, 360, false}, Crop{205, 296, true}, Crop{203, 301, false}, Crop{64, 8, true}}) {
       core::Dataset in;
       in.kind = src.kind;
       const std::int64_t ch = C + (cr.alpha ? 1 : 0);
@@ -138,13 +142,13 @@ TEST_CASE("block8 gpu: fused jpeg on partial tiles, odd sizes and alpha agrees w
             in.tensor.set((c * cr.h + i) * cr.w + j,
                           c < C ? src.tensor.get((c * H + i) * W + j) : double((7 * i + 3 * j) % 256));
       for (const int quality : {50, 97}) {
-      core::CompressRequest r;
-      r.quality = quality;
-      core::CompressRequest rc = r;
-      rc.backend = "cpu-8x8-flmad";
-      const core::CompressResult want = cpu->run(rc, in);
-      REQUIRE(fused->supports(r, in).ok);
-      const core::CompressResult gpu = fused->run(r, in);
+        core::CompressRequest r;
+        r.quality = quality;
+        core::CompressRequest rc = r;
+        rc.backend = "cpu-8x8-flmad";
+        const core::CompressResult want = cpu->run(rc, in);
+        REQUIRE(fused->supports(r, in).ok);
+        const core::CompressResult gpu = fused->run(r, in);
         const core::CompressResult* got = &gpu;
         const double p = core::psnr_db(core::mse(want.image, got->image), 255.0);
         INFO(file << " crop " << cr.h << "x" << cr.w << (cr.alpha ? " +alpha" : "") << " quality " << quality

@@ -16,8 +16,8 @@
 #include "app/registry.hpp"
 #include "core/compress.hpp"
 #include "core/metrics.hpp"
-#include "kernels/compress/whole.hpp"
 #include "kernels/compress/topk_select.h"
+#include "kernels/compress/whole.hpp"
 #include "support.hpp"
 
 namespace {
@@ -59,7 +59,8 @@ std::vector<T> tie_heavy(std::int64_t n, int levels, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<T> v(static_cast<std::size_t>(n));
   for (auto& x : v) {
-    const T m = levels > 0 ? static_cast<T>(rng() % levels) * T(0.75) : static_cast<T>(std::ldexp(double(rng() >> 11), -40));
+    const T m =
+        levels > 0 ? static_cast<T>(rng() % levels) * T(0.75) : static_cast<T>(std::ldexp(double(rng() >> 11), -40));
     x = (rng() & 1) ? -m : m;
   }
   return v;
@@ -165,8 +166,10 @@ void compare(const core::Dataset& in, const core::CompressRequest& r, const std:
 core::CompressRequest request(CompressMode m, double param, Precision prec) {
   core::CompressRequest r;
   r.mode = m;
-  if (m == CompressMode::kKeep) r.keep = param;
-  else r.threshold = param;
+  if (m == CompressMode::kKeep)
+    r.keep = param;
+  else
+    r.threshold = param;
   r.prec = prec;
   return r;
 }
@@ -190,31 +193,30 @@ TEST_CASE("compress whole gpu: the device keep selection equals the CPU rule", "
   (void)test::usable_backend("cuda-fft2d");  // REQUIREs a usable device, with the reason
   std::uint64_t seed = 101;
   for (std::int64_t n : {1, 5, 4096, 4097, 10000, 70001})
-      for (int ch : {1, 3})
-        for (int levels : {0, 1, 3, 50})
-          for (double f : {0.001, 0.05, 0.5, 1.0}) {
-            const std::int64_t k = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(f * double(n))), 1, n);
-            const std::vector<float> cf = tie_heavy<float>(n * ch, levels, seed++);
-            const std::vector<double> cd = tie_heavy<double>(n * ch, levels, seed++);
-            const auto gf = dct::cuda::gpu_keep_select(cf, n, ch, k);
-            const auto gd = dct::cuda::gpu_keep_select(cd, n, ch, k);
-            REQUIRE(gf.size() == static_cast<std::size_t>(ch));
-            REQUIRE(gd.size() == static_cast<std::size_t>(ch));
-            for (int p = 0; p < ch; ++p) {
-              INFO("n " << n << " channel " << p << " of " << ch << " levels " << levels
-                                             << " k " << k);
-              const float* pf = cf.data() + p * n;
-              const double* pd = cd.data() + p * n;
-              const auto [tf, lf] = reference_rule(pf, n, k);
-              const auto [td, ld] = reference_rule(pd, n, k);
-              CHECK(static_cast<float>(gf[p].thr) == tf);
-              CHECK(gf[p].last == lf);
-              CHECK(gd[p].thr == td);
-              CHECK(gd[p].last == ld);
-              CHECK(rule_mask(pf, n, static_cast<float>(gf[p].thr), gf[p].last) == cpu_keep_mask(pf, n, k));
-              CHECK(rule_mask(pd, n, gd[p].thr, gd[p].last) == cpu_keep_mask(pd, n, k));
-            }
+    for (int ch : {1, 3})
+      for (int levels : {0, 1, 3, 50})
+        for (double f : {0.001, 0.05, 0.5, 1.0}) {
+          const std::int64_t k = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(f * double(n))), 1, n);
+          const std::vector<float> cf = tie_heavy<float>(n * ch, levels, seed++);
+          const std::vector<double> cd = tie_heavy<double>(n * ch, levels, seed++);
+          const auto gf = dct::cuda::gpu_keep_select(cf, n, ch, k);
+          const auto gd = dct::cuda::gpu_keep_select(cd, n, ch, k);
+          REQUIRE(gf.size() == static_cast<std::size_t>(ch));
+          REQUIRE(gd.size() == static_cast<std::size_t>(ch));
+          for (int p = 0; p < ch; ++p) {
+            INFO("n " << n << " channel " << p << " of " << ch << " levels " << levels << " k " << k);
+            const float* pf = cf.data() + p * n;
+            const double* pd = cd.data() + p * n;
+            const auto [tf, lf] = reference_rule(pf, n, k);
+            const auto [td, ld] = reference_rule(pd, n, k);
+            CHECK(static_cast<float>(gf[p].thr) == tf);
+            CHECK(gf[p].last == lf);
+            CHECK(gd[p].thr == td);
+            CHECK(gd[p].last == ld);
+            CHECK(rule_mask(pf, n, static_cast<float>(gf[p].thr), gf[p].last) == cpu_keep_mask(pf, n, k));
+            CHECK(rule_mask(pd, n, gd[p].thr, gd[p].last) == cpu_keep_mask(pd, n, k));
           }
+        }
 }
 
 TEST_CASE("compress whole gpu: threshold and keep agree with the CPU compressor", "[compress][gpu]") {
@@ -223,9 +225,8 @@ TEST_CASE("compress whole gpu: threshold and keep agree with the CPU compressor"
     const core::Dataset src = app::image_codec().read(test::source_dir() + "/data/" + file, Precision::kF32);
     const std::int64_t H = src.tensor.rows(), W = src.tensor.cols();
     // The whole image and an odd crop (odd on both axes: no k = N/2 row or column in the symmetric kernels).
-    const core::Dataset crop = make_image(203, 301, src.tensor.channels(), src.kind, [&](auto c, auto i, auto j) {
-      return src.tensor.get((c * H + i) * W + j);
-    });
+    const core::Dataset crop = make_image(203, 301, src.tensor.channels(), src.kind,
+                                          [&](auto c, auto i, auto j) { return src.tensor.get((c * H + i) * W + j); });
     for (const core::Dataset* in : {&src, &crop})
       for (Precision prec : {Precision::kF32, Precision::kF64}) {
         const std::string what = std::string(file) + (in == &crop ? " 203x301" : "");
@@ -289,9 +290,8 @@ TEST_CASE("compress whole gpu: keep on images with many equal magnitudes", "[com
 
 TEST_CASE("compress whole gpu: auto picks cuda-compress-whole for threshold and keep only", "[compress][gpu]") {
   (void)test::usable_backend("cuda-fft2d");
-  const core::Dataset in = make_image(16, 16, 1, core::SourceKind::kImage8, [](auto, auto i, auto j) {
-    return double(i * 16 + j);
-  });
+  const core::Dataset in =
+      make_image(16, 16, 1, core::SourceKind::kImage8, [](auto, auto i, auto j) { return double(i * 16 + j); });
   auto first = [&](const core::CompressRequest& r) -> std::string {
     for (const core::Compressor* c : app::compressors())
       if (c->supports(r, in)) return std::string(c->name());

@@ -29,7 +29,8 @@ using core::Shape2;
 // The CUDA DCT-II/III backends (the 8x8 and DCT-IV CUDA backends have their own tests).
 std::vector<const core::Backend*> cuda_backends() {
   std::vector<const core::Backend*> v;
-  for (const char* name : {"cuda-fft2d", "cuda-rowcol", "cuda-1d-n", "cuda-1d-2n-mirror", "cuda-1d-2n-pad", "cuda-1d-4n"})
+  for (const char* name :
+       {"cuda-fft2d", "cuda-rowcol", "cuda-1d-n", "cuda-1d-2n-mirror", "cuda-1d-2n-pad", "cuda-1d-4n"})
     if (const core::Backend* b = app::registry().find(name)) v.push_back(b);
   return v;
 }
@@ -53,7 +54,6 @@ core::HostTensor reference(core::TransformDesc d, const core::HostTensor& in64) 
   return test::run_backend(*b, d, in64);
 }
 
-
 core::HostTensor poisoned(const core::TransformDesc& d) {
   core::HostTensor t(d.out_shape(), d.batch, d.prec);
   std::memset(t.raw(), 0xFF, t.bytes());
@@ -62,8 +62,8 @@ core::HostTensor poisoned(const core::TransformDesc& d) {
 
 // Runs `plan` both ways and checks each result; `other_stream` (another plan's stream) exercises a
 // non-null Stream argument.
-void check_plan(const core::Backend& b, const core::Plan& plan, const core::TransformDesc& d, const core::HostTensor& in,
-                const core::HostTensor& ref, core::Stream other_stream) {
+void check_plan(const core::Backend& b, const core::Plan& plan, const core::TransformDesc& d,
+                const core::HostTensor& in, const core::HostTensor& ref, core::Stream other_stream) {
   const double tol = test::tol(d.prec);
   // 1. host to host through the plan's pinned staging
   {
@@ -90,7 +90,8 @@ void check_plan(const core::Backend& b, const core::Plan& plan, const core::Tran
     core::HostTensor out(d.out_shape(), d.batch, d.prec);
     rt.download(out.raw(), *dout, bytes);
     const double err = test::rel_l2_finite(out, ref);
-    INFO("execute (" << (pass == 0 ? "plan stream" : "other stream") << "): rel L2 " << err << " (tolerance " << tol << ")");
+    INFO("execute (" << (pass == 0 ? "plan stream" : "other stream") << "): rel L2 " << err << " (tolerance " << tol
+                     << ")");
     CHECK(err <= tol);
   }
   // 3. the input is left as it was (the row kernels and the fused column passes read the caller's buffer directly)
@@ -107,7 +108,8 @@ struct Skips {
     if (e.second.empty()) e.second = why;
   }
   void report() const {
-    for (const auto& [name, e] : by_backend) WARN("skipped " << e.first << " cases on " << name << " (unsupported: " << e.second << ")");
+    for (const auto& [name, e] : by_backend)
+      WARN("skipped " << e.first << " cases on " << name << " (unsupported: " << e.second << ")");
   }
 };
 
@@ -307,11 +309,11 @@ TEST_CASE("cuda-fft2d and cuda-fft2d-cufft: every FFT route matches the oracle",
   require_device();
   std::uint64_t seed = 4000;
   for (const char* name : {"cuda-fft2d", "cuda-fft2d-cufft"})
-    fft2d_matches_oracle({Shape2{2, 2}, Shape2{17, 31}, Shape2{64, 48}, Shape2{1001, 999}, Shape2{256, 1},
-                          Shape2{8, 16}, Shape2{17, 64}, Shape2{5, 1024}, Shape2{33, 4096}, Shape2{8192, 16},
-                          Shape2{8192, 64}, Shape2{4096, 32}, Shape2{4096, 256}, Shape2{2048, 48}, Shape2{2048, 2},
-                          Shape2{2048, 256}, Shape2{16384, 16}},
-                         seed, name);
+    fft2d_matches_oracle(
+        {Shape2{2, 2}, Shape2{17, 31}, Shape2{64, 48}, Shape2{1001, 999}, Shape2{256, 1}, Shape2{8, 16}, Shape2{17, 64},
+         Shape2{5, 1024}, Shape2{33, 4096}, Shape2{8192, 16}, Shape2{8192, 64}, Shape2{4096, 32}, Shape2{4096, 256},
+         Shape2{2048, 48}, Shape2{2048, 2}, Shape2{2048, 256}, Shape2{16384, 16}},
+        seed, name);
 }
 
 TEST_CASE("cuda backends match the f64 oracle: small and odd shapes", "[gpu][dct2gpu]") {
