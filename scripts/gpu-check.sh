@@ -14,7 +14,8 @@
 #   jpeg      the fused jpeg round trip of 4096x4096 RGB images (device and transfer times from --report), twice, and
 #             the copy of the same bytes (cuda-8x8 at 4096x3072 f32 = 50.3 MB: its x_copy gives the copy time)
 #   batch     200 copies of one 1920x1080 RGB PNG through `compress --quality 50` and `--mode none`: images/s
-# Everything goes to $OUT: gpu-check.log, tests.log, results/*.csv, baseline/*.csv, extra.log. A short table last.
+# Everything goes to $OUT: gpu-check.log, tests.log, extra.log and sweeps.tgz (results/*.csv, baseline/*.csv: one
+# file, because the device machine hands back at most 8 files). A short table last.
 # GPU_CHECK_REPS (default 20), GPU_CHECK_TEST_ARGS (extra Catch2 arguments for test_kernels), GPU_CHECK_TEST_TIMEOUT
 # (seconds for the tests phase, default 450), GPU_CHECK_SWEEPS (the sweeps, default all of sweeps.sh's).
 set -u -o pipefail
@@ -80,6 +81,7 @@ if has_phase sweeps; then
     say "sweeps $cap done"
   done
   [[ -n $BASELINE ]] && /usr/bin/env python3 scripts/bench/compare.py "$OUT/results" "$OUT/baseline" | tee -a "$LOG"
+  (cd "$OUT" && tar czf sweeps.tgz results $([[ -d baseline ]] && echo baseline) && rm -rf results baseline)
 fi
 
 if has_phase jpeg && [[ -x $DCTOOL ]]; then
