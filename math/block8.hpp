@@ -7,6 +7,8 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+
+#include "math/hd.hpp"
 namespace dct::math::block8 {
 
 // t_j = tan(jπ/16), r = cos(π/16)/cos(3π/16).
@@ -35,7 +37,7 @@ struct Consts4 {
 
 // K (no output scaling): c = {t1, t2, t3, r}.
 template <class V>
-inline void fl_forward(V (&x)[8], const Consts4<V>& c) {
+DCT_HD void fl_forward(V (&x)[8], const Consts4<V>& c) {
   const V s0 = x[0] + x[7], s1 = x[1] + x[6], s2 = x[2] + x[5], s3 = x[3] + x[4];
   const V d0 = x[0] - x[7], d1 = x[1] - x[6], d2 = x[2] - x[5], d3 = x[3] - x[4];
   const V e0 = s0 + s3, e2 = s0 - s3, e1 = s1 + s2, e3 = s1 - s2;
@@ -53,7 +55,7 @@ inline void fl_forward(V (&x)[8], const Consts4<V>& c) {
 
 // K^T: forward's graph run backwards.
 template <class V>
-inline void fl_inverse(V (&y)[8], const Consts4<V>& c) {
+DCT_HD void fl_inverse(V (&y)[8], const Consts4<V>& c) {
   const V v7 = y[1] + y[7], v4 = y[1] - y[7];
   const V u4 = v4 + y[5], u6 = c.d * (v4 - y[5]), u7 = v7 + y[3], u5 = c.d * (v7 - y[3]);
   const V d0 = c.c * u4 + u7, d3 = u4 - c.c * u7, d1 = c.a * u5 + u6, d2 = u5 - c.a * u6;
@@ -71,7 +73,7 @@ inline void fl_inverse(V (&y)[8], const Consts4<V>& c) {
 
 // AAN forward: c = {a1, a2, a4, a5}.
 template <class V>
-inline void aan_forward(V (&x)[8], const Consts4<V>& c) {
+DCT_HD void aan_forward(V (&x)[8], const Consts4<V>& c) {
   const V p0 = x[0] + x[7], p7 = x[0] - x[7], p1 = x[1] + x[6], p6 = x[1] - x[6];
   const V p2 = x[2] + x[5], p5 = x[2] - x[5], p3 = x[3] + x[4], p4 = x[3] - x[4];
   const V q10 = p0 + p3, q13 = p0 - p3, q11 = p1 + p2, q12 = p1 - p2;
@@ -92,7 +94,7 @@ inline void aan_forward(V (&x)[8], const Consts4<V>& c) {
 
 // AAN inverse graph: c = {i1, i2, i3, i4}.
 template <class V>
-inline void aan_inverse(V (&y)[8], const Consts4<V>& c) {
+DCT_HD void aan_inverse(V (&y)[8], const Consts4<V>& c) {
   const V a10 = y[0] + y[4], a11 = y[0] - y[4];
   const V a13 = y[2] + y[6], a12 = (y[2] - y[6]) * c.a - a13;
   const V e0 = a10 + a13, e3 = a10 - a13, e1 = a11 + a12, e2 = a11 - a12;

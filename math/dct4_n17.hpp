@@ -2,7 +2,7 @@
 /* The N = 17 DCT-IV of [3] (Chiper & Dobrea, "A Novel Low-Complexity and Parallel Algorithm for DCT IV
    Transform and Its GPU Implementation", Appl. Sci. 2024, §3, eqs. (1)-(21)), re-derived exactly: the
    paper's equations are partly garbled in the available text. Shared by cpu-dct4-sec4/8 and
-   cuda-dct4-sec4/8 (plain C++; DCT4_HD marks the functions host/device when a CUDA compiler includes it;
+   cuda-dct4-sec4/8 (plain C++; DCT_HD marks the functions host/device when a CUDA compiler includes it;
    no CUDA header is included).
 
    DCT-IV, N = 17, α = π/4N:  Y(k) = Σ_i x(i) cos((2i+1)(2k+1)α)   (each norm scales it by σ, below).
@@ -50,11 +50,11 @@
    The paper reports 5 mult, 29 add and 18 shifts per section; its shifts are our folded constants. */
 #include <cmath>
 
+#include "math/hd.hpp"
+
 #if defined(__CUDACC__)
-#define DCT4_HD __host__ __device__ __forceinline__
 #define DCT4_UNROLL _Pragma("unroll")
 #else
-#define DCT4_HD inline
 #define DCT4_UNROLL _Pragma("GCC unroll 17")
 #endif
 
@@ -165,7 +165,7 @@ Sec8Lane<T> sec8_lane(const Tables<T>& t, int s) {
 
 // Prologue: x_C = x · pre (17 mult), x_a by the suffix recursion (16 add).
 template <class T>
-DCT4_HD void prologue(const T* x, const T* pre, T xa[kN]) {
+DCT_HD void prologue(const T* x, const T* pre, T xa[kN]) {
   xa[kN - 1] = x[kN - 1] * pre[kN - 1];
   DCT4_UNROLL
   for (int i = kN - 2; i >= 0; --i) xa[i] = x[i] * pre[i] - xa[i + 1];
@@ -173,7 +173,7 @@ DCT4_HD void prologue(const T* x, const T* pre, T xa[kN]) {
 
 // u(i) of parity p (i compile-time after unrolling; p may be a run-time value: both are formed, one kept).
 template <class T>
-DCT4_HD T u_of(const T xa[kN], int i, int p) {
+DCT_HD T u_of(const T xa[kN], int i, int p) {
   const T s = xa[i] + xa[kN - i];
   const T d = (i & 1) ? xa[kN - i] - xa[i] : xa[i] - xa[kN - i];
   return p ? d : s;
@@ -181,7 +181,7 @@ DCT4_HD T u_of(const T xa[kN], int i, int p) {
 
 // Winograd data side (7 additions).
 template <class T>
-DCT4_HD void wino_in(T w0, T w1, T w2, T w3, T X[5]) {
+DCT_HD void wino_in(T w0, T w1, T w2, T w3, T X[5]) {
   const T s02 = w0 + w2, s13 = w1 + w3, a0 = w0 - w2, a1 = w1 - w3;
   X[0] = s02 + s13;
   X[1] = s02 - s13;
@@ -192,7 +192,7 @@ DCT4_HD void wino_in(T w0, T w1, T w2, T w3, T X[5]) {
 
 // Winograd post-additions (8 additions).
 template <class T>
-DCT4_HD void wino_out(const T m[5], T y[4]) {
+DCT_HD void wino_out(const T m[5], T y[4]) {
   const T p = m[0] + m[1], q = m[0] - m[1], r0 = m[2] - m[3], r1 = m[2] + m[4];
   y[0] = p + r0;
   y[1] = q + r1;
@@ -202,7 +202,7 @@ DCT4_HD void wino_out(const T m[5], T y[4]) {
 
 // One 4-section section: T_C of its four outputs (tc[a] for k[a]); y0 = Y(0) (valid for p = 0).
 template <class T>
-DCT4_HD void sec4_run(const Sec4Lane<T>& l, const T xa[kN], T tc[4], T& y0) {
+DCT_HD void sec4_run(const Sec4Lane<T>& l, const T xa[kN], T tc[4], T& y0) {
   T u[9];
   DCT4_UNROLL
   for (int i = 1; i <= 8; ++i) u[i] = u_of(xa, i, l.p);
@@ -220,7 +220,7 @@ DCT4_HD void sec4_run(const Sec4Lane<T>& l, const T xa[kN], T tc[4], T& y0) {
 
 // 8-section, phase 1: its data transform and 5 products; x0 = its data sum X[0] (for Y(0)).
 template <class T>
-DCT4_HD void sec8_products(const Sec8Lane<T>& l, const T xa[kN], T m[5], T& x0) {
+DCT_HD void sec8_products(const Sec8Lane<T>& l, const T xa[kN], T m[5], T& x0) {
   // Slots kSlot[h] spelled out (h may be a run-time value: both candidates are formed, one kept).
   const T w0 = l.h ? u_of(xa, 3, l.p) : u_of(xa, 1, l.p);
   const T w1 = l.h ? u_of(xa, 6, l.p) : u_of(xa, 2, l.p);
@@ -235,7 +235,7 @@ DCT4_HD void sec8_products(const Sec8Lane<T>& l, const T xa[kN], T m[5], T& x0) 
 
 // 8-section, phase 2, with the partner's products pm and sum px0: T_C of k[0], k[1]; y0 = Y(0) (for s = 0).
 template <class T>
-DCT4_HD void sec8_finish(const Sec8Lane<T>& l, const T m[5], const T pm[5], T x0, T px0, T xa0, T tc[2], T& y0) {
+DCT_HD void sec8_finish(const Sec8Lane<T>& l, const T m[5], const T pm[5], T x0, T px0, T xa0, T tc[2], T& y0) {
   const T m0 = m[0] + pm[0], m1 = m[1] + pm[1], m2 = m[2] + pm[2];
   const T mx = l.h ? m[4] + pm[4] : m[3] + pm[3];
   const T pq = l.h ? m0 - m1 : m0 + m1;
@@ -248,7 +248,7 @@ DCT4_HD void sec8_finish(const Sec8Lane<T>& l, const T m[5], const T pm[5], T x0
 
 // The recursion Y(k) = T_C(k) - Y(k-1), Y(0) = tc[0] (16 additions).
 template <class T>
-DCT4_HD void recursion(const T tc[kN], T y[kN]) {
+DCT_HD void recursion(const T tc[kN], T y[kN]) {
   y[0] = tc[0];
   DCT4_UNROLL
   for (int k = 1; k < kN; ++k) y[k] = tc[k] - y[k - 1];

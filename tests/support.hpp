@@ -71,7 +71,7 @@ double rel_l2_finite(const core::HostTensor& got, const core::HostTensor& ref);
 // A descriptor with these fields (block 0: the whole matrix); the others keep their defaults.
 core::TransformDesc desc(core::Op op, core::Norm norm, core::Axis axis, core::Shape2 shape, std::int64_t batch,
                          core::Precision prec, int block = 0);
-// DESIGN §7's relative L2 tolerance: 1e-5 (f32), 1e-12 (f64).
+// The relative L2 tolerance against the f64 oracle: 1e-5 (f32), 1e-12 (f64).
 double tol(core::Precision p);
 // WriteOptions with precision `p`, the rest default.
 core::WriteOptions wopt(core::Precision p);

@@ -1,5 +1,5 @@
-// End to end: dctool dct2 / idct2 / dct4 (--inverse) agree with scipy.fft.dctn / idctn through the CLI
-// (issue 2, "What it must show"): both CPU backends, both precisions, norms none/ortho, --axis
+// End to end: dctool dct2 / idct2 / dct4 (--inverse) agree with scipy.fft.dctn / idctn through the CLI:
+// both CPU backends, both precisions, norms none/ortho, --axis
 // both/rows/cols, shapes 1x1, 1xN, Nx1, odd/prime, 64x64 and >= 1000x1000, inputs .npy, .txt and raw.
 // Relative L2 against scipy in f64: f32 <= 1e-5, f64 <= 1e-11. The output .npy must be float32 for
 // -p f32 and float64 for -p f64.
