@@ -41,10 +41,10 @@
    coalesced 16-byte loads. Output: staged per warp in shared memory and stored as whole rows of the warp's segment
    (2-byte stores from the lanes' registers cost 2.6-3.1x the L2 write requests and made the kernel L2-bound). Input:
    the interior strip loop copies the next strip into a per-warp area of shared memory with cp.async. Against the
-   CPU-exact kernels it replaced (docs/decisions.md §2; H100, 2026-11-25, 4096²): RGB 0.047 vs 0.086 ms, gray 0.017 vs
+   CPU-exact kernels it replaced (docs/decisions.md §2; H100, 4096²): RGB 0.047 vs 0.086 ms, gray 0.017 vs
    0.025 ms. RGB: the forward colour conversion is exact integer arithmetic on the tensor cores (ycc_h2), the output
    side clamps in f16x2 arithmetic (sample_h2) and the inverse colour conversion on the tensor cores (rgb_bytes); gray's
-   bytes come from step 4's f16 by byte_pair (one VIADDMNMX per two pixels; H100, 2026-11-25: 3-6% faster than rounding
+   bytes come from step 4's f16 by byte_pair (one VIADDMNMX per two pixels; H100: 3-6% faster than rounding
    and packing in f32). Edges: rows and columns clamped on load (block mode's edge padding), stores cropped; block B of
    the last pair may lie past the padded width (odd blocks_x): coded, neither stored nor counted. Whole warps past the
    image run along (MMAs are warp-wide). */
@@ -748,7 +748,7 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
       // The next strip's segment (8 rows x 16·kPairs bytes per plane) goes to the warp's input area by cp.async while
       // this one is coded, lane = (row lane / kPairs, 16-byte piece lane % kPairs); each lane then reads its words from
       // there. (In registers, as the general loop below keeps them, ptxas sank RGB's 12 loads to the middle of the
-      // loop at its register cap; this form frees those registers. H100, 2026-11-25: RGB 5% faster at 8192^2 by
+      // loop at its register cap; this form frees those registers. H100: RGB 5% faster at 8192^2 by
       // itself, RGB 12-18% and gray 7-12% faster at 2048^2-8192^2 together with the f16 accumulation.)
       const int cr = lane / kPairs, cc = lane % kPairs;
       const unsigned char* cp_src = p.in + static_cast<long long>(8 * s0 + cr) * w + 16 * (pair0 + cc);
@@ -774,7 +774,7 @@ __device__ __forceinline__ void fused_jpeg_cta(const Params& p, unsigned char* s
         __syncwarp();                       // every lane has read its words
         if (strip + 1 < s_fast) copy_in();  // cp_src: now the strip after next
         // The strip after next into L2, so that its copy waits for L2, not for DRAM: gray at 8192^2 is bound by the
-        // loads in flight (H200, 2026-11-22: 0.062 -> 0.059 ms; 3, 4, 6 or 8 strips ahead no faster), and RGB gains
+        // loads in flight (H200: 0.062 -> 0.059 ms; 3, 4, 6 or 8 strips ahead no faster), and RGB gains
         // 2-3% at 8192^2 too (docs/decisions.md §1.2).
         if (strip + 2 < s_fast && lane < 8 * kPairs) {
 #pragma unroll

@@ -204,7 +204,7 @@ __device__ __forceinline__ PairUnit pair_unit(int r, unsigned gy, unsigned ga, u
 // group's tile thread jl = j mod 8, so the two groups' loads are issued by different threads at once; G = 2: on both
 // groups in turn as tile thread jl = j. For the post / pre units it takes r = j + kJ·q (q < L/kJ). ga, gb: the CTA's
 // groups (gy = blockIdx.y). TW = 32 doubles the length of every y row segment (f64: 256 bytes) at twice the shared
-// memory per CTA. The forward is fastest at TW = 32, G = 1 (col_fft_post; H200, 2026-11-21: dct2 8192² f64 1.016
+// memory per CTA. The forward is fastest at TW = 32, G = 1 (col_fft_post; H200: dct2 8192² f64 1.016
 // vs 1.095 ms at TW = 16), the inverse at TW = 16, G = 2 (col_fft_pre; it got slower with TW = 32 or G = 1); the
 // figures: docs/decisions.md §1.1.
 constexpr int fused_threads(int tw, int g) { return tw * (16 / g); }
@@ -258,7 +258,7 @@ __global__ void __launch_bounds__(fused_threads(TW, 1))
 
   // The tables of the postprocess. f64: fetched first so that their latency overlaps the spectrum's, the row tables
   // of the CTA's units (one unit per thread) into shared memory after the groups (kTablesFirst). f32: read where
-  // used (dct2 8192², tables first vs where used, H200, 2026-11-21: f64 1.09 vs 1.12 ms, f32 0.573 vs 0.525 ms;
+  // used (dct2 8192², tables first vs where used, H200: f64 1.09 vs 1.12 ms, f32 0.573 vs 0.525 ms;
   // other sizes in docs/decisions.md §1.1).
   constexpr bool kTablesFirst = sizeof(T) == 8;
   C* const s_tw1 = sh + 2 * L * TW;

@@ -301,7 +301,7 @@ __global__ void pre_cols_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V
 // ---- 2-D post (eqs. 14, 17, 18) and pre (eq. 15) ---------------------------------------------------
 // Index math in I: int when a matrix's element counts fit (the launcher's choice), which with the occupancy
 // bound keeps f32 at 64 registers (4 CTAs per SM) and f64 at 80 (3) instead of 104 (25% occupancy), with which the
-// i64 kernel was latency-bound at 1.8× the copy time (Nsight Compute, 4096² f32, H200, 2026-11-21: DRAM 38% busy;
+// i64 kernel was latency-bound at 1.8× the copy time (Nsight Compute, 4096² f32, H200: DRAM 38% busy;
 // docs/decisions.md §3.1).
 template <class I>
 __device__ __forceinline__ I stored_row(I k, RowMap m) {
