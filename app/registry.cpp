@@ -25,7 +25,8 @@ core::Registry build() {
     r.add(cuda::make_backend(row), row.auto_eligible);
 #else
     r.add(std::make_unique<core::UnavailableBackend>(std::string(row.name),
-                                                     std::vector<core::Op>(row.ops.begin(), row.ops.end()), kNoCuda),
+                                                     std::vector<core::Op>(row.ops.begin(), row.ops.end()),
+                                                     std::string(row.sizes), std::string(row.description), kNoCuda),
           /*auto_eligible=*/false);
 #endif
   }

@@ -32,12 +32,18 @@ class UnavailableRuntime final : public Runtime {
 
 class UnavailableBackend final : public Backend {
  public:
-  UnavailableBackend(std::string name, std::vector<Op> ops, const Runtime& rt)
-      : name_(std::move(name)), ops_(std::move(ops)), rt_(rt) {}
+  // sizes and description: what the backend would do (its row of the backend table).
+  UnavailableBackend(std::string name, std::vector<Op> ops, std::string sizes, std::string description,
+                     const Runtime& rt)
+      : name_(std::move(name)),
+        ops_(std::move(ops)),
+        sizes_(std::move(sizes)),
+        description_(std::move(description)),
+        rt_(rt) {}
   std::string_view name() const override { return name_; }
-  std::string_view description() const override { return "not compiled into this build"; }
+  std::string_view description() const override { return description_; }
   std::vector<Op> ops() const override { return ops_; }
-  std::string_view sizes() const override { return "-"; }
+  std::string_view sizes() const override { return sizes_; }
   const Runtime& runtime() const override { return rt_; }
   Support supports(const TransformDesc&) const override { return rt_.usable(); }
   std::unique_ptr<Plan> make_plan(const TransformDesc&) const override;
@@ -45,6 +51,7 @@ class UnavailableBackend final : public Backend {
  private:
   std::string name_;
   std::vector<Op> ops_;
+  std::string sizes_, description_;
   const Runtime& rt_;
 };
 
