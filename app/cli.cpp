@@ -24,7 +24,8 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
   app.add_option("-b,--backend", g.backend, "implementation (default auto; see `dctool backends`)");
   app.add_option("-p,--precision", g.precision, "f32|f64 (default f32)");
   app.add_option("--device", g.device, "CUDA device ordinal (default 0)");
-  app.add_option("--threads", g.threads, "CPU threads for FFTW/OpenMP (default all cores)")->check(non_negative());
+  app.add_option("--threads", g.threads, "CPU threads for FFTW/OpenMP, at most 1024 (default all cores)")
+      ->check(CLI::Range(0, 1024));
   app.add_flag("--timing", g.timing, "print a per-stage timing table on stderr");
   app.add_flag("--json", g.json, "machine-readable result on stdout");
   app.add_flag("-q,--quiet", g.quiet, "no notes on stderr");

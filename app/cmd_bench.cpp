@@ -92,6 +92,10 @@ core::BenchRequest request_of(const GlobalOptions& g, const BenchOptions& o) {
   req.axis = core::parse_axis(o.axis);
   req.block = o.block;
   req.batch = o.batch;
+  for (const core::Shape2 sz : req.sizes)  // as file headers are: no sweep point over the element limit
+    if (sz.rows > core::kMaxElements / sz.cols || sz.rows * sz.cols > core::kMaxElements / req.batch)
+      throw Error(ErrorCode::kUsage, "bench --sizes " + core::to_string(sz) + " with --batch " +
+                                         std::to_string(req.batch) + " exceeds the limit of 2^32 elements");
   req.reps = o.reps;
   req.warmup = o.warmup;
   req.verify = o.verify;

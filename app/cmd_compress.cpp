@@ -307,7 +307,8 @@ void add_compress(CLI::App& app, const GlobalOptions& g, Action& action) {
   c->add_option("--threshold", o->threshold, "threshold mode: zero DCT coefficients with |c| < E");
   c->add_option("--keep", o->keep, "keep mode: keep the ceil(F*H*W) largest coefficients per channel");
   c->add_option("--report", o->report, "write a JSON report (an array in batch mode)");
-  c->add_option("--jobs", o->jobs, "worker threads in batch mode (default all cores)")->check(non_negative());
+  c->add_option("--jobs", o->jobs, "worker threads in batch mode, at most 1024 (default all cores)")
+      ->check(CLI::Range(0, 1024));
   c->callback([o, &g, &action] { action = [o, &g] { return run_compress(g, *o); }; });
 }
 

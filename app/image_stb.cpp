@@ -37,6 +37,12 @@
 namespace dct::app {
 namespace {
 
+// stb_image's reason for the last failure; it can be null or empty (a bad zlib stream, for one).
+std::string decode_failure() {
+  const char* why = stbi_failure_reason();
+  return std::string("cannot decode image: ") + (why != nullptr && *why != '\0' ? why : "corrupt or unsupported data");
+}
+
 constexpr int kJpegQuality = 95;
 
 bool one_of(const std::string& path, std::initializer_list<std::string_view> exts) {
@@ -90,11 +96,11 @@ core::Dataset StbCodec::read(const std::string& path, core::Precision prec) cons
   int w = 0, h = 0, channels = 0;
   if (stbi_is_16_bit(path.c_str())) {
     std::unique_ptr<stbi_us, StbFree> px(stbi_load_16(path.c_str(), &w, &h, &channels, 0));
-    if (!px) throw Error(ErrorCode::kInput, path, std::string("cannot decode image: ") + stbi_failure_reason());
+    if (!px) throw Error(ErrorCode::kInput, path, decode_failure());
     return {planar(px.get(), w, h, channels, prec), core::SourceKind::kImage16};
   }
   std::unique_ptr<stbi_uc, StbFree> px(stbi_load(path.c_str(), &w, &h, &channels, 0));
-  if (!px) throw Error(ErrorCode::kInput, path, std::string("cannot decode image: ") + stbi_failure_reason());
+  if (!px) throw Error(ErrorCode::kInput, path, decode_failure());
   return {planar(px.get(), w, h, channels, prec), core::SourceKind::kImage8};
 }
 

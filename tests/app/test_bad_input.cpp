@@ -1,6 +1,7 @@
 // Bad input through the CLI, one test per failure class (README "Exit codes"): each asserts the exit code, that
 // stderr is exactly one line "dctool: error: ..." naming the file, and that nothing was left behind (no
 // output file, no temporary sibling: the scratch directory holds exactly what it held before).
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <random>
@@ -70,6 +71,36 @@ TEST_CASE("bad input: truncated PNG (first 200 bytes of camera.png) -> exit 3", 
   expect_failure(dir, dct2(dir, "half.png"), 3, {"half.png"}, dir.file("out.npy"));
   // psnr reads images through the same path.
   expect_failure(dir, "psnr " + q(camera()) + " " + q(dir.file("trunc.png")), 3, {"trunc.png"});
+}
+
+TEST_CASE("bad input: a PNG whose zlib stream is corrupt -> exit 3, not a crash", "[app][bad-input]") {
+  // stb_image gives no failure reason for this one; the message must still be one line naming the file.
+  TempDir dir;
+  std::string png = slurp(camera());
+  const std::size_t idat = png.find("IDAT");
+  REQUIRE(idat != std::string::npos);
+  for (std::size_t k = idat + 6; k < idat + 40; ++k) png[k] = '\xff';
+  spit(dir.file("badzlib.png"), png);
+  expect_failure(dir, dct2(dir, "badzlib.png"), 3, {"badzlib.png"}, dir.file("out.npy"));
+  expect_failure(dir, "psnr " + q(camera()) + " " + q(dir.file("badzlib.png")), 3, {"badzlib.png"});
+}
+
+TEST_CASE("bad input: --threads, --jobs and bench sizes past their bounds -> exit 2", "[app][bad-input]") {
+  TempDir dir;
+  const std::string out = dir.file("out.png");
+  for (const std::string args :
+       {"--threads 100000 compress " + q(camera()) + " -o " + q(out),
+        "compress " + q(camera()) + " " + q(camera()) + " -o " + q(dir.path().string()) + " --jobs 5000",
+        std::string("bench --sizes 3037000500x3037000500 --backends cpu-fftw --reps 1"),
+        std::string("bench --sizes 65536x65536 --batch 2 --backends cpu-fftw --reps 1")}) {
+    const auto before = list_dir(dir.path().string());
+    const RunResult r = run_dctool(args);
+    INFO("dctool " << args << "\n" << r.err);
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("dctool: error: ", 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(list_dir(dir.path().string()) == before);
+  }
 }
 
 TEST_CASE("bad input: garbage bytes with an image extension -> exit 3", "[app][bad-input]") {
