@@ -1,6 +1,7 @@
 // psnr REF TEST: PSNR, MSE and max abs error; the peak follows the reference's kind.
 #include <CLI/CLI.hpp>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 
@@ -16,9 +17,46 @@ namespace {
 
 struct PsnrOptions {
   std::string reference, test;
-  double peak = 0;  // 0 = from the input kind
+  double peak = 0;     // 0 = from the input kind
+  bool alpha = false;  // images: count the alpha channel too
   InputOptions in;
 };
+
+bool is_image(const core::Dataset& d) {
+  return d.kind == core::SourceKind::kImage8 || d.kind == core::SourceKind::kImage16;
+}
+
+// The first n planes of t.
+core::HostTensor planes(const core::HostTensor& t, std::int64_t n) {
+  core::HostTensor out(t.shape(), n, t.precision());
+  for (std::int64_t i = 0; i < out.elements(); ++i) out.set(i, t.get(i));
+  return out;
+}
+
+// Whether the three planes of an RGB image are equal (a gray image stored as RGB, as .jpg and .bmp writers do).
+bool gray_as_rgb(const core::HostTensor& t) {
+  const std::int64_t n = t.shape().count();
+  for (std::int64_t i = 0; i < n; ++i)
+    if (t.get(i) != t.get(n + i) || t.get(i) != t.get(2 * n + i)) return false;
+  return true;
+}
+
+// Images are compared on their colour planes: alpha (the 2nd of gray+alpha, the 4th of RGBA) only with --alpha, and
+// a gray image against an RGB one whose three planes are equal on its first plane.
+void harmonize(const PsnrOptions& o, core::Dataset& ref, core::Dataset& test) {
+  if (!is_image(ref) || !is_image(test)) return;
+  auto colour = [&](core::Dataset& d) {
+    const std::int64_t c = d.tensor.channels();
+    if (!o.alpha && (c == 2 || c == 4)) d.tensor = planes(d.tensor, c - 1);
+  };
+  colour(ref);
+  colour(test);
+  if (ref.tensor.shape() != test.tensor.shape()) return;
+  if (ref.tensor.channels() == 1 && test.tensor.channels() == 3 && gray_as_rgb(test.tensor))
+    test.tensor = planes(test.tensor, 1);
+  else if (ref.tensor.channels() == 3 && test.tensor.channels() == 1 && gray_as_rgb(ref.tensor))
+    ref.tensor = planes(ref.tensor, 1);
+}
 
 // 255 for 8-bit images, 65535 for 16-bit, max|REF| for matrices (1 when REF is all zeros), or --peak.
 double peak_of(const PsnrOptions& o, const core::Dataset& ref) {
@@ -33,6 +71,7 @@ int run_psnr(const GlobalOptions& g, const PsnrOptions& o) {
   const core::ReadOptions ro = read_options(g, o.in, core::Precision::kF64);
   core::Dataset ref = read_input(o.reference, ro);
   core::Dataset test = read_input(o.test, ro);
+  harmonize(o, ref, test);
   auto describe = [](const core::HostTensor& t) {
     return core::to_string(t.shape()) + (t.channels() > 1 ? "x" + std::to_string(t.channels()) : "");
   };
@@ -63,6 +102,7 @@ void add_psnr(CLI::App& app, const GlobalOptions& g, Action& action) {
   c->add_option("test", o->test, "test file")->required();
   c->add_option("--peak", o->peak, "peak value (default 255 / 65535 for images, max|REF| for matrices)")
       ->check(positive());
+  c->add_flag("--alpha", o->alpha, "images: include the alpha channel (default: colour channels only)");
   add_input_options(c, o->in);
   c->callback([o, &g, &action] { action = [o, &g] { return run_psnr(g, *o); }; });
 }

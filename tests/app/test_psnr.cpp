@@ -1,6 +1,6 @@
-// dctool psnr REF TEST [--peak P]: the text and JSON formats (README "Commands"), known MSE / PSNR / max|err| on
-// hand-made inputs, the peak rule (255 for 8-bit, 65535 for 16-bit, max|REF| for float matrices, --peak),
-// "inf" (text) and null (JSON) for identical inputs, and different shapes as an input error (exit 3).
+// dctool psnr REF TEST [--peak P] [--alpha]: the text and JSON formats (README "Commands"), known MSE / PSNR / max|err|
+// on hand-made inputs, the peak rule (255 for 8-bit, 65535 for 16-bit, max|REF| for float matrices, --peak), "inf"
+// (text) and null (JSON) for identical inputs, different shapes as an input error (exit 3), alpha and gray/RGB.
 #include <cmath>
 #include <regex>
 #include <string>
@@ -185,4 +185,40 @@ TEST_CASE("psnr: different shapes are an input error (exit 3)", "[app][psnr][bad
   // A missing file is an input error naming it.
   const RunResult m = run_dctool("psnr " + q(dir.file("ref.npy")) + " " + q(dir.file("nope.npy")));
   check_one_line_error(m, 3, {"nope.npy"});
+}
+
+TEST_CASE("psnr: images compare colour planes (alpha with --alpha) and gray against RGB with equal planes",
+          "[app][psnr]") {
+  TempDir dir;
+  // Two RGBA images with the same colours and different alpha; an RGB one whose planes differ.
+  REQUIRE(run_python(dir, R"(
+import sys
+import numpy as np
+from PIL import Image
+d = sys.argv[1]
+rng = np.random.default_rng(5)
+rgb = rng.integers(0, 256, size=(24, 40, 3), dtype=np.uint8)
+for name, a in (("a7.png", 7), ("a200.png", 200)):
+    Image.fromarray(np.concatenate([rgb, np.full((24, 40, 1), a, np.uint8)], 2), "RGBA").save(d + "/" + name)
+Image.fromarray(rgb, "RGB").save(d + "/rgb.png")
+Image.fromarray(rgb[:, :, 0], "L").save(d + "/gray.png")
+Image.fromarray(np.repeat(rgb[:, :, :1], 3, axis=2), "RGB").save(d + "/gray_rgb.png")
+)") == 0);
+  const auto psnr = [&](const std::string& args) { return run_dctool("psnr " + args); };
+  RunResult r = psnr(q(dir.file("a7.png")) + " " + q(dir.file("a200.png")));
+  CHECK(r.code == 0);
+  CHECK(parse_text(r.out).psnr == INFINITY);  // alpha ignored
+  r = psnr("--alpha " + q(dir.file("a7.png")) + " " + q(dir.file("a200.png")));
+  CHECK(r.code == 0);
+  CHECK(parse_text(r.out).mse == Approx(193.0 * 193.0 / 4));  // one plane of four differs by 193
+  r = psnr(q(dir.file("rgb.png")) + " " + q(dir.file("a7.png")));
+  CHECK(r.code == 0);
+  CHECK(parse_text(r.out).psnr == INFINITY);
+  r = psnr(q(dir.file("gray.png")) + " " + q(dir.file("gray_rgb.png")));
+  CHECK(r.code == 0);
+  CHECK(parse_text(r.out).psnr == INFINITY);
+  r = psnr(q(dir.file("gray_rgb.png")) + " " + q(dir.file("gray.png")));
+  CHECK(r.code == 0);
+  r = psnr(q(dir.file("gray.png")) + " " + q(dir.file("rgb.png")));  // planes differ: a shape mismatch
+  CHECK(r.code == 3);
 }
