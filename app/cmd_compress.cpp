@@ -367,6 +367,8 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
     throw Error(ErrorCode::kUsage, o.output, "several inputs need -o to name an existing directory");
   if (!o.report.empty()) core::check_output_path(o.report, o.inputs);
   std::vector<std::string> outputs = outputs_of(o, out_is_dir);
+  if (o.optimize && (batch || skip || r.mode != core::CompressMode::kJpeg || !is_jpeg_path(outputs[0])))
+    throw Error(ErrorCode::kUsage, "--optimize", "needs --mode jpeg and a .jpg/.jpeg output (one input)");
   if (!batch && !skip && r.mode != core::CompressMode::kJpeg && is_jpeg_path(outputs[0]))
     throw Error(ErrorCode::kUsage, o.output,
                 "a .jpg/.jpeg output needs --mode jpeg (" + std::string(core::to_string(r.mode)) +
