@@ -233,9 +233,9 @@ std::string item_json(const core::CompressRequest& r, bool skip, const Item& it)
 std::string item_text(const Item& it) {
   return "PSNR " + format_number_fixed(it.psnr, 2) + " dB  " +
          (it.bytes >= 0 ? format_number_fixed(it.bpp, 3) + " bpp (" + std::to_string(it.bytes) + " bytes)  " : "") +
-         "MSE " + format_number(it.mse, 4) + "  nonzero " +
-         format_number(it.nonzero_fraction, 4) + "  entropy " + format_number(it.entropy_bpp, 4) + " bpp  backend " +
-         it.backend + "  " + format_number_fixed(it.times.rows().back().ms, 1) + " ms";
+         "MSE " + format_number(it.mse, 4) + "  nonzero " + format_number(it.nonzero_fraction, 4) + "  entropy " +
+         format_number(it.entropy_bpp, 4) + " bpp  backend " + it.backend + "  " +
+         format_number_fixed(it.times.rows().back().ms, 1) + " ms";
 }
 
 void write_text_file(const std::string& path, const std::string& text) {

@@ -68,16 +68,17 @@ bool encode_c(const EncodeArgs* a, unsigned char** out, unsigned long* size, cha
   for (int t = 0; t < 2; ++t) {
     if (cinfo.quant_tbl_ptrs[t] == nullptr) cinfo.quant_tbl_ptrs[t] = jpeg_alloc_quant_table((j_common_ptr)&cinfo);
     const auto table = core::quant_table(a->quality, t == 1);
-    for (int k = 0; k < DCTSIZE2; ++k) cinfo.quant_tbl_ptrs[t]->quantval[k] = static_cast<UINT16>(table[k]);  // natural order
-    cinfo.quant_tbl_ptrs[t]->sent_table = FALSE;  // FALSE: still to be written (DQT)
+    for (int k = 0; k < DCTSIZE2; ++k)
+      cinfo.quant_tbl_ptrs[t]->quantval[k] = static_cast<UINT16>(table[k]);  // natural order
+    cinfo.quant_tbl_ptrs[t]->sent_table = FALSE;                             // FALSE: still to be written (DQT)
   }
   jvirt_barray_ptr arrays[3];
   for (int c = 0; c < a->components; ++c) {
     jpeg_component_info* comp = &cinfo.comp_info[c];
     comp->h_samp_factor = comp->v_samp_factor = 1;
     comp->quant_tbl_no = a->chroma[c] ? 1 : 0;
-    arrays[c] = (*cinfo.mem->request_virt_barray)((j_common_ptr)&cinfo, JPOOL_IMAGE, TRUE, a->blocks_wide,
-                                                  a->blocks_high, 1);
+    arrays[c] =
+        (*cinfo.mem->request_virt_barray)((j_common_ptr)&cinfo, JPOOL_IMAGE, TRUE, a->blocks_wide, a->blocks_high, 1);
   }
   cinfo.optimize_coding = a->optimize ? TRUE : FALSE;
   jpeg_write_coefficients(&cinfo, arrays);  // realizes the arrays; the data is read in jpeg_finish_compress
@@ -140,8 +141,8 @@ bool is_jpeg_path(const std::string& path) {
   return ext == "jpg" || ext == "jpeg";
 }
 
-std::vector<unsigned char> encode_jpeg(const core::QuantizedCoefficients& q, std::int64_t height,
-                                       std::int64_t width, bool optimize, const std::string& path) {
+std::vector<unsigned char> encode_jpeg(const core::QuantizedCoefficients& q, std::int64_t height, std::int64_t width,
+                                       bool optimize, const std::string& path) {
   const int n = static_cast<int>(q.planes.size());
   if ((n != 1 && n != 3) || q.blocks_wide != (width + 7) / 8 || q.blocks_high != (height + 7) / 8 ||
       width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION)

@@ -71,12 +71,12 @@ struct QuantizedCoefficients {
 };
 
 struct CompressResult {
-  HostTensor image;               // the reconstruction: input shape and channels, integer values in range
-  std::int64_t coefficients = 0;  // all coefficients of all coded channels (jpeg: of the padded planes)
-  std::int64_t nonzero = 0;       // kept (jpeg: q != 0)
-  double entropy_bits = 0;        // zeroth-order entropy of the coefficient symbols, bits per symbol
-  std::string backend;            // what computed the transforms
-  StageTable times;               // per-stage milliseconds ("device" for GPU work)
+  HostTensor image;                 // the reconstruction: input shape and channels, integer values in range
+  std::int64_t coefficients = 0;    // all coefficients of all coded channels (jpeg: of the padded planes)
+  std::int64_t nonzero = 0;         // kept (jpeg: q != 0)
+  double entropy_bits = 0;          // zeroth-order entropy of the coefficient symbols, bits per symbol
+  std::string backend;              // what computed the transforms
+  StageTable times;                 // per-stage milliseconds ("device" for GPU work)
   QuantizedCoefficients quantized;  // jpeg mode with CompressRequest::keep_coefficients; empty otherwise
   double nonzero_fraction() const { return coefficients > 0 ? double(nonzero) / double(coefficients) : 0.0; }
   // Estimated coded size: entropy_bits * coefficients / (H * W).

@@ -94,8 +94,10 @@ TEST_CASE("compress .jpg: odd sizes and RGBA (alpha dropped with a note)", "[com
   CHECK(std::abs(std::stod(j.at("bpp")) - 8.0 * double(file_size(dir.file("odd.JPEG"))) / (301.0 * 453.0)) < 1e-9);
   // RGBA: the .jpg holds the colour (3 components), alpha is dropped with a note; PSNR over the colour channels.
   const std::string rgba = dir.file("rgba.png");
-  REQUIRE(run_cmd(q(python()) + " -c \"import sys; from PIL import Image; Image.open(sys.argv[1]).convert('RGBA')"
-                  ".save(sys.argv[2])\" " + q(source_dir() + "/data/astronaut.png") + " " + q(rgba))
+  REQUIRE(run_cmd(q(python()) +
+                  " -c \"import sys; from PIL import Image; Image.open(sys.argv[1]).convert('RGBA')"
+                  ".save(sys.argv[2])\" " +
+                  q(source_dir() + "/data/astronaut.png") + " " + q(rgba))
               .code == 0);
   const RunResult a = run_dctool("compress " + q(rgba) + " -o " + q(dir.file("rgba.jpg")) + " --quality 50 --json");
   INFO(a.err);
@@ -103,8 +105,8 @@ TEST_CASE("compress .jpg: odd sizes and RGBA (alpha dropped with a note)", "[com
   CHECK(contains(a.err, "alpha"));
   REQUIRE(run_cmd("djpeg -dct float " + q(dir.file("rgba.jpg")) + " > " + q(dir.file("rgba_dec.ppm"))).code == 0);
   CHECK(slurp(dir.file("rgba_dec.ppm")).substr(0, 2) == "P6");
-  const double pa = number(run_cmd(py + " psnr " + q(source_dir() + "/data/astronaut.png") + " " +
-                                   q(dir.file("rgba_dec.ppm"))));
+  const double pa =
+      number(run_cmd(py + " psnr " + q(source_dir() + "/data/astronaut.png") + " " + q(dir.file("rgba_dec.ppm"))));
   CHECK(std::abs(std::stod(parse_json_text(dir, a.out).at("psnr_db")) - pa) <= 0.01);
   // The text line prints bpp beside the PSNR.
   const RunResult t = run_dctool("compress " + q(odd) + " -o " + q(dir.file("t.jpg")));
