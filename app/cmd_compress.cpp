@@ -1,6 +1,9 @@
 // compress: parse into a core::CompressRequest, pick a Compressor (registry order), run it per input, write
 // the reconstruction atomically, report PSNR / nonzero fraction / entropy / timing. Batch mode (several
 // inputs, -o DIR): worker threads take inputs in turn; a failed input is one line on stderr and skipped.
+// A .jpg/.jpeg output in jpeg mode is a JFIF file of the quantized coefficients (app/jpeg_file.cpp), made by
+// the CPU compressor (the only one that returns them); its PSNR is that of libjpeg-turbo's float decode of
+// the file, and the report gains the file's bytes and bits per pixel.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
@@ -15,6 +18,7 @@
 
 #include "app/commands.hpp"
 #include "app/common.hpp"
+#include "app/jpeg_file.hpp"
 #include "app/options.hpp"
 #include "app/progress.hpp"
 #include "app/registry.hpp"
@@ -37,6 +41,7 @@ struct CompressOptions {
   double keep = -1;       // < 0: not given
   std::string report;     // --report FILE.json
   int jobs = 0;           // 0: all cores
+  bool optimize = false;  // --optimize: optimized Huffman tables in a .jpg output
 };
 
 struct Item {
@@ -44,6 +49,8 @@ struct Item {
   std::optional<std::string> error;
   double psnr = 0, mse = 0, nonzero_fraction = 0, entropy_bpp = 0;
   double blockiness = 0, blockiness_input = 0;  // core::blockiness of the output and of the input
+  std::int64_t bytes = -1;                      // size of the compressed file written (-1: none)
+  double bpp = 0;                               // 8 * bytes / pixels
   std::string backend;
   core::StageTable times;
 };
@@ -86,8 +93,76 @@ const core::Compressor& choose(const core::CompressRequest& r, const core::Datas
   return *list.back();
 }
 
+// The first `n` channels of `t`, as f32.
+core::HostTensor first_channels(const core::HostTensor& t, std::int64_t n) {
+  const core::HostTensor f = t.to(core::Precision::kF32);
+  if (n >= f.channels()) return f.clone();
+  core::HostTensor out(f.shape(), n, core::Precision::kF32);
+  std::copy(f.data<float>(), f.data<float>() + f.shape().count() * n, out.data<float>());
+  return out;
+}
+
+// jpeg mode with a .jpg/.jpeg output: the CPU compressor's quantized coefficients entropy coded by
+// libjpeg-turbo into `output`; PSNR of the file's float-IDCT decode against the input's colour channels.
+Item compress_to_jpeg(const GlobalOptions& g, const core::CompressRequest& r0, bool optimize, const std::string& input,
+                      const std::string& output, const std::vector<std::string>& all_inputs) {
+  Item it;
+  it.input = input;
+  it.output = output;
+  core::Stopwatch total, sw;
+  core::check_output_path(output, all_inputs);
+  core::Dataset in = read_input(input, read_options(g, InputOptions{}, core::Precision::kF32));
+  it.times.add("read", sw.elapsed_ms());
+  core::CompressRequest r = r0;
+  r.keep_coefficients = true;
+  // A compressor's name (-b cuda-jpeg-fused, -b cpu) does not name a transform backend: the CPU compressor's
+  // transforms then follow auto.
+  if (find_compressor(r.backend) != nullptr) r.backend = "auto";
+  const core::Compressor* cpu = find_compressor("cpu");
+  core::CompressResult res;
+  try {
+    res = cpu->run(r, in);
+  } catch (const Error& e) {
+    rethrow_with_subject(e, input);
+  }
+  for (const auto& row : res.times.rows()) it.times.add(row.stage, row.ms);
+  const std::int64_t h = in.tensor.rows(), w = in.tensor.cols(), ch = in.tensor.channels();
+  const std::int64_t np = core::coded_planes(ch);
+  if (np < ch && !g.quiet)
+    std::fprintf(stderr, "dctool: note: %s: the alpha channel is not stored in the .jpg\n", output.c_str());
+  sw.reset();
+  const std::vector<unsigned char> file = encode_jpeg(res.quantized, h, w, optimize, output);
+  it.times.add("encode", sw.elapsed_ms());
+  sw.reset();
+  try {
+    core::AtomicFile f(output);
+    f.write(file.data(), file.size());
+    f.commit();
+  } catch (const Error& e) {
+    rethrow_with_subject(e, output);
+  }
+  it.times.add("write", sw.elapsed_ms());
+  sw.reset();
+  const core::HostTensor decoded = decode_jpeg(file, output);
+  const core::HostTensor ref = first_channels(in.tensor, np);
+  it.times.add("decode", sw.elapsed_ms());
+  it.bytes = static_cast<std::int64_t>(file.size());
+  it.bpp = 8.0 * double(it.bytes) / double(h * w);
+  it.mse = core::mse(ref, decoded);
+  it.psnr = core::psnr_db(it.mse, 255.0);
+  it.nonzero_fraction = res.nonzero_fraction();
+  it.entropy_bpp = res.entropy_bpp();
+  it.blockiness = core::blockiness(decoded);
+  it.blockiness_input = core::blockiness(ref);
+  it.backend = res.backend + " (cpu compressor: .jpg output)";
+  it.times.add("total", total.elapsed_ms());
+  return it;
+}
+
 Item compress_one(const GlobalOptions& g, const core::CompressRequest& r, bool skip, const std::string& input,
-                  const std::string& output, const std::vector<std::string>& all_inputs) {
+                  const std::string& output, const std::vector<std::string>& all_inputs, bool optimize = false) {
+  if (!skip && r.mode == core::CompressMode::kJpeg && is_jpeg_path(output))
+    return compress_to_jpeg(g, r, optimize, input, output, all_inputs);
   Item it;
   it.input = input;
   it.output = output;
@@ -147,16 +222,20 @@ std::string item_json(const core::CompressRequest& r, bool skip, const Item& it)
   if (it.error) return j + ", \"error\": " + json_escape(*it.error) + "}";
   j += ", \"psnr_db\": " + json_number(it.psnr) + ", \"mse\": " + json_number(it.mse) +
        ", \"nonzero_fraction\": " + json_number(it.nonzero_fraction) +
-       ", \"entropy_bpp\": " + json_number(it.entropy_bpp) + ", \"blockiness\": " + json_number(it.blockiness) +
+       ", \"entropy_bpp\": " + json_number(it.entropy_bpp) +
+       (it.bytes >= 0 ? ", \"bytes\": " + std::to_string(it.bytes) + ", \"bpp\": " + json_number(it.bpp) : "") +
+       ", \"blockiness\": " + json_number(it.blockiness) +
        ", \"blockiness_input\": " + json_number(it.blockiness_input) + ", \"backend\": " + json_escape(it.backend) +
        ", \"timing_ms\": " + json_timing(it.times);
   return j + "}";
 }
 
 std::string item_text(const Item& it) {
-  return "PSNR " + format_number_fixed(it.psnr, 2) + " dB  MSE " + format_number(it.mse, 4) + "  nonzero " +
-         format_number(it.nonzero_fraction, 4) + "  entropy " + format_number(it.entropy_bpp, 4) + " bpp  backend " +
-         it.backend + "  " + format_number_fixed(it.times.rows().back().ms, 1) + " ms";
+  return "PSNR " + format_number_fixed(it.psnr, 2) + " dB  " +
+         (it.bytes >= 0 ? format_number_fixed(it.bpp, 3) + " bpp (" + std::to_string(it.bytes) + " bytes)  " : "") +
+         "MSE " + format_number(it.mse, 4) + "  nonzero " + format_number(it.nonzero_fraction, 4) + "  entropy " +
+         format_number(it.entropy_bpp, 4) + " bpp  backend " + it.backend + "  " +
+         format_number_fixed(it.times.rows().back().ms, 1) + " ms";
 }
 
 void write_text_file(const std::string& path, const std::string& text) {
@@ -175,7 +254,7 @@ std::vector<std::string> outputs_of(const CompressOptions& o, bool out_is_dir) {
 
 int run_single(const GlobalOptions& g, const CompressOptions& o, const core::CompressRequest& r, bool skip,
                const std::string& output) {
-  const Item it = compress_one(g, r, skip, o.inputs[0], output, o.inputs);
+  const Item it = compress_one(g, r, skip, o.inputs[0], output, o.inputs, o.optimize);
   if (!o.report.empty()) write_text_file(o.report, item_json(r, skip, it) + "\n");
   if (g.json)
     std::printf("%s\n", item_json(r, skip, it).c_str());
@@ -288,6 +367,12 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
     throw Error(ErrorCode::kUsage, o.output, "several inputs need -o to name an existing directory");
   if (!o.report.empty()) core::check_output_path(o.report, o.inputs);
   std::vector<std::string> outputs = outputs_of(o, out_is_dir);
+  if (o.optimize && (batch || skip || r.mode != core::CompressMode::kJpeg || !is_jpeg_path(outputs[0])))
+    throw Error(ErrorCode::kUsage, "--optimize", "needs --mode jpeg and a .jpg/.jpeg output (one input)");
+  if (!batch && !skip && r.mode != core::CompressMode::kJpeg && is_jpeg_path(outputs[0]))
+    throw Error(ErrorCode::kUsage, o.output,
+                "a .jpg/.jpeg output needs --mode jpeg (" + std::string(core::to_string(r.mode)) +
+                    " mode's coefficients are not JPEG's); write .png for its reconstruction");
   if (!batch) return run_single(g, o, r, skip, outputs[0]);
   return Batch(g, o, r, skip, std::move(outputs)).run();
 }
@@ -299,7 +384,10 @@ void add_compress(CLI::App& app, const GlobalOptions& g, Action& action) {
   CLI::App* c =
       app.add_subcommand("compress", "lossy image compression: jpeg (8x8 DCT + quantization), lot, threshold, keep");
   c->add_option("inputs", o->inputs, "input images (several: batch mode, -o names a directory)")->required();
-  c->add_option("-o,--output", o->output, "output image, or directory in batch mode")->required();
+  c->add_option("-o,--output", o->output,
+                "output image (jpeg mode: .jpg/.jpeg is a JPEG file of the quantized coefficients; other formats "
+                "hold the reconstruction), or directory in batch mode")
+      ->required();
   c->add_option("--mode", o->mode,
                 "jpeg|threshold|keep|lot (default jpeg; lot: jpeg with the 8x8 LOT); none: no transform (decode + "
                 "encode only, a batch baseline)");
@@ -307,6 +395,7 @@ void add_compress(CLI::App& app, const GlobalOptions& g, Action& action) {
   c->add_option("--threshold", o->threshold, "threshold mode: zero DCT coefficients with |c| < E");
   c->add_option("--keep", o->keep, "keep mode: keep the ceil(F*H*W) largest coefficients per channel");
   c->add_option("--report", o->report, "write a JSON report (an array in batch mode)");
+  c->add_flag("--optimize", o->optimize, "jpeg mode, .jpg output: optimized Huffman tables (as cjpeg -optimize)");
   c->add_option("--jobs", o->jobs, "worker threads in batch mode, at most 1024 (default all cores)")
       ->check(CLI::Range(0, 1024));
   c->callback([o, &g, &action] { action = [o, &g] { return run_compress(g, *o); }; });

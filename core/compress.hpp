@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/backend.hpp"
 #include "core/formats.hpp"
@@ -53,15 +54,30 @@ struct CompressRequest {
   double keep = 0;       // keep: F
   Precision prec = Precision::kF32;
   std::string backend = "auto";  // transform backend for the CPU compressor (--backend)
+  // jpeg mode: also return the quantized coefficients (CompressResult::quantized); only the CPU compressor
+  // fills them.
+  bool keep_coefficients = false;
+};
+
+// The quantized coefficients of jpeg mode, for writing a JPEG file: one plane per coded plane (gray, or Y, Cb,
+// Cr), each of blocks_high x blocks_wide 8x8 blocks of the padded plane in raster order, each block's 64
+// values q = floor(F/Q + 0.5) in natural (row-major) order; plane p used the chrominance table when
+// chroma[p].
+struct QuantizedCoefficients {
+  std::int64_t blocks_high = 0, blocks_wide = 0;
+  int quality = 75;
+  std::vector<std::vector<std::int16_t>> planes;
+  std::vector<bool> chroma;
 };
 
 struct CompressResult {
-  HostTensor image;               // the reconstruction: input shape and channels, integer values in range
-  std::int64_t coefficients = 0;  // all coefficients of all coded channels (jpeg: of the padded planes)
-  std::int64_t nonzero = 0;       // kept (jpeg: q != 0)
-  double entropy_bits = 0;        // zeroth-order entropy of the coefficient symbols, bits per symbol
-  std::string backend;            // what computed the transforms
-  StageTable times;               // per-stage milliseconds ("device" for GPU work)
+  HostTensor image;                 // the reconstruction: input shape and channels, integer values in range
+  std::int64_t coefficients = 0;    // all coefficients of all coded channels (jpeg: of the padded planes)
+  std::int64_t nonzero = 0;         // kept (jpeg: q != 0)
+  double entropy_bits = 0;          // zeroth-order entropy of the coefficient symbols, bits per symbol
+  std::string backend;              // what computed the transforms
+  StageTable times;                 // per-stage milliseconds ("device" for GPU work)
+  QuantizedCoefficients quantized;  // jpeg mode with CompressRequest::keep_coefficients; empty otherwise
   double nonzero_fraction() const { return coefficients > 0 ? double(nonzero) / double(coefficients) : 0.0; }
   // Estimated coded size: entropy_bits * coefficients / (H * W).
   double entropy_bpp() const;

@@ -117,7 +117,18 @@ class CpuCompressor final : public core::Compressor {
     std::vector<std::int32_t> symbols(static_cast<std::size_t>(chw * np));
     T* c = coef.data<T>();
     std::int64_t nonzero = 0;
+    const bool keep = r.keep_coefficients && !lot;
+    core::QuantizedCoefficients& qc = res.quantized;
+    const std::int64_t bw = cwp / 8;
+    if (keep) {
+      qc.blocks_high = chp / 8;
+      qc.blocks_wide = bw;
+      qc.quality = r.quality;
+      qc.planes.assign(static_cast<std::size_t>(np), std::vector<std::int16_t>(static_cast<std::size_t>(chw)));
+      for (int pl = 0; pl < np; ++pl) qc.chroma.push_back(pl > 0);
+    }
     for (int pl = 0; pl < np; ++pl) {
+      std::int16_t* kq = keep ? qc.planes[static_cast<std::size_t>(pl)].data() : nullptr;
       const auto table = core::quant_table(r.quality, pl > 0);
       T qt[64];
       for (int k = 0; k < 64; ++k)
@@ -129,6 +140,9 @@ class CpuCompressor final : public core::Compressor {
           const T qs = qt[(i & 7) * 8 + (j & 7)];
           const T q = std::floor(c[o] / qs + T(0.5));
           symbols[o] = static_cast<std::int32_t>(q);
+          if (kq != nullptr)  // block (i/8, j/8) in raster order, natural order inside
+            kq[((i >> 3) * bw + (j >> 3)) * 64 + (i & 7) * 8 + (j & 7)] =
+                static_cast<std::int16_t>(std::clamp(q, T(-32768), T(32767)));
           c[o] = q * qs;
           nonzero += q != T(0);
         }

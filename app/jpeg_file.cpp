@@ -1,0 +1,192 @@
+// libjpeg-turbo reports errors through error_exit, which must not return. A C++ exception thrown through
+// libjpeg's C frames is undefined behaviour, so the two functions that call libjpeg are C-style: they own no
+// object with a destructor, catch libjpeg's errors with setjmp/longjmp and return the message; the C++
+// wrappers turn it into a dct::Error.
+#include "app/jpeg_file.hpp"
+
+#include <jpeglib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <csetjmp>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/error.hpp"
+
+namespace dct::app {
+namespace {
+
+struct ErrorManager {
+  jpeg_error_mgr pub;
+  std::jmp_buf jump;
+  char message[JMSG_LENGTH_MAX];
+};
+
+void error_exit(j_common_ptr c) {
+  auto* e = reinterpret_cast<ErrorManager*>(c->err);
+  (*c->err->format_message)(c, e->message);
+  std::longjmp(e->jump, 1);
+}
+
+void no_output(j_common_ptr) {}  // warnings are not printed
+
+struct EncodeArgs {
+  const std::int16_t* const* planes;  // natural order blocks, raster order
+  const bool* chroma;
+  int components;
+  JDIMENSION blocks_wide, blocks_high, width, height;
+  int quality;
+  bool optimize;
+};
+
+// Returns true on success; *out (malloc'ed by libjpeg, caller frees) and *size set. On failure `message`.
+bool encode_c(const EncodeArgs* a, unsigned char** out, unsigned long* size, char* message) {
+  jpeg_compress_struct cinfo;
+  ErrorManager err;
+  cinfo.err = jpeg_std_error(&err.pub);
+  err.pub.error_exit = error_exit;
+  err.pub.output_message = no_output;
+  *out = nullptr;
+  *size = 0;
+  if (setjmp(err.jump)) {
+    std::memcpy(message, err.message, sizeof err.message);
+    jpeg_destroy_compress(&cinfo);
+    std::free(*out);
+    *out = nullptr;
+    return false;
+  }
+  jpeg_create_compress(&cinfo);
+  jpeg_mem_dest(&cinfo, out, size);
+  cinfo.image_width = a->width;
+  cinfo.image_height = a->height;
+  cinfo.input_components = a->components;
+  cinfo.in_color_space = a->components == 1 ? JCS_GRAYSCALE : JCS_YCbCr;
+  jpeg_set_defaults(&cinfo);
+  jpeg_set_colorspace(&cinfo, cinfo.in_color_space);
+  for (int t = 0; t < 2; ++t) {
+    if (cinfo.quant_tbl_ptrs[t] == nullptr) cinfo.quant_tbl_ptrs[t] = jpeg_alloc_quant_table((j_common_ptr)&cinfo);
+    const auto table = core::quant_table(a->quality, t == 1);
+    for (int k = 0; k < DCTSIZE2; ++k)
+      cinfo.quant_tbl_ptrs[t]->quantval[k] = static_cast<UINT16>(table[k]);  // natural order
+    cinfo.quant_tbl_ptrs[t]->sent_table = FALSE;                             // FALSE: still to be written (DQT)
+  }
+  jvirt_barray_ptr arrays[3];
+  for (int c = 0; c < a->components; ++c) {
+    jpeg_component_info* comp = &cinfo.comp_info[c];
+    comp->h_samp_factor = comp->v_samp_factor = 1;
+    comp->quant_tbl_no = a->chroma[c] ? 1 : 0;
+    arrays[c] =
+        (*cinfo.mem->request_virt_barray)((j_common_ptr)&cinfo, JPOOL_IMAGE, TRUE, a->blocks_wide, a->blocks_high, 1);
+  }
+  cinfo.optimize_coding = a->optimize ? TRUE : FALSE;
+  jpeg_write_coefficients(&cinfo, arrays);  // realizes the arrays; the data is read in jpeg_finish_compress
+  for (int c = 0; c < a->components; ++c)
+    for (JDIMENSION by = 0; by < a->blocks_high; ++by) {
+      JBLOCKARRAY row = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[c], by, 1, TRUE);
+      const std::int16_t* src = a->planes[c] + std::size_t(by) * a->blocks_wide * DCTSIZE2;
+      for (JDIMENSION bx = 0; bx < a->blocks_wide; ++bx)
+        for (int k = 0; k < DCTSIZE2; ++k) row[0][bx][k] = static_cast<JCOEF>(src[std::size_t(bx) * DCTSIZE2 + k]);
+    }
+  jpeg_finish_compress(&cinfo);
+  jpeg_destroy_compress(&cinfo);
+  return true;
+}
+
+// Decodes into `pixels` (interleaved, height*width*components bytes, allocated by the caller after the header
+// is read: first call with pixels == nullptr fills the dimensions only).
+bool decode_c(const unsigned char* data, unsigned long size, unsigned char* pixels, JDIMENSION* width,
+              JDIMENSION* height, int* components, char* message) {
+  jpeg_decompress_struct cinfo;
+  ErrorManager err;
+  cinfo.err = jpeg_std_error(&err.pub);
+  err.pub.error_exit = error_exit;
+  err.pub.output_message = no_output;
+  if (setjmp(err.jump)) {
+    std::memcpy(message, err.message, sizeof err.message);
+    jpeg_destroy_decompress(&cinfo);
+    return false;
+  }
+  jpeg_create_decompress(&cinfo);
+  jpeg_mem_src(&cinfo, data, size);
+  jpeg_read_header(&cinfo, TRUE);
+  cinfo.out_color_space = cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+  cinfo.dct_method = JDCT_FLOAT;
+  *width = cinfo.image_width;
+  *height = cinfo.image_height;
+  *components = cinfo.num_components == 1 ? 1 : 3;
+  if (pixels == nullptr) {
+    jpeg_destroy_decompress(&cinfo);
+    return true;
+  }
+  jpeg_start_decompress(&cinfo);
+  const std::size_t stride = std::size_t(cinfo.output_width) * cinfo.output_components;
+  while (cinfo.output_scanline < cinfo.output_height) {
+    JSAMPROW row = pixels + std::size_t(cinfo.output_scanline) * stride;
+    jpeg_read_scanlines(&cinfo, &row, 1);
+  }
+  jpeg_finish_decompress(&cinfo);
+  jpeg_destroy_decompress(&cinfo);
+  return true;
+}
+
+}  // namespace
+
+bool is_jpeg_path(const std::string& path) {
+  const auto dot = path.find_last_of('.');
+  if (dot == std::string::npos || path.find('/', dot) != std::string::npos) return false;
+  std::string ext = path.substr(dot + 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  return ext == "jpg" || ext == "jpeg";
+}
+
+std::vector<unsigned char> encode_jpeg(const core::QuantizedCoefficients& q, std::int64_t height, std::int64_t width,
+                                       bool optimize, const std::string& path) {
+  const int n = static_cast<int>(q.planes.size());
+  if ((n != 1 && n != 3) || q.blocks_wide != (width + 7) / 8 || q.blocks_high != (height + 7) / 8 ||
+      width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION)
+    throw Error(ErrorCode::kRuntime, path, "no JPEG coefficients of this image to write (or over 65500 pixels a side)");
+  const std::int16_t* planes[3] = {};
+  bool chroma[3] = {};
+  for (int c = 0; c < n; ++c) {
+    planes[c] = q.planes[static_cast<std::size_t>(c)].data();
+    chroma[c] = q.chroma[static_cast<std::size_t>(c)];
+  }
+  const EncodeArgs a{planes,
+                     chroma,
+                     n,
+                     static_cast<JDIMENSION>(q.blocks_wide),
+                     static_cast<JDIMENSION>(q.blocks_high),
+                     static_cast<JDIMENSION>(width),
+                     static_cast<JDIMENSION>(height),
+                     q.quality,
+                     optimize};
+  unsigned char* out = nullptr;
+  unsigned long size = 0;
+  char message[JMSG_LENGTH_MAX] = {};
+  if (!encode_c(&a, &out, &size, message))
+    throw Error(ErrorCode::kRuntime, path, std::string("libjpeg-turbo: ") + message);
+  std::vector<unsigned char> file(out, out + size);
+  std::free(out);
+  return file;
+}
+
+core::HostTensor decode_jpeg(const std::vector<unsigned char>& file, const std::string& path) {
+  JDIMENSION w = 0, h = 0;
+  int comps = 0;
+  char message[JMSG_LENGTH_MAX] = {};
+  if (!decode_c(file.data(), file.size(), nullptr, &w, &h, &comps, message))
+    throw Error(ErrorCode::kInput, path, std::string("libjpeg-turbo: ") + message);
+  std::vector<unsigned char> pixels(std::size_t(w) * h * comps);
+  if (!decode_c(file.data(), file.size(), pixels.data(), &w, &h, &comps, message))
+    throw Error(ErrorCode::kInput, path, std::string("libjpeg-turbo: ") + message);
+  core::HostTensor t(core::Shape2{std::int64_t(h), std::int64_t(w)}, comps, core::Precision::kF32);
+  float* d = t.data<float>();
+  const std::size_t hw = std::size_t(w) * h;
+  for (std::size_t i = 0; i < hw; ++i)
+    for (int c = 0; c < comps; ++c) d[c * hw + i] = pixels[i * comps + c];
+  return t;
+}
+
+}  // namespace dct::app

@@ -1,0 +1,27 @@
+#pragma once
+// JPEG files through libjpeg-turbo: a baseline JFIF file written from dctool's own quantized coefficients
+// (jpeg_write_coefficients; no re-transform, no re-quantization), and the decode of such a file with the float
+// IDCT (djpeg -dct float) for the PSNR a standard decoder gives.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/compress.hpp"
+#include "core/tensor.hpp"
+
+namespace dct::app {
+
+// Whether `path` ends in .jpg or .jpeg (case-insensitive).
+bool is_jpeg_path(const std::string& path);
+
+// The JFIF file of `q` (1 plane: gray; 3: YCbCr 4:4:4) for an image of height x width pixels, its
+// quantization tables core::quant_table(q.quality, chroma) written in the file; `optimize`: optimized Huffman
+// tables (cjpeg -optimize), else the standard ones. Throws dct::Error (kRuntime) naming `path`.
+std::vector<unsigned char> encode_jpeg(const core::QuantizedCoefficients& q, std::int64_t height, std::int64_t width,
+                                       bool optimize, const std::string& path);
+
+// Decodes a JPEG held in memory with libjpeg-turbo's float IDCT (JDCT_FLOAT, as djpeg -dct float) to a
+// planar f32 tensor of 1 (gray) or 3 (RGB) channels. Throws dct::Error naming `path`.
+core::HostTensor decode_jpeg(const std::vector<unsigned char>& file, const std::string& path);
+
+}  // namespace dct::app

@@ -1,0 +1,148 @@
+// compress with a .jpg/.jpeg output (README "Compression modes and the report"): a baseline JFIF file of dctool's
+// own quantized coefficients, against libjpeg-turbo's cjpeg -dct float -sample 1x1 (size within 2%, baseline and
+// -optimize) and djpeg -dct float (PSNR within 0.05 dB of cjpeg's file; the report's psnr_db is that of the
+// decoded file); bytes/bpp; gray stays one component; the usage and write errors leave no file.
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include "app_support.hpp"
+
+namespace {
+
+using namespace dct::test;
+using namespace dct::test::cli;
+
+std::string ref_py(const TempDir& dir) {
+  return "DCTEST_PY=" + q(dir.file("dctest.py")) + " " + q(python()) + " " +
+         q(source_dir() + "/scripts/compress-reference.py");
+}
+
+double number(const RunResult& r) {
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.code == 0);
+  return std::stod(r.out);
+}
+
+std::int64_t file_size(const std::string& path) { return static_cast<std::int64_t>(std::filesystem::file_size(path)); }
+
+}  // namespace
+
+TEST_CASE("compress .jpg: size within 2% of cjpeg -dct float -sample 1x1, PSNR within 0.05 dB", "[compress][jpeg]") {
+  REQUIRE(run_cmd("command -v cjpeg && command -v djpeg").code == 0);
+  TempDir dir;
+  dctest_py(dir);
+  const std::string py = ref_py(dir);
+  struct Img {
+    std::string name;
+    bool rgb;
+    std::int64_t pixels;
+  };
+  for (const Img& img : {Img{"camera", false, 512 * 512}, Img{"astronaut", true, 512 * 512}}) {
+    const std::string png = source_dir() + "/data/" + img.name + ".png";
+    const std::string pnm = dir.file(img.name + (img.rgb ? ".ppm" : ".pgm"));
+    const std::string dec_ext = img.rgb ? ".ppm" : ".pgm";
+    REQUIRE(run_cmd(py + " topnm " + q(png) + " " + q(pnm)).code == 0);
+    for (int quality : {10, 50, 90})
+      for (bool optimize : {false, true}) {
+        const std::string qs = std::to_string(quality);
+        const std::string ours = dir.file("ours.jpg"), theirs = dir.file("theirs.jpg");
+        const std::string ours_dec = dir.file("ours" + dec_ext), theirs_dec = dir.file("theirs" + dec_ext);
+        REQUIRE(run_cmd("cjpeg -dct float -sample 1x1 " + std::string(optimize ? "-optimize " : "") + "-quality " + qs +
+                        " " + q(pnm) + " > " + q(theirs) + " 2>/dev/null")
+                    .code == 0);
+        const RunResult r = run_dctool("compress " + q(png) + " -o " + q(ours) + " --quality " + qs +
+                                       (optimize ? " --optimize" : "") + " --json");
+        INFO(img.name << " q" << quality << (optimize ? " -optimize" : "") << ": " << r.err);
+        REQUIRE(r.code == 0);
+        check_json_typed(dir, r.out);
+        // Any standard decoder opens it; gray stays one component (djpeg writes PGM: P5).
+        REQUIRE(run_cmd("djpeg -dct float " + q(ours) + " > " + q(ours_dec)).code == 0);
+        REQUIRE(run_cmd("djpeg -dct float " + q(theirs) + " > " + q(theirs_dec)).code == 0);
+        CHECK(slurp(ours_dec).substr(0, 2) == (img.rgb ? "P6" : "P5"));
+        const std::int64_t ob = file_size(ours), tb = file_size(theirs);
+        const double ours_psnr = number(run_cmd(py + " psnr " + q(pnm) + " " + q(ours_dec)));
+        const double theirs_psnr = number(run_cmd(py + " psnr " + q(pnm) + " " + q(theirs_dec)));
+        const FlatJson j = parse_json_text(dir, r.out);
+        INFO("dctool " << ob << " bytes " << ours_psnr << " dB; cjpeg " << tb << " bytes " << theirs_psnr << " dB");
+        CHECK(std::abs(double(ob) / double(tb) - 1.0) <= 0.02);
+        CHECK(std::abs(ours_psnr - theirs_psnr) <= 0.05);
+        CHECK(j.at("bytes") == std::to_string(ob));
+        CHECK(std::abs(std::stod(j.at("bpp")) - 8.0 * double(ob) / double(img.pixels)) < 1e-9);
+        CHECK(std::abs(std::stod(j.at("psnr_db")) - ours_psnr) <= 0.01);
+        CHECK(j.has("entropy_bpp"));
+        CHECK(contains(j.at("backend"), "cpu compressor"));
+      }
+  }
+}
+
+TEST_CASE("compress .jpg: odd sizes and RGBA (alpha dropped with a note)", "[compress][jpeg]") {
+  TempDir dir;
+  dctest_py(dir);
+  const std::string py = ref_py(dir);
+  const std::string odd = dir.file("odd.pgm");
+  REQUIRE(run_cmd(py + " crop " + q(source_dir() + "/data/camera.png") + " 301 453 " + q(odd)).code == 0);
+  const RunResult r = run_dctool("compress " + q(odd) + " -o " + q(dir.file("odd.JPEG")) + " --quality 75 --json");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  REQUIRE(run_cmd("djpeg -dct float " + q(dir.file("odd.JPEG")) + " > " + q(dir.file("odd_dec.pgm"))).code == 0);
+  const double p = number(run_cmd(py + " psnr " + q(odd) + " " + q(dir.file("odd_dec.pgm"))));
+  const FlatJson j = parse_json_text(dir, r.out);
+  CHECK(std::abs(std::stod(j.at("psnr_db")) - p) <= 0.01);
+  CHECK(std::abs(std::stod(j.at("bpp")) - 8.0 * double(file_size(dir.file("odd.JPEG"))) / (301.0 * 453.0)) < 1e-9);
+  // RGBA: the .jpg holds the colour (3 components), alpha is dropped with a note; PSNR over the colour channels.
+  const std::string rgba = dir.file("rgba.png");
+  REQUIRE(run_cmd(q(python()) +
+                  " -c \"import sys; from PIL import Image; Image.open(sys.argv[1]).convert('RGBA')"
+                  ".save(sys.argv[2])\" " +
+                  q(source_dir() + "/data/astronaut.png") + " " + q(rgba))
+              .code == 0);
+  const RunResult a = run_dctool("compress " + q(rgba) + " -o " + q(dir.file("rgba.jpg")) + " --quality 50 --json");
+  INFO(a.err);
+  REQUIRE(a.code == 0);
+  CHECK(contains(a.err, "alpha"));
+  REQUIRE(run_cmd("djpeg -dct float " + q(dir.file("rgba.jpg")) + " > " + q(dir.file("rgba_dec.ppm"))).code == 0);
+  CHECK(slurp(dir.file("rgba_dec.ppm")).substr(0, 2) == "P6");
+  const double pa =
+      number(run_cmd(py + " psnr " + q(source_dir() + "/data/astronaut.png") + " " + q(dir.file("rgba_dec.ppm"))));
+  CHECK(std::abs(std::stod(parse_json_text(dir, a.out).at("psnr_db")) - pa) <= 0.01);
+  // The text line prints bpp beside the PSNR.
+  const RunResult t = run_dctool("compress " + q(odd) + " -o " + q(dir.file("t.jpg")));
+  REQUIRE(t.code == 0);
+  CHECK(contains(t.out, " bpp ("));
+}
+
+TEST_CASE("compress .jpg: lot/threshold/keep are usage errors; an unwritable directory leaves nothing",
+          "[compress][jpeg]") {
+  TempDir dir;
+  const std::string img = source_dir() + "/data/camera.png";
+  for (const std::string mode : {"lot", "threshold --threshold 5", "keep --keep 0.1"}) {
+    const RunResult r = run_dctool("compress " + q(img) + " -o " + q(dir.file("x.jpg")) + " --mode " + mode);
+    INFO(mode << ": " << r.err);
+    check_one_line_error(r, 2, {"x.jpg"});
+    CHECK(contains(r.err, "--mode jpeg"));
+    CHECK(list_dir(dir.path().string()).empty());
+  }
+  const RunResult opt = run_dctool("compress " + q(img) + " -o " + q(dir.file("x.png")) + " --optimize");
+  check_one_line_error(opt, 2, {"--optimize"});
+  CHECK(list_dir(dir.path().string()).empty());
+  const std::string missing = dir.file("no-such-dir/x.jpg");
+  const RunResult m = run_dctool("compress " + q(img) + " -o " + q(missing));
+  CHECK(m.code != 0);
+  CHECK_FALSE(exists(missing));
+  // A read-only directory: root writes there anyway, so as root dctool runs as nobody (setpriv, util-linux).
+  const std::string ro = dir.file("ro");
+  std::filesystem::permissions(dir.path(), std::filesystem::perms::others_exec, std::filesystem::perm_options::add);
+  std::filesystem::create_directory(ro);
+  std::filesystem::permissions(ro, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec |
+                                       std::filesystem::perms::others_read | std::filesystem::perms::others_exec);
+  const std::string as_user = geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+  const RunResult r = run_cmd(as_user + q(DCTOOL_BINARY) + " compress " + q(img) + " -o " + q(ro + "/x.jpg"));
+  std::filesystem::permissions(ro, std::filesystem::perms::owner_all);
+  INFO(r.err);
+  check_one_line_error(r, 3, {"x.jpg"});
+  CHECK(contains(r.err, "cannot create a file in"));
+  CHECK(list_dir(ro).empty());
+}
