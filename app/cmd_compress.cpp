@@ -102,17 +102,25 @@ core::HostTensor first_channels(const core::HostTensor& t, std::int64_t n) {
   return out;
 }
 
+// The start of every item: its paths, the output checked against the inputs, the input read ("read" time).
+core::Dataset start_item(Item& it, const GlobalOptions& g, const std::string& input, const std::string& output,
+                         const std::vector<std::string>& all_inputs) {
+  core::Stopwatch sw;
+  it.input = input;
+  it.output = output;
+  core::check_output_path(output, all_inputs);
+  core::Dataset in = read_input(input, read_options(g, InputOptions{}, core::Precision::kF32));
+  it.times.add("read", sw.elapsed_ms());
+  return in;
+}
+
 // jpeg mode with a .jpg/.jpeg output: the CPU compressor's quantized coefficients entropy coded by
 // libjpeg-turbo into `output`; PSNR of the file's float-IDCT decode against the input's colour channels.
 Item compress_to_jpeg(const GlobalOptions& g, const core::CompressRequest& r0, bool optimize, const std::string& input,
                       const std::string& output, const std::vector<std::string>& all_inputs) {
   Item it;
-  it.input = input;
-  it.output = output;
   core::Stopwatch total, sw;
-  core::check_output_path(output, all_inputs);
-  core::Dataset in = read_input(input, read_options(g, InputOptions{}, core::Precision::kF32));
-  it.times.add("read", sw.elapsed_ms());
+  core::Dataset in = start_item(it, g, input, output, all_inputs);
   core::CompressRequest r = r0;
   r.keep_coefficients = true;
   // A compressor's name (-b cuda-jpeg-fused, -b cpu) does not name a transform backend: the CPU compressor's
@@ -164,12 +172,8 @@ Item compress_one(const GlobalOptions& g, const core::CompressRequest& r, bool s
   if (!skip && r.mode == core::CompressMode::kJpeg && is_jpeg_path(output))
     return compress_to_jpeg(g, r, optimize, input, output, all_inputs);
   Item it;
-  it.input = input;
-  it.output = output;
   core::Stopwatch total, sw;
-  core::check_output_path(output, all_inputs);
-  core::Dataset in = read_input(input, read_options(g, InputOptions{}, core::Precision::kF32));
-  it.times.add("read", sw.elapsed_ms());
+  core::Dataset in = start_item(it, g, input, output, all_inputs);
   core::CompressResult res;
   try {
     if (skip) {

@@ -32,6 +32,14 @@ void error_exit(j_common_ptr c) {
 
 void no_output(j_common_ptr) {}  // warnings are not printed
 
+// err as libjpeg's error manager: errors jump to err.jump (set by the caller) with the message in err.message.
+jpeg_error_mgr* install(ErrorManager& err) {
+  jpeg_error_mgr* m = jpeg_std_error(&err.pub);
+  err.pub.error_exit = error_exit;
+  err.pub.output_message = no_output;
+  return m;
+}
+
 struct EncodeArgs {
   const std::int16_t* const* planes;  // natural order blocks, raster order
   const bool* chroma;
@@ -45,9 +53,7 @@ struct EncodeArgs {
 bool encode_c(const EncodeArgs* a, unsigned char** out, unsigned long* size, char* message) {
   jpeg_compress_struct cinfo;
   ErrorManager err;
-  cinfo.err = jpeg_std_error(&err.pub);
-  err.pub.error_exit = error_exit;
-  err.pub.output_message = no_output;
+  cinfo.err = install(err);
   *out = nullptr;
   *size = 0;
   if (setjmp(err.jump)) {
@@ -100,9 +106,7 @@ bool decode_c(const unsigned char* data, unsigned long size, unsigned char* pixe
               JDIMENSION* height, int* components, char* message) {
   jpeg_decompress_struct cinfo;
   ErrorManager err;
-  cinfo.err = jpeg_std_error(&err.pub);
-  err.pub.error_exit = error_exit;
-  err.pub.output_message = no_output;
+  cinfo.err = install(err);
   if (setjmp(err.jump)) {
     std::memcpy(message, err.message, sizeof err.message);
     jpeg_destroy_decompress(&cinfo);
