@@ -175,13 +175,23 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   if (!o.output.empty()) core::check_output_path(o.output, {});
 
   const std::string date = utc_now();
+  std::string first_skip;
   auto rows = core::run_bench(
-      req, [&](const std::string& msg) { note(g, msg); },
+      req,
+      [&](const std::string& msg) {
+        if (first_skip.empty() && msg.rfind("skip ", 0) == 0) first_skip = msg.substr(5);
+        note(g, msg);
+      },
       [&](const core::BenchRow& r) {
         if (g.verbose)
           note(g, r.op + " " + r.backend + " " + r.precision + " " + core::to_string(r.shape) + ": " +
                       format_number(r.median_ms, 4) + " ms");
       });
+  // Nothing measured is not a result: exit 4 (README "Exit codes") rather than an empty table.
+  if (rows.empty())
+    throw Error(
+        ErrorCode::kUnsupported, "bench",
+        "no requested backend can run any requested case" + (first_skip.empty() ? "" : " (" + first_skip + ")"));
   const Table t = table_of(rows);
   write_report(o, fmt == Format::kJson ? bench_json(g, date, devices_of(req.backends), t) : render(t, fmt));
   return 0;

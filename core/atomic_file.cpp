@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/formats.hpp"
+#include "core/interrupt.hpp"
 
 namespace dct::core {
 namespace fs = std::filesystem;
@@ -45,7 +46,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   if (!fs::is_directory(dir, ec)) throw Error(ErrorCode::kInput, path_, "output directory does not exist");
   if (fs::is_directory(path_, ec)) throw Error(ErrorCode::kInput, path_, "output is a directory");
   temp_ = (dir / ("." + fs::path(path_).filename().string() + ".tmp.XXXXXX")).string();
-  int fd = mkstemp(temp_.data());
+  int fd = create_temporary(temp_);
   if (fd < 0) {
     const int err = errno;
     temp_.clear();
@@ -56,7 +57,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   if (fp_ == nullptr) {
     const int err = errno;
     close(fd);
-    unlink(temp_.c_str());
+    discard_temporary(temp_);
     temp_.clear();
     throw Error(ErrorCode::kRuntime, path_, "cannot open temporary file: " + errno_text(err));
   }
@@ -64,7 +65,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
 
 AtomicFile::~AtomicFile() {
   if (fp_ != nullptr) std::fclose(fp_);
-  if (!committed_ && !temp_.empty()) unlink(temp_.c_str());
+  if (!committed_ && !temp_.empty()) discard_temporary(temp_);
 }
 
 void AtomicFile::write(const void* data, std::size_t bytes) {
@@ -81,8 +82,8 @@ void AtomicFile::commit() {
   const int err = errno;
   if (std::fclose(fp) != 0 || !flushed)
     throw Error(ErrorCode::kRuntime, path_, "write failed: " + errno_text(flushed ? errno : err));
-  if (std::rename(temp_.c_str(), path_.c_str()) != 0)
-    throw Error(ErrorCode::kRuntime, path_, "cannot rename the temporary file into place: " + errno_text(errno));
+  if (const int rename_err = commit_temporary(temp_, path_); rename_err != 0)
+    throw Error(ErrorCode::kRuntime, path_, "cannot rename the temporary file into place: " + errno_text(rename_err));
   committed_ = true;
 }
 

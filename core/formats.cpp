@@ -347,7 +347,8 @@ Dtype npy_dtype(const std::string& descr) {
     const std::string_view body = std::string_view(descr).substr(1);
     for (const auto& d : kDtypes) {
       if (body != d.descr) continue;
-      const bool little = order == '<' || (d.size == 1 && order == '|');
+      // One-byte types have no byte order: numpy reads '|u1', '<u1' and '>u1' alike.
+      const bool little = order == '<' || d.size == 1;
       if (little) return d.id;
       if (order == '>' && d.size > 1) throw Error(ErrorCode::kInput, "unsupported dtype '" + descr + "' (big-endian)");
     }

@@ -1,0 +1,32 @@
+// Edges of the formats and bench (README "Formats", "Exit codes"): one-byte .npy dtypes in any byte order, and a
+// bench where nothing can run.
+#include "app_support.hpp"
+
+namespace {
+using namespace dct::test;
+using namespace dct::test::cli;
+}  // namespace
+
+TEST_CASE(".npy: one-byte dtypes are read whatever their byte-order character ('|u1', '<u1', '>u1')", "[npy]") {
+  TempDir dir;
+  std::string data;
+  for (int i = 0; i < 16; ++i) data += static_cast<char>(i * 7);
+  for (const char* descr : {"|u1", "<u1", ">u1"}) {
+    const std::string in = dir.file("u1.npy"), out = dir.file("o.npy");
+    spit(in, npy_bytes(npy_header(descr, "(4, 4)"), data));
+    const RunResult r = run_dctool("dct2 " + q(in) + " -o " + q(out) + " -b cpu-naive --json");
+    INFO(descr << ": " << r.err);
+    CHECK(r.code == 0);
+  }
+  // Multi-byte big-endian types stay refused, naming the file.
+  const std::string be = dir.file("be.npy");
+  spit(be, npy_bytes(npy_header(">f4", "(1, 1)"), std::string(4, '\0')));
+  check_one_line_error(run_dctool("dct2 " + q(be) + " -o " + q(dir.file("x.npy"))), 3, {"be.npy"});
+}
+
+TEST_CASE("bench: nothing measurable is exit 4 with the reason, not an empty table", "[bench]") {
+  // lot only runs on multiples of 8: every case is skipped.
+  const RunResult r = run_dctool("-q bench --ops lot --sizes 12x12 --backends cpu-lot --reps 1 --warmup 0");
+  check_one_line_error(r, 4, {"bench"});
+  CHECK(r.out.empty());
+}
