@@ -135,10 +135,15 @@ int run_transform(const GlobalOptions& g, const TransformOptions& o) {
   take_shape(d, in.tensor, o.input);
 
   const core::Backend& backend = registry().select(d, g.backend);
-  sw.reset();
-  auto plan = plan_cache().get(backend, d, g.device);
-  times.add("plan", sw.elapsed_ms());
-  core::HostTensor out = execute(*plan, d, in.tensor, times);
+  core::HostTensor out;
+  try {  // plan and device errors (out of memory above all) name the input they concern
+    sw.reset();
+    auto plan = plan_cache().get(backend, d, g.device);
+    times.add("plan", sw.elapsed_ms());
+    out = execute(*plan, d, in.tensor, times);
+  } catch (const Error& e) {
+    rethrow_with_subject(e, o.input);
+  }
 
   sw.reset();
   write_output(g, o, std::move(out), in.kind, picture, d.prec);

@@ -1,6 +1,7 @@
 #include "kernels/common/cuda_util.cuh"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 namespace dct::cuda {
@@ -10,6 +11,13 @@ std::string where(const char* call, const char* file, int line) {
   std::string f = file;
   if (auto slash = f.find_last_of('/'); slash != std::string::npos) f = f.substr(slash + 1);
   return std::string(call) + " (" + f + ":" + std::to_string(line) + ")";
+}
+
+// "1234567890 bytes (1.15 GiB)"
+std::string gib(std::size_t bytes) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%zu bytes (%.2f GiB)", bytes, static_cast<double>(bytes) / (1u << 30));
+  return b;
 }
 
 }  // namespace
@@ -71,7 +79,16 @@ void throw_cufft_error(cufftResult r, const char* call, const char* file, int li
 // ---- RAII ----------------------------------------------------------------------------------------
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
-  if (bytes > 0) DCT_CUDA_CHECK(cudaMalloc(&ptr_, bytes));
+  if (bytes == 0) return;
+  const cudaError_t e = cudaMalloc(&ptr_, bytes);
+  if (e == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    std::size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    throw Error(ErrorCode::kRuntime, "out of GPU memory: a buffer of " + gib(bytes) + " does not fit (" +
+                                         gib(free_b) + " free of " + gib(total_b) + " on the device)");
+  }
+  if (e != cudaSuccess) throw_cuda_error(e, "cudaMalloc", __FILE__, __LINE__);
 }
 DeviceBuffer::~DeviceBuffer() {
   if (ptr_ != nullptr) cudaFree(ptr_);
