@@ -14,6 +14,11 @@
 #   jpeg      the fused jpeg round trip of 4096x4096 RGB images (device and transfer times from --report), twice, and
 #             the copy of the same bytes (cuda-8x8 at 4096x3072 f32 = 50.3 MB: its x_copy gives the copy time)
 #   batch     200 copies of one 1920x1080 RGB PNG through `compress --quality 50` and `--mode none`: images/s
+#   sanitize  compute-sanitizer memcheck, then racecheck, over every gpu test case (one process per case,
+#             GPU_CHECK_SANITIZE_JOBS at a time, default 4; GPU_CHECK_SANITIZE_TIMEOUT seconds for both tools,
+#             default 480): sanitize.log, one line per case and tool with its error/hazard count
+#   oom       a dct2 that cannot fit the device (a sparse raw file of 60000x60000 f64, 28.8 GB): its exit code and
+#             message
 # Everything goes to $OUT: gpu-check.log, tests.log, extra.log and sweeps.tgz (results/*.csv, baseline/*.csv: one
 # file, because the device machine hands back at most 8 files). A short table last.
 # GPU_CHECK_REPS (default 20), GPU_CHECK_TEST_ARGS (extra Catch2 arguments for test_kernels), GPU_CHECK_TEST_TIMEOUT
@@ -109,6 +114,53 @@ if has_phase batch && [[ -x $DCTOOL ]]; then
     { timeout 120 "$DCTOOL" compress /tmp/hd/*.png -o "$dir" --mode "$m" --quality 50; echo "exit $?"; } 2>&1 |
       tail -n 3 | tee -a "$EXTRA" | tee -a "$LOG"
   done
+fi
+
+if has_phase sanitize; then
+  t0=$(date +%s)
+  SLOG=$OUT/sanitize.log
+  : >"$SLOG"
+  cases=$OUT/.cases
+  : >"$cases"
+  for bin in "$BUILD/tests/test_kernels" "$BUILD/tests/test_conformance"; do
+    [[ -x $bin ]] || { say "sanitize: no $bin"; status=1; continue; }
+    "$bin" "[gpu]" --list-test-names-only 2>/dev/null | sed -e '/^$/d' -e '/test case/d' -e '/^ /d' |
+      while IFS= read -r name; do printf '%s\t%s\n' "$bin" "$name"; done >>"$cases"
+  done
+  say "== sanitize: $(wc -l <"$cases") gpu test cases, memcheck then racecheck"
+  budget=${GPU_CHECK_SANITIZE_TIMEOUT:-480}
+  one_case() {  # BIN NAME TOOL
+    local left=$((deadline - $(date +%s)))
+    ((left > 5)) || { printf '%s\t%s\tnot run (out of time)\n' "$3" "$2"; return; }
+    local spec=${2//\\/\\\\}; spec=${spec//,/\\,}; spec=${spec//[/\\[}
+    local log; log=$(mktemp)
+    timeout "$left" compute-sanitizer --tool "$3" --error-exitcode 97 --print-limit 10 "$1" "$spec" -w NoTests >"$log" 2>&1
+    local rc=$? summary
+    summary=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | tail -n 1)
+    printf '%s\t%s\texit %s\t%s\n' "$3" "$2" "$rc" "${summary:-no summary}"
+    [[ $rc -eq 0 ]] || { echo "---- $3 $2"; grep -vE '^(=+ *$|\s*$)' "$log" | head -n 40; } >>"$OUT/sanitize-detail.log"
+    rm -f "$log"
+  }
+  export -f one_case; export OUT
+  for tool in memcheck racecheck; do  # memcheck gets 60% of the time, racecheck the rest
+    if [[ $tool == memcheck ]]; then deadline=$((t0 + budget * 3 / 5)); else deadline=$((t0 + budget)); fi
+    export deadline
+    tr '\n' '\0' <"$cases" | xargs -0 -P "${GPU_CHECK_SANITIZE_JOBS:-4}" -I{} bash -c \
+      'IFS=$'"'"'\t'"'"' read -r b n <<<"$1"; one_case "$b" "$n" '"$tool" _ {} >>"$SLOG"
+  done
+  bad=$(grep -cvE 'exit 0' "$SLOG")
+  say "sanitize: $(grep -c 'exit 0' "$SLOG") clean, $bad not clean or not run, $(($(date +%s) - t0)) s"
+  grep -vE 'exit 0' "$SLOG" | head -n 20 | tee -a "$LOG"
+  ((bad == 0)) || status=1
+fi
+
+if has_phase oom && [[ -x $DCTOOL ]]; then
+  say "== oom: dct2 of a 60000x60000 f64 raw file (28.8 GB, sparse) on the device"
+  truncate -s $((60000 * 60000 * 8)) /tmp/oom.f64
+  { timeout 120 "$DCTOOL" -p f64 -b cuda-fft2d dct2 /tmp/oom.f64 --shape 60000x60000 -o /tmp/oom-out.npy; echo "exit $?"; } 2>&1 |
+    tail -n 3 | tee -a "$LOG"
+  ls /tmp/oom-out.npy* /tmp/.oom-out* 2>/dev/null | tee -a "$LOG"
+  rm -f /tmp/oom.f64
 fi
 
 say "== gpu-check done: status $status"
