@@ -13,14 +13,22 @@ std::string where(const char* call, const char* file, int line) {
   return std::string(call) + " (" + f + ":" + std::to_string(line) + ")";
 }
 
-// "1234567890 bytes (1.15 GiB)"
-std::string gib(std::size_t bytes) {
+}  // namespace
+
+std::string bytes_text(std::size_t bytes) {
   char b[64];
   std::snprintf(b, sizeof b, "%zu bytes (%.2f GiB)", bytes, static_cast<double>(bytes) / (1u << 30));
   return b;
 }
 
-}  // namespace
+std::string device_memory_text() {
+  std::size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+    cudaGetLastError();
+    return "free device memory unknown";
+  }
+  return bytes_text(free_b) + " free of " + bytes_text(total_b) + " on the device";
+}
 
 void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line) {
   cudaGetLastError();  // clear a sticky launch error so later calls report their own
@@ -83,10 +91,8 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   const cudaError_t e = cudaMalloc(&ptr_, bytes);
   if (e == cudaErrorMemoryAllocation) {
     cudaGetLastError();
-    std::size_t free_b = 0, total_b = 0;
-    cudaMemGetInfo(&free_b, &total_b);
-    throw Error(ErrorCode::kRuntime, "out of GPU memory: a buffer of " + gib(bytes) + " does not fit (" +
-                                         gib(free_b) + " free of " + gib(total_b) + " on the device)");
+    throw Error(ErrorCode::kRuntime,
+                "out of GPU memory: a buffer of " + bytes_text(bytes) + " does not fit (" + device_memory_text() + ")");
   }
   if (e != cudaSuccess) throw_cuda_error(e, "cudaMalloc", __FILE__, __LINE__);
 }

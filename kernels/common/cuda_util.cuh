@@ -15,6 +15,10 @@ namespace dct::cuda {
 // Throw dct::Error(kRuntime) naming the call, the file and the line ("out of GPU memory" when it is one).
 [[noreturn]] void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line);
 [[noreturn]] void throw_cufft_error(cufftResult r, const char* call, const char* file, int line);
+// "1234567890 bytes (1.15 GiB)"
+std::string bytes_text(std::size_t bytes);
+// "X free of Y on the device" (cudaMemGetInfo)
+std::string device_memory_text();
 const char* cufft_result_name(cufftResult r);
 
 inline void check_cuda(cudaError_t e, const char* call, const char* file, int line) {

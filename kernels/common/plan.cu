@@ -125,8 +125,26 @@ void FftStage<T>::plan(int rank, long long* n, long long* inembed, long long ist
                        long long* onembed, long long ostride, long long odist, long long batch) {
   plan_ = std::make_unique<CufftPlan>();
   std::size_t work = 0;
-  DCT_CUFFT_CHECK(cufftMakePlanMany64(plan_->get(), rank, n, inembed, istride, idist, onembed, ostride, odist,
-                                      cufft_type<T>(type_), batch, &work));
+  const cufftResult r = cufftMakePlanMany64(plan_->get(), rank, n, inembed, istride, idist, onembed, ostride, odist,
+                                            cufft_type<T>(type_), batch, &work);
+  if (r == CUFFT_SUCCESS) return;
+  cudaGetLastError();
+  // cuFFT reports a plan whose work area does not fit as CUFFT_ALLOC_FAILED or, for 64-bit sizes, as
+  // CUFFT_INTERNAL_ERROR: say what it needs (its size query) against what is free.
+  std::size_t need = 0;
+  {
+    CufftPlan probe;
+    if (cufftGetSizeMany64(probe.get(), rank, n, inembed, istride, idist, onembed, ostride, odist,
+                           cufft_type<T>(type_), batch, &need) != CUFFT_SUCCESS)
+      need = 0;
+  }
+  std::size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) cudaGetLastError();
+  if (r == CUFFT_ALLOC_FAILED || (need > 0 && need > free_b) || (r == CUFFT_INTERNAL_ERROR && need == 0))
+    throw Error(ErrorCode::kRuntime, std::string("out of GPU memory: cuFFT's plan ") +
+                                         (need > 0 ? "needs a work area of " + bytes_text(need) : "could not be made") +
+                                         " (" + device_memory_text() + "; " + cufft_result_name(r) + ")");
+  throw_cufft_error(r, "cufftMakePlanMany64", __FILE__, __LINE__);
 }
 
 template <class T>
