@@ -119,6 +119,7 @@ int run_cli(int argc, char** argv) {
   add_compress(app, g, action);
   add_backends(app, g, action);
   add_bench(app, g, action);
+  add_plan(app, g, action);
   if (const std::optional<int> stop = parse(app, argc, argv)) return *stop;
   return run_action(action);
 }

@@ -35,5 +35,6 @@ void add_psnr(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_compress(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_backends(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_bench(CLI::App& app, const GlobalOptions& g, Action& action);
+void add_plan(CLI::App& app, const GlobalOptions& g, Action& action);
 
 }  // namespace dct::app

@@ -169,7 +169,7 @@ class FftwDctPlan final : public core::Plan {
     T* pa = static_cast<T*>(a.data());
     T* pb = pre_scale_ ? pa : static_cast<T*>(b.data());
     const unsigned flags = detail::fftw_flags(desc_.effort) | extra;
-    return detail::make_fftw_plan<T>(desc_.elements(), std::string(kName), desc_.to_string(), [&] {
+    return detail::make_fftw_plan<T>(desc_.elements(), desc_.effort, std::string(kName), desc_.to_string(), [&] {
       return detail::Fftw<T>::guru_r2r(static_cast<int>(layout_.dims.size()), layout_.dims.data(),
                                        static_cast<int>(layout_.loops.size()), layout_.loops.data(), pa, pb,
                                        layout_.kinds.data(), flags);

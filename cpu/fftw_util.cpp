@@ -1,5 +1,12 @@
 #include "cpu/fftw_util.hpp"
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <type_traits>
+
+#include "core/formats.hpp"
 #include "cpu/common.hpp"
 
 namespace dct::cpu::detail {
@@ -30,12 +37,52 @@ std::mutex& planner_mutex() {
 }
 
 template <class T>
+std::string wisdom_path() {
+  std::string dir;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && x[0] == '/')
+    dir = x;
+  else if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/')
+    dir = std::string(home) + "/.cache";
+  else
+    return {};
+  return dir + "/dctool/fftw-wisdom-" + (std::is_same_v<T, float> ? "f32" : "f64");
+}
+
+template <class T>
 void prepare_planner(std::int64_t elements) {
   static const bool threads_ok = init_fftw_threads<T>();  // first call happens under the mutex
+  static const bool wisdom_read = [] {
+    const std::string path = wisdom_path<T>();
+    return !path.empty() && ::access(path.c_str(), R_OK) == 0 && Fftw<T>::import_wisdom(path.c_str()) != 0;
+  }();
+  (void)wisdom_read;
   if (threads_ok) Fftw<T>::plan_with_nthreads(elements >= kThreadedMinElements ? thread_count() : 1);
+}
+
+template <class T>
+void save_wisdom() {
+  const std::string path = wisdom_path<T>();
+  if (path.empty()) return;
+  char* text = Fftw<T>::export_wisdom();
+  if (text == nullptr) return;
+  const std::string wisdom(text);
+  std::free(text);
+  try {
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+    core::AtomicFile f(path);
+    f.write(wisdom.data(), wisdom.size());
+    f.commit();
+  } catch (const Error&) {
+    // A cache that cannot be written (read-only home, full disk) only costs planning time later.
+  }
 }
 
 template void prepare_planner<float>(std::int64_t);
 template void prepare_planner<double>(std::int64_t);
+template std::string wisdom_path<float>();
+template std::string wisdom_path<double>();
+template void save_wisdom<float>();
+template void save_wisdom<double>();
 
 }  // namespace dct::cpu::detail

@@ -34,6 +34,8 @@ struct Fftw<double> {
   using Plan = fftw_plan;
   using Complex = fftw_complex;
   static int init_threads() { return fftw_init_threads(); }
+  static int import_wisdom(const char* path) { return fftw_import_wisdom_from_filename(path); }
+  static char* export_wisdom() { return fftw_export_wisdom_to_string(); }
   static void set_parallel_loop(ParallelLoop loop) { fftw_threads_set_callback(loop, nullptr); }
   static void plan_with_nthreads(int n) { fftw_plan_with_nthreads(n); }
   static Plan guru_r2r(int rank, const fftw_iodim64* dims, int hrank, const fftw_iodim64* hdims, double* in,
@@ -64,6 +66,8 @@ struct Fftw<float> {
   using Plan = fftwf_plan;
   using Complex = fftwf_complex;
   static int init_threads() { return fftwf_init_threads(); }
+  static int import_wisdom(const char* path) { return fftwf_import_wisdom_from_filename(path); }
+  static char* export_wisdom() { return fftwf_export_wisdom_to_string(); }
   static void set_parallel_loop(ParallelLoop loop) { fftwf_threads_set_callback(loop, nullptr); }
   static void plan_with_nthreads(int n) { fftwf_plan_with_nthreads(n); }
   static Plan guru_r2r(int rank, const fftw_iodim64* dims, int hrank, const fftw_iodim64* hdims, float* in, float* out,
@@ -94,6 +98,16 @@ struct Fftw<float> {
 // planner's thread count for a problem of `elements` real values.
 template <class T>
 void prepare_planner(std::int64_t elements);
+
+// The wisdom cache (README "Environment"): $XDG_CACHE_HOME/dctool/fftw-wisdom-f32|f64 (XDG_CACHE_HOME defaults
+// to $HOME/.cache). prepare_planner() imports it once per precision, so one-shot commands (FFTW_ESTIMATE) plan
+// with what earlier measured plans found; save_wisdom() (planner mutex held, after a measured plan) writes the
+// accumulated wisdom back atomically. A missing, unreadable or stale cache is ignored; a cache that cannot be
+// written is skipped silently (the transform does not depend on it).
+template <class T>
+std::string wisdom_path();
+template <class T>
+void save_wisdom();
 
 // Owns one FFTW plan; destroys it under the planner mutex. Move-only.
 template <class T>
@@ -128,13 +142,16 @@ class FftwPlan {
 
 // Runs `create` (which calls an FFTW planner and returns the raw plan) under the planner mutex with the
 // thread count set; throws dct::Error(kRuntime, who, ...) when FFTW returns no plan.
+// A measured plan's wisdom goes to the cache (save_wisdom).
 template <class T, class Create>
-FftwPlan<T> make_fftw_plan(std::int64_t elements, const std::string& who, const std::string& what, Create&& create) {
+FftwPlan<T> make_fftw_plan(std::int64_t elements, core::Effort effort, const std::string& who, const std::string& what,
+                           Create&& create) {
   typename Fftw<T>::Plan p;
   {
     std::lock_guard<std::mutex> lock(planner_mutex());
     prepare_planner<T>(elements);
     p = create();
+    if (p != nullptr && effort == core::Effort::kMeasure) save_wisdom<T>();
   }
   if (p == nullptr) throw Error(ErrorCode::kRuntime, who, "FFTW could not plan " + what);
   return FftwPlan<T>(p);

@@ -114,19 +114,19 @@ class BaselinePlan final : public core::Plan {
     if (kind == Kind::kPlainDct2) {
       core::AlignedBuffer a(real_bytes), b(real_bytes);
       const fftw_r2r_kind kinds[2] = {FFTW_REDFT10, FFTW_REDFT10};
-      plan_ = detail::make_fftw_plan<T>(desc_.elements(), "host", what, [&] {
+      plan_ = detail::make_fftw_plan<T>(desc_.elements(), effort, "host", what, [&] {
         return F::many_r2r(2, n, howmany, static_cast<T*>(a.data()), real_dist, static_cast<T*>(b.data()), real_dist,
                            kinds, flags);
       });
     } else if (kind == Kind::kFftForward) {
       core::AlignedBuffer a(real_bytes), b(cplx_bytes);
-      plan_ = detail::make_fftw_plan<T>(desc_.elements(), "host", what, [&] {
+      plan_ = detail::make_fftw_plan<T>(desc_.elements(), effort, "host", what, [&] {
         return F::many_r2c(2, n, howmany, static_cast<T*>(a.data()), real_dist, static_cast<C*>(b.data()), cplx_dist,
                            flags);
       });
     } else {
       core::AlignedBuffer a(cplx_bytes), b(real_bytes);
-      plan_ = detail::make_fftw_plan<T>(desc_.elements(), "host", what, [&] {
+      plan_ = detail::make_fftw_plan<T>(desc_.elements(), effort, "host", what, [&] {
         return F::many_c2r(2, n, howmany, static_cast<C*>(a.data()), cplx_dist, static_cast<T*>(b.data()), real_dist,
                            flags | FFTW_DESTROY_INPUT);
       });

@@ -30,3 +30,24 @@ TEST_CASE("bench: nothing measurable is exit 4 with the reason, not an empty tab
   check_one_line_error(r, 4, {"bench"});
   CHECK(r.out.empty());
 }
+
+TEST_CASE("plan: measured FFTW plans go to the wisdom cache; a broken cache is ignored", "[plan]") {
+  TempDir dir;
+  const std::string env = "XDG_CACHE_HOME=" + q(dir.file("cache")) + " ";
+  const std::string wisdom = dir.file("cache/dctool/fftw-wisdom-f32");
+  RunResult r = run_cmd(env + q(DCTOOL_BINARY) + " plan --sizes 16x16,12x20 --ops dct2,idct2");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  REQUIRE(exists(wisdom));
+  CHECK(slurp(wisdom).rfind("(fftw-3", 0) == 0);
+  CHECK(split_lines(r.err).size() == 4);  // one note per planned case
+  // One-shot commands read it (and stay correct when it is garbage).
+  const std::string in = dir.file("x.npy"), out = dir.file("y.npy");
+  write_npy_f64(in, 16, 16, std::vector<double>(256, 1.0));
+  r = run_cmd(env + q(DCTOOL_BINARY) + " dct2 " + q(in) + " -o " + q(out));
+  CHECK(r.code == 0);
+  spit(wisdom, "(fftw-3.3.10 fftwf_wisdom #x garbage");
+  r = run_cmd(env + q(DCTOOL_BINARY) + " dct2 " + q(in) + " -o " + q(out));
+  CHECK(r.code == 0);
+  check_one_line_error(run_dctool("plan --ops dct2"), 2);
+}

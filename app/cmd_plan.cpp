@@ -1,0 +1,71 @@
+// plan: measures FFTW plans for the given shapes once, so that later one-shot commands on those shapes run with
+// measured plans (the wisdom cache, README "Environment").
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "app/commands.hpp"
+#include "app/common.hpp"
+#include "app/options.hpp"
+#include "app/registry.hpp"
+#include "app/report.hpp"
+#include "core/error.hpp"
+#include "core/formats.hpp"
+#include "core/timing.hpp"
+
+namespace dct::app {
+namespace {
+
+struct PlanOptions {
+  std::string ops = "dct2,idct2";
+  std::string sizes;
+  std::string precisions;  // "" = the global --precision
+  std::string norm = "none";
+  std::string axis = "both";
+  long long batch = 1;
+};
+
+int run_plan(const GlobalOptions& g, const PlanOptions& o) {
+  configure_runtimes(g.device, g.threads);
+  const std::string backend = g.backend == "auto" ? "cpu-fftw" : g.backend;
+  int planned = 0;
+  for (const auto& ps : split_list(o.precisions.empty() ? g.precision : o.precisions))
+    for (const auto& ss : split_list(o.sizes))
+      for (const auto& os : split_list(o.ops)) {
+        core::TransformDesc d;
+        d.op = core::parse_op(os);
+        d.norm = core::parse_norm(o.norm);
+        d.axis = core::parse_axis(o.axis);
+        d.shape = core::parse_shape(ss);
+        d.batch = o.batch;
+        d.prec = core::parse_precision(ps);
+        d.effort = core::Effort::kMeasure;
+        if (d.shape.rows > core::kMaxElements / d.shape.cols || d.shape.count() > core::kMaxElements / d.batch)
+          throw Error(ErrorCode::kUsage, "--sizes", ss + " exceeds the limit of 2^32 elements");
+        const core::Backend& b = registry().select(d, backend);
+        core::Stopwatch sw;
+        b.make_plan(d);
+        ++planned;
+        note(g, "planned " + d.to_string() + " on " + std::string(b.name()) + " in " +
+                    format_number(sw.elapsed_ms(), 4) + " ms");
+      }
+  if (planned == 0) throw Error(ErrorCode::kUsage, "plan needs --sizes (and at least one op and precision)");
+  return 0;
+}
+
+}  // namespace
+
+void add_plan(CLI::App& app, const GlobalOptions& g, Action& action) {
+  auto o = std::make_shared<PlanOptions>();
+  CLI::App* c = app.add_subcommand("plan", "measure FFTW plans for these shapes once; later commands reuse them");
+  c->add_option("--sizes", o->sizes, "comma list of HxW")->required();
+  c->add_option("--ops", o->ops, "comma list: dct2,idct2,dct4,idct4 (default dct2,idct2)");
+  c->add_option("--precision", o->precisions, "comma list: f32,f64 (default the global -p)");
+  c->add_option("--norm", o->norm, "none|ortho");
+  c->add_option("--axis", o->axis, "both|rows|cols");
+  c->add_option("--batch", o->batch, "matrices (channels) per transform")->check(CLI::PositiveNumber);
+  c->callback([o, &g, &action] { action = [o, &g] { return run_plan(g, *o); }; });
+}
+
+}  // namespace dct::app
