@@ -48,7 +48,7 @@ std::vector<const core::Backend*> pick_backends(const std::string& spec, const c
     for (core::Op op : req.ops)
       for (core::Shape2 s : req.sizes)
         for (core::Precision p : req.precisions) {
-          core::TransformDesc d{op, req.norm, req.axis, req.block, s, req.batch, p, req.effort};
+          core::TransformDesc d{op, req.norm, req.axis, req.block, s, req.batch, p, req.effort, {}};
           try {
             add(&reg.select(d, "auto"));
           } catch (const Error&) {
@@ -84,7 +84,7 @@ core::BenchRequest request_of(const GlobalOptions& g, const BenchOptions& o) {
   core::BenchRequest req;
   for (const auto& s : split_list(o.ops)) req.ops.push_back(core::parse_op(s));
   for (const auto& s : split_list(o.sizes)) req.sizes.push_back(core::parse_shape(s));
-  for (const auto& s : split_list(o.precisions.empty() ? g.precision : o.precisions))
+  for (const auto& s : split_list(o.precisions.empty() ? std::string(core::to_string(precision_of(g))) : o.precisions))
     req.precisions.push_back(core::parse_precision(s));
   if (req.ops.empty() || req.sizes.empty() || req.precisions.empty())
     throw Error(ErrorCode::kUsage, "bench needs at least one op, size and precision");

@@ -41,6 +41,8 @@ core::TransformDesc describe(const GlobalOptions& g, const TransformOptions& o) 
   d.prec = precision_of(g);
   d.block = o.block;
   d.norm = !o.norm.empty() ? core::parse_norm(o.norm) : (o.block > 0 ? core::Norm::kOrtho : core::Norm::kNone);
+  if (d.norm == core::Norm::kForward)
+    throw Error(ErrorCode::kUsage, "--norm", "forward is a norm of dct, dst and r2r (here: ortho|none)");
   d.axis = !o.axis.empty() ? core::parse_axis(o.axis) : (o.op == "dct4" ? core::Axis::kRows : core::Axis::kBoth);
   if (d.block > 0 && d.axis != core::Axis::kBoth)
     throw Error(ErrorCode::kUsage, "--block", "block mode transforms whole tiles: it needs --axis both");

@@ -263,7 +263,7 @@ class Sweep {
       seen.push_back(&rt);
       auto plain = rt.make_baseline(Runtime::Baseline::kPlainDct2, shape, req_.batch, prec, req_.effort);
       if (!plain || req_.axis != Axis::kBoth) continue;
-      const TransformDesc d{Op::kDct2, Norm::kNone, Axis::kBoth, 0, shape, req_.batch, prec, req_.effort};
+      const TransformDesc d{Op::kDct2, Norm::kNone, Axis::kBoth, 0, shape, req_.batch, prec, req_.effort, {}};
       const std::size_t bytes = static_cast<std::size_t>(shape.count() * req_.batch) * element_size(prec);
       const int rot = rotation_count(2 * bytes, rt.cache_bytes());
       DeviceSets in = upload_sets(rt, rot, shape, req_.batch, prec, bytes, seed_++);
