@@ -337,3 +337,45 @@ TEST_CASE("r2r: an image's channels are not an axis (axes 0,1 of each channel)",
   CHECK(chk.code == 0);
   CHECK(run_dctool("dct " + q(png) + " --type 2 --axes 2 -o " + q(dir.file("c.npy"))).code == 2);
 }
+
+TEST_CASE("r2r: bench times the real-to-real ops on 1-D to 3-D sizes and verifies them", "[app][r2r][bench]") {
+  const RunResult r = run_dctool(
+      "bench --ops dct1,dst2,r2r:dct3+dst3,dct2 --sizes 8x6x5,16,6x4 --precision f32,f64 --backends cpu-fftw "
+      "--reps 2 --warmup 0 --verify --format csv");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const std::vector<std::string> lines = split_lines(r.out);
+  REQUIRE(!lines.empty());
+  int r2r_rows = 0, dct2_rows = 0;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::string& l = lines[i];
+    if (l.rfind("dct2,", 0) == 0) ++dct2_rows;
+    if (l.rfind("dct1,", 0) == 0 || l.rfind("dst2,", 0) == 0 || l.rfind("r2r:dct3+dst3,", 0) == 0) ++r2r_rows;
+  }
+  CHECK(r2r_rows == (3 + 3 + 2) * 2);  // dct1 and dst2 on three sizes, dct3+dst3 on the two of rank >= 2; f32, f64
+  CHECK(dct2_rows >= 2 * 2);           // the 2-D op on the sizes of rank <= 2 (plus its baseline rows)
+  CHECK(r.out.find(",8x6x5,") != std::string::npos);
+  CHECK(r.err.find("skip r2r:dct3+dst3 16: more kinds than axes") != std::string::npos);
+  // --verify: every row's max_rel_err (column 15) within the f32 tolerance.
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    std::vector<std::string> cols;
+    std::stringstream ss(lines[i]);
+    for (std::string c; std::getline(ss, c, ',');) cols.push_back(c);
+    if (cols.size() < 15 || cols[1] != "cpu-fftw") continue;
+    INFO(lines[i]);
+    CHECK(std::stod(cols[14]) <= 1e-5);
+  }
+  CHECK(r.err.find("skip r2r:dct3+dst3 16: more kinds than axes") != std::string::npos);
+  // --verify: every row's max_rel_err (column 15) within the f32 tolerance.
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    std::vector<std::string> cols;
+    std::stringstream ss(lines[i]);
+    for (std::string c; std::getline(ss, c, ',');) cols.push_back(c);
+    if (cols.size() < 15 || cols[1] != "cpu-fftw") continue;
+    INFO(lines[i]);
+    CHECK(std::stod(cols[14]) <= 1e-5);
+  }
+  // A 3-D size alone with an older op is a usage error.
+  CHECK(run_dctool("bench --ops dct2 --sizes 4x4x4 --backends cpu-fftw --reps 1").code == 2);
+  CHECK(run_dctool("bench --ops r2r:dct5 --sizes 4x4 --backends cpu-fftw --reps 1").code == 2);
+}
