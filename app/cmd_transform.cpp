@@ -135,6 +135,10 @@ int run_transform(const GlobalOptions& g, const TransformOptions& o) {
   const core::Dataset in = read_input(o.input, read_options(g, o.in, d.prec));
   times.add("read", sw.elapsed_ms());
   take_shape(d, in.tensor, o.input);
+  // A 3-D .npy is (H, W, C) here (README, formats): say so where C looks like an axis rather than channels.
+  if (core::lower_extension(o.input) == ".npy" && in.tensor.channels() > 4)
+    note(g, o.input + ": a 3-D .npy is read as (H, W, C): " + std::to_string(in.tensor.channels()) + " channels of " +
+                core::to_string(in.tensor.shape()) + " (for a 3-D array use dct, dst or r2r)");
 
   const core::Backend& backend = registry().select(d, g.backend);
   sw.reset();

@@ -379,3 +379,14 @@ TEST_CASE("r2r: bench times the real-to-real ops on 1-D to 3-D sizes and verifie
   CHECK(run_dctool("bench --ops dct2 --sizes 4x4x4 --backends cpu-fftw --reps 1").code == 2);
   CHECK(run_dctool("bench --ops r2r:dct5 --sizes 4x4 --backends cpu-fftw --reps 1").code == 2);
 }
+
+TEST_CASE("r2r: dct2 on a 3-D .npy keeps its (H, W, C) meaning and says so when C looks like an axis", "[app][r2r]") {
+  TempDir dir;
+  generate(dir, {"vol 6x5x8 float64 81", "rgb 6x5x3 float64 82"});
+  const RunResult v = run_dctool("dct2 " + q(dir.file("vol.npy")) + " -o " + q(dir.file("a.npy")));
+  CHECK(v.code == 0);
+  CHECK(v.err.find("read as (H, W, C): 8 channels of 6x5") != std::string::npos);
+  const RunResult c = run_dctool("dct2 " + q(dir.file("rgb.npy")) + " -o " + q(dir.file("b.npy")));
+  CHECK(c.code == 0);
+  CHECK(c.err.empty());
+}
