@@ -207,7 +207,7 @@ TEST_CASE("r2r scipy agreement: cpu-naive f64, every type, norm and direction (1
 
 TEST_CASE("r2r scipy agreement: mixed kinds per axis equal scipy's axis-by-axis composition", "[app][scipy][r2r]") {
   TempDir dir;
-  generate(dir, {"f 6x5 float64 31", "g 3x4x7 float64 32", "h 9x8 float32 33"});
+  generate(dir, {"f 6x5 float64 31", "g 3x4x7 float64 32", "h 9x8 float32 33", "e 2x1x13 float64 34"});
   std::vector<R2rCase> cases;
   int n = 0;
   auto add = [&](const std::string& backend, const std::string& in, const std::string& kinds, const std::string& axes,
@@ -227,6 +227,7 @@ TEST_CASE("r2r scipy agreement: mixed kinds per axis equal scipy's axis-by-axis 
         add(b, "g.npy", "dst4,dct2,dst1", "-", inv, norm, "float64", "1e-12");
         add(b, "g.npy", "dct1,dst2", "2,0", inv, norm, "float64", "1e-12");
         add(b, "h.npy", "dct3,dst3", "-", inv, norm, "float32", "1e-5");
+        add(b, "e.npy", "dct1,dst1", "0,2", inv, norm, "float64", "1e-12");  // DCT-I at N = 2 (ortho: both ends)
       }
   run_all(dir, cases);
 }
