@@ -22,7 +22,7 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
   app.require_subcommand(1);
   app.fallthrough();
   app.add_option("-b,--backend", g.backend, "implementation (default auto; see `dctool backends`)");
-  app.add_option("-p,--precision", g.precision, "f32|f64 (default f32)");
+  app.add_option("-p,--precision", g.precision, "f32|f64 (default f32; dct/dst/r2r: f64 for a float64 input)");
   app.add_option("--device", g.device, "CUDA device ordinal (default 0)");
   app.add_option("--threads", g.threads, "CPU threads for FFTW/OpenMP, at most 1024 (default all cores)")
       ->check(CLI::Range(0, 1024));
@@ -115,6 +115,7 @@ int run_cli(int argc, char** argv) {
   add_global_options(app, g);
   Action action;
   add_transforms(app, g, action);
+  add_r2r(app, g, action);
   add_psnr(app, g, action);
   add_compress(app, g, action);
   add_backends(app, g, action);

@@ -48,9 +48,17 @@ std::vector<const core::Backend*> pick_backends(const std::string& spec, const c
     for (core::Op op : req.ops)
       for (core::Shape2 s : req.sizes)
         for (core::Precision p : req.precisions) {
-          core::TransformDesc d{op, req.norm, req.axis, req.block, s, req.batch, p, req.effort};
+          core::TransformDesc d{op, req.norm, req.axis, req.block, s, req.batch, p, req.effort, {}};
           try {
             add(&reg.select(d, "auto"));
+          } catch (const Error&) {
+          }
+        }
+    for (const core::R2rBenchOp& op : req.r2r_ops)
+      for (const core::ShapeN& s : req.extents)
+        for (core::Precision p : req.precisions) {
+          try {
+            add(&reg.select(core::bench_r2r_desc(op, s, req, p), "auto"));
           } catch (const Error&) {
           }
         }
@@ -82,20 +90,37 @@ Format format_for(const BenchOptions& o, const GlobalOptions& g) {
 
 core::BenchRequest request_of(const GlobalOptions& g, const BenchOptions& o) {
   core::BenchRequest req;
-  for (const auto& s : split_list(o.ops)) req.ops.push_back(core::parse_op(s));
-  for (const auto& s : split_list(o.sizes)) req.sizes.push_back(core::parse_shape(s));
-  for (const auto& s : split_list(o.precisions.empty() ? g.precision : o.precisions))
+  for (const auto& s : split_list(o.ops)) {
+    if (std::optional<core::R2rBenchOp> r = core::parse_r2r_bench_op(s))
+      req.r2r_ops.push_back(std::move(*r));
+    else
+      req.ops.push_back(core::parse_op(s));
+  }
+  // Every size is an extent of the real-to-real ops; those of rank 1 and 2 are also sizes of the older ops.
+  for (const auto& s : split_list(o.sizes)) {
+    const core::ShapeN n = core::parse_shape_n(s);
+    req.extents.push_back(n);
+    if (n.rank <= 2) req.sizes.push_back(n.rank == 1 ? core::Shape2{1, n.dims[0]} : core::Shape2{n.dims[0], n.dims[1]});
+  }
+  if (!req.ops.empty() && req.sizes.empty() && !req.extents.empty())
+    throw Error(ErrorCode::kUsage, "--sizes", "3-D sizes are for the real-to-real ops (dct1, dst2, r2r:...) only");
+  for (const auto& s : split_list(o.precisions.empty() ? std::string(core::to_string(precision_of(g))) : o.precisions))
     req.precisions.push_back(core::parse_precision(s));
-  if (req.ops.empty() || req.sizes.empty() || req.precisions.empty())
+  if ((req.ops.empty() && req.r2r_ops.empty()) || req.extents.empty() || req.precisions.empty())
     throw Error(ErrorCode::kUsage, "bench needs at least one op, size and precision");
   req.norm = core::parse_norm(o.norm);
   req.axis = core::parse_axis(o.axis);
   req.block = o.block;
   req.batch = o.batch;
-  for (const core::Shape2 sz : req.sizes)  // as file headers are: no sweep point over the element limit
-    if (sz.rows > core::kMaxElements / sz.cols || sz.rows * sz.cols > core::kMaxElements / req.batch)
-      throw Error(ErrorCode::kUsage, "bench --sizes " + core::to_string(sz) + " with --batch " +
-                                         std::to_string(req.batch) + " exceeds the limit of 2^32 elements");
+  for (const core::ShapeN& sz : req.extents) {  // as file headers are: no sweep point over the element limit
+    std::int64_t n = req.batch;
+    for (int a = 0; a < sz.rank; ++a)
+      if (n > core::kMaxElements / sz.dims[a])
+        throw Error(ErrorCode::kUsage, "bench --sizes " + sz.to_string() + " with --batch " +
+                                           std::to_string(req.batch) + " exceeds the limit of 2^32 elements");
+      else
+        n *= sz.dims[a];
+  }
   req.reps = o.reps;
   req.warmup = o.warmup;
   req.verify = o.verify;
@@ -111,11 +136,19 @@ core::BenchRequest request_of(const GlobalOptions& g, const BenchOptions& o) {
   return req;
 }
 
+// "64x64x64" with its JSON array [64, 64, 64], as Cell::shape gives HxW.
+Cell dims_cell(const std::string& dims) {
+  std::string json = "[";
+  for (char c : dims) json += c == 'x' ? std::string(", ") : std::string(1, c);
+  return {Cell::Kind::kText, dims, 0, 0, json + "]"};
+}
+
 Table table_of(const std::vector<core::BenchRow>& rows) {
   Table t;
   t.columns = core::bench_columns();
   for (const auto& r : rows) {
-    t.rows.push_back({Cell::str(r.op), Cell::str(r.backend), Cell::str(r.precision), Cell::shape(r.shape),
+    t.rows.push_back({Cell::str(r.op), Cell::str(r.backend), Cell::str(r.precision),
+                      r.dims.empty() ? Cell::shape(r.shape) : dims_cell(r.dims),
                       Cell::num(static_cast<double>(r.batch), 12), Cell::num(r.reps, 12), Cell::num(r.median_ms),
                       Cell::num(r.min_ms), Cell::num(r.max_ms), Cell::num(r.gbps), Cell::opt(r.x_copy, 3),
                       Cell::opt(r.x_fft, 3), Cell::opt(r.e2e_ms), Cell::opt(r.cpu_ms), Cell::opt(r.max_rel_err, 3),
@@ -202,11 +235,13 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
 void add_bench(CLI::App& app, const GlobalOptions& g, Action& action) {
   auto o = std::make_shared<BenchOptions>();
   CLI::App* c = app.add_subcommand("bench", "time backends (median/min/max, GB/s, x_copy, x_fft, e2e)");
-  c->add_option("--ops", o->ops, "comma list: dct2,idct2,dct4,idct4,lot,ilot");
-  c->add_option("--sizes", o->sizes, "comma list of HxW");
+  c->add_option("--ops", o->ops,
+                "comma list: dct2,idct2,dct4,idct4,lot,ilot; real-to-real: dct1,dct3,dst1..dst4 (every axis), "
+                "r2r:KIND+KIND (the last axes)");
+  c->add_option("--sizes", o->sizes, "comma list of N, HxW or DxHxW (3-D: real-to-real ops only)");
   c->add_option("--backends", o->backends, "auto|all|comma list");
   c->add_option("--precision", o->precisions, "comma list: f32,f64 (default the global -p)");
-  c->add_option("--norm", o->norm, "none|ortho");
+  c->add_option("--norm", o->norm, "none|ortho (real-to-real ops: also backward|forward)");
   c->add_option("--axis", o->axis, "both|rows|cols");
   c->add_option("--block", o->block, "BxB tiles")->check(non_negative());
   c->add_option("--batch", o->batch, "matrices per call")->check(positive());

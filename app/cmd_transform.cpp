@@ -41,6 +41,8 @@ core::TransformDesc describe(const GlobalOptions& g, const TransformOptions& o) 
   d.prec = precision_of(g);
   d.block = o.block;
   d.norm = !o.norm.empty() ? core::parse_norm(o.norm) : (o.block > 0 ? core::Norm::kOrtho : core::Norm::kNone);
+  if (d.norm == core::Norm::kForward)
+    throw Error(ErrorCode::kUsage, "--norm", "forward is a norm of dct, dst and r2r (here: ortho|none)");
   d.axis = !o.axis.empty() ? core::parse_axis(o.axis) : (o.op == "dct4" ? core::Axis::kRows : core::Axis::kBoth);
   if (d.block > 0 && d.axis != core::Axis::kBoth)
     throw Error(ErrorCode::kUsage, "--block", "block mode transforms whole tiles: it needs --axis both");
@@ -133,6 +135,10 @@ int run_transform(const GlobalOptions& g, const TransformOptions& o) {
   const core::Dataset in = read_input(o.input, read_options(g, o.in, d.prec));
   times.add("read", sw.elapsed_ms());
   take_shape(d, in.tensor, o.input);
+  // A 3-D .npy is (H, W, C) here (README, formats): say so where C looks like an axis rather than channels.
+  if (core::lower_extension(o.input) == ".npy" && in.tensor.channels() > 4)
+    note(g, o.input + ": a 3-D .npy is read as (H, W, C): " + std::to_string(in.tensor.channels()) + " channels of " +
+                core::to_string(in.tensor.shape()) + " (for a 3-D array use dct, dst or r2r)");
 
   const core::Backend& backend = registry().select(d, g.backend);
   core::HostTensor out;

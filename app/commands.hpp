@@ -12,7 +12,7 @@ namespace dct::app {
 
 struct GlobalOptions {
   std::string backend = "auto";
-  std::string precision = "f32";
+  std::string precision;  // "" = not given: f32 (dct/dst/r2r: the input's float64 is kept)
   int device = 0;
   int threads = 0;
   bool timing = false;
@@ -31,6 +31,7 @@ struct InputOptions {
 using Action = std::function<int()>;
 
 void add_transforms(CLI::App& app, const GlobalOptions& g, Action& action);  // dct2, idct2, dct4, lot
+void add_r2r(CLI::App& app, const GlobalOptions& g, Action& action);         // dct, dst, r2r
 void add_psnr(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_compress(CLI::App& app, const GlobalOptions& g, Action& action);
 void add_backends(CLI::App& app, const GlobalOptions& g, Action& action);

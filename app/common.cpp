@@ -7,7 +7,9 @@
 
 namespace dct::app {
 
-core::Precision precision_of(const GlobalOptions& g) { return core::parse_precision(g.precision); }
+core::Precision precision_of(const GlobalOptions& g) {
+  return g.precision.empty() ? core::Precision::kF32 : core::parse_precision(g.precision);
+}
 
 core::ReadOptions read_options(const GlobalOptions& /*g*/, const InputOptions& in, core::Precision prec) {
   core::ReadOptions r;

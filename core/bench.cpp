@@ -101,6 +101,21 @@ class Sweep {
             if (std::optional<BenchRow> r = bench_backend(*b, desc_of(op, shape, prec))) emit(std::move(*r));
           if (req_.baseline_rows && op == Op::kDct2 && req_.block == 0) bench_plain_dct2(shape, prec);
         }
+    for (const R2rBenchOp& op : req_.r2r_ops)
+      for (const ShapeN& size : req_.extents)
+        for (Precision prec : req_.precisions) {
+          floors_.clear();
+          if (!op.every_axis && static_cast<int>(op.kinds.size()) > size.rank) {
+            on_note_("skip " + op.name + " " + size.to_string() + ": more kinds than axes");
+            continue;
+          }
+          const TransformDesc d = bench_r2r_desc(op, size, req_, prec);
+          for (const Backend* b : req_.backends)
+            if (std::optional<BenchRow> r = bench_backend(*b, d, op.name)) {
+              r->dims = size.to_string();
+              emit(std::move(*r));
+            }
+        }
     return std::move(rows_);
   }
 
@@ -163,6 +178,7 @@ class Sweep {
   // The FFT of the same data: a 2-D FFT for --axis both, batched 1-D FFTs along the transformed axis; 0 when
   // the runtime has none.
   double fft_floor(const Runtime& rt, const TransformDesc& d, int rot) {
+    if (d.op == Op::kR2r && d.r2r.rank > 2) return 0;  // the runtimes' baselines are 2-D
     Shape2 fshape = d.shape;
     std::int64_t fbatch = d.batch;
     if (d.axis == Axis::kRows) fshape = {1, d.shape.cols}, fbatch = d.batch * d.shape.rows;
@@ -192,7 +208,7 @@ class Sweep {
   }
 
   // One backend on one case: device time on rotated inputs, the ratios, end to end, and the error (--verify).
-  std::optional<BenchRow> bench_backend(const Backend& b, const TransformDesc& d) {
+  std::optional<BenchRow> bench_backend(const Backend& b, const TransformDesc& d, const std::string& op_name = {}) {
     const Runtime& rt = b.runtime();
     if (Support u = rt.usable(); !u) {
       on_note_("skip " + std::string(b.name()) + ": not usable here: " + u.reason);
@@ -217,7 +233,7 @@ class Sweep {
     });
     const double cpu_total = process_cpu_ms() - cpu0;
 
-    BenchRow r = row_of(std::string(to_string(d.op)), std::string(b.name()), d, st,
+    BenchRow r = row_of(op_name.empty() ? std::string(to_string(d.op)) : op_name, std::string(b.name()), d, st,
                         static_cast<double>(in_bytes + out_bytes), rt);
     r.cpu_ms = cpu_total / (req_.reps + req_.warmup);
     add_ratios(r, rt, d);
@@ -263,7 +279,7 @@ class Sweep {
       seen.push_back(&rt);
       auto plain = rt.make_baseline(Runtime::Baseline::kPlainDct2, shape, req_.batch, prec, req_.effort);
       if (!plain || req_.axis != Axis::kBoth) continue;
-      const TransformDesc d{Op::kDct2, Norm::kNone, Axis::kBoth, 0, shape, req_.batch, prec, req_.effort};
+      const TransformDesc d{Op::kDct2, Norm::kNone, Axis::kBoth, 0, shape, req_.batch, prec, req_.effort, {}};
       const std::size_t bytes = static_cast<std::size_t>(shape.count() * req_.batch) * element_size(prec);
       const int rot = rotation_count(2 * bytes, rt.cache_bytes());
       DeviceSets in = upload_sets(rt, rot, shape, req_.batch, prec, bytes, seed_++);
@@ -287,6 +303,48 @@ class Sweep {
 };
 
 }  // namespace
+
+std::optional<R2rBenchOp> parse_r2r_bench_op(std::string_view s) {
+  R2rBenchOp op;
+  op.name = std::string(s);
+  if (s.starts_with("r2r:")) {
+    std::string_view rest = s.substr(4);
+    while (true) {
+      const auto plus = rest.find('+');
+      op.kinds.push_back(parse_r2r_kind(rest.substr(0, plus)));
+      if (plus == std::string_view::npos) break;
+      rest = rest.substr(plus + 1);
+    }
+    if (op.kinds.size() > static_cast<std::size_t>(kMaxR2rRank))
+      throw Error(ErrorCode::kUsage, "--ops", "'" + op.name + "': at most 3 kinds");
+    return op;
+  }
+  for (std::string_view k : {"dct1", "dct3", "dst1", "dst2", "dst3", "dst4"})
+    if (s == k) {
+      op.kinds = {parse_r2r_kind(k)};
+      op.every_axis = true;
+      return op;
+    }
+  return std::nullopt;
+}
+
+TransformDesc bench_r2r_desc(const R2rBenchOp& op, const ShapeN& size, const BenchRequest& req, Precision prec) {
+  R2rSpec spec;
+  spec.rank = size.rank;
+  spec.dims = size.dims;
+  if (op.every_axis) {
+    for (int a = 0; a < size.rank; ++a) spec.kinds[a] = op.kinds[0];
+  } else {
+    const int k = static_cast<int>(op.kinds.size());
+    if (k > size.rank)
+      throw Error(ErrorCode::kUsage, "--ops",
+                  "'" + op.name + "' has " + std::to_string(k) + " kinds for the size " + size.to_string());
+    for (int i = 0; i < k; ++i) spec.kinds[size.rank - k + i] = op.kinds[i];
+  }
+  TransformDesc d = r2r_desc(spec, req.norm, req.batch, prec);
+  d.effort = req.effort;
+  return d;
+}
 
 const std::vector<std::string>& bench_columns() {
   static const std::vector<std::string> kColumns{"op",        "backend", "precision",   "shape", "batch",  "reps",

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/backend.hpp"
@@ -12,9 +13,22 @@
 
 namespace dct::core {
 
+// A real-to-real op of the sweep: "dst2" (that kind along every axis of each size) or "r2r:dct3+dst3" (the kinds
+// along the last axes of each size, in order).
+struct R2rBenchOp {
+  std::string name;
+  std::vector<R2rKind> kinds;
+  bool every_axis = false;
+};
+// "dct1", "dct3", "dst1".."dst4" or "r2r:KIND+KIND..." (dct2 and dct4 name the older 2-D ops); nullopt for
+// other names; throws kUsage for a malformed r2r: list.
+std::optional<R2rBenchOp> parse_r2r_bench_op(std::string_view s);
+
 struct BenchRequest {
   std::vector<Op> ops;
   std::vector<Shape2> sizes;
+  std::vector<R2rBenchOp> r2r_ops;  // timed on `extents`
+  std::vector<ShapeN> extents;      // every --sizes entry (rank 1..3)
   std::vector<const Backend*> backends;
   std::vector<Precision> precisions;
   Norm norm = Norm::kNone;
@@ -32,12 +46,16 @@ struct BenchRequest {
 struct BenchRow {
   std::string op, backend, precision;
   Shape2 shape;
+  std::string dims;  // real-to-real rows: the array's extents ("64x64x64"); empty otherwise
   std::int64_t batch = 1;
   int reps = 0;
   double median_ms = 0, min_ms = 0, max_ms = 0, gbps = 0;
   std::optional<double> x_copy, x_fft, e2e_ms, cpu_ms, max_rel_err;
   std::string device;
 };
+
+// The descriptor a real-to-real op of the sweep times on `size`; throws kUsage when it has more kinds than axes.
+TransformDesc bench_r2r_desc(const R2rBenchOp& op, const ShapeN& size, const BenchRequest& req, Precision prec);
 
 // Runs every combination; `on_note` hears about combinations a backend does not
 // support (reported, never silently dropped); `on_row` hears each row as soon as it is measured.

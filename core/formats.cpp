@@ -401,34 +401,54 @@ const std::vector<std::string_view> kImageReadExtensions{".png", ".jpg", ".jpeg"
 
 // ---- .npy ----------------------------------------------------------------------------------------------
 
+namespace {
+
+// Reads and parses the header of the open .npy file `f`; `data_offset` receives where the values start.
+NpyHeader read_npy_header(InputFile& f, std::int64_t& data_offset) {
+  unsigned char prefix[12];
+  if (f.size() < 10) throw Error(ErrorCode::kInput, "not a .npy file (too short)");
+  f.read(prefix, 8);
+  if (std::memcmp(prefix, kNpyMagic.data(), kNpyMagic.size()) != 0)
+    throw Error(ErrorCode::kInput, "not a .npy file (bad magic)");
+  const int major = prefix[6], minor = prefix[7];
+  if (major < 1 || major > 3 || minor != 0)
+    throw Error(ErrorCode::kInput, "unsupported .npy version " + std::to_string(major) + "." + std::to_string(minor));
+  const std::int64_t len_bytes = major == 1 ? 2 : 4;
+  if (f.size() < 8 + len_bytes) throw Error(ErrorCode::kInput, "truncated: no header length");
+  f.read(prefix + 8, static_cast<std::size_t>(len_bytes));
+  const std::uint32_t header_len = major == 1 ? load_le<std::uint16_t>(prefix + 8) : load_le<std::uint32_t>(prefix + 8);
+  if (header_len > kMaxNpyHeader)
+    throw Error(ErrorCode::kInput, "header length " + std::to_string(header_len) + " is over the limit of " +
+                                       std::to_string(kMaxNpyHeader));
+  data_offset = 8 + len_bytes + header_len;
+  if (f.size() < data_offset)
+    throw Error(ErrorCode::kInput, "truncated: header of " + std::to_string(header_len) + " bytes, file has " +
+                                       std::to_string(f.size()) + " bytes");
+  std::string header(header_len, '\0');
+  f.read(header.data(), header.size());
+  if (header.find('\0') != std::string::npos) throw Error(ErrorCode::kInput, "malformed .npy header: NUL byte");
+
+  return NpyHeaderParser(header).parse();
+}
+
+}  // namespace
+
+NpyInfo read_npy_info(const std::string& path) {
+  try {
+    InputFile f(path);
+    std::int64_t data_offset = 0;
+    const NpyHeader h = read_npy_header(f, data_offset);
+    return NpyInfo{h.shape, npy_dtype(h.descr) == Dtype::kF64};
+  } catch (const Error& e) {
+    rethrow_with_subject(e, path);
+  }
+}
+
 Dataset read_npy(const std::string& path, const ReadOptions& opt) {
   try {
     InputFile f(path);
-    unsigned char prefix[12];
-    if (f.size() < 10) throw Error(ErrorCode::kInput, "not a .npy file (too short)");
-    f.read(prefix, 8);
-    if (std::memcmp(prefix, kNpyMagic.data(), kNpyMagic.size()) != 0)
-      throw Error(ErrorCode::kInput, "not a .npy file (bad magic)");
-    const int major = prefix[6], minor = prefix[7];
-    if (major < 1 || major > 3 || minor != 0)
-      throw Error(ErrorCode::kInput, "unsupported .npy version " + std::to_string(major) + "." + std::to_string(minor));
-    const std::int64_t len_bytes = major == 1 ? 2 : 4;
-    if (f.size() < 8 + len_bytes) throw Error(ErrorCode::kInput, "truncated: no header length");
-    f.read(prefix + 8, static_cast<std::size_t>(len_bytes));
-    const std::uint32_t header_len =
-        major == 1 ? load_le<std::uint16_t>(prefix + 8) : load_le<std::uint32_t>(prefix + 8);
-    if (header_len > kMaxNpyHeader)
-      throw Error(ErrorCode::kInput, "header length " + std::to_string(header_len) + " is over the limit of " +
-                                         std::to_string(kMaxNpyHeader));
-    const std::int64_t data_offset = 8 + len_bytes + header_len;
-    if (f.size() < data_offset)
-      throw Error(ErrorCode::kInput, "truncated: header of " + std::to_string(header_len) + " bytes, file has " +
-                                         std::to_string(f.size()) + " bytes");
-    std::string header(header_len, '\0');
-    f.read(header.data(), header.size());
-    if (header.find('\0') != std::string::npos) throw Error(ErrorCode::kInput, "malformed .npy header: NUL byte");
-
-    const NpyHeader h = NpyHeaderParser(header).parse();
+    std::int64_t data_offset = 0;
+    const NpyHeader h = read_npy_header(f, data_offset);
     const Dtype dtype = npy_dtype(h.descr);
     if (h.shape.empty() || h.shape.size() > 3)
       throw Error(ErrorCode::kInput,
@@ -464,6 +484,14 @@ void write_npy(const std::string& path, const HostTensor& t, const WriteOptions&
     std::string shape = "(" + std::to_string(t.rows()) + ", " + std::to_string(t.cols());
     if (t.channels() > 1) shape += ", " + std::to_string(t.channels());
     shape += ")";
+    if (!opt.npy_shape.empty()) {
+      const auto& s = opt.npy_shape;
+      const bool fits = (s.size() == 1 && t.rows() == 1 && t.channels() == 1 && s[0] == t.cols()) ||
+                        (s.size() == 2 && t.channels() == 1 && s[0] == t.rows() && s[1] == t.cols()) ||
+                        (s.size() == 3 && s[0] == t.rows() && s[1] == t.cols() && s[2] == t.channels());
+      if (!fits) throw Error(ErrorCode::kRuntime, "internal: .npy shape " + shape_text(s) + " does not fit the data");
+      shape = shape_text(s);
+    }
     std::string header = "{'descr': '<" + std::string(info(dtype_of(opt.prec)).descr) +
                          "', 'fortran_order': False, 'shape': " + shape + ", }";
     // numpy pads the header with spaces so that the data starts at a multiple of 64 bytes.

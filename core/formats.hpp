@@ -21,6 +21,13 @@ struct Dataset {
   SourceKind kind = SourceKind::kMatrix;
 };
 
+// What a .npy header says: the array's shape as stored (1 to 3 extents; read_npy gives a 1-D (N,) array as the
+// tensor 1xN and a 3-D (A, B, C) one as the C planes of AxB) and whether its values are float64.
+struct NpyInfo {
+  std::vector<std::int64_t> shape;
+  bool float64 = false;
+};
+
 struct ReadOptions {
   Precision prec = Precision::kF32;  // precision of the returned tensor
   std::optional<Shape2> shape;       // required for raw files (--shape HxW)
@@ -32,6 +39,9 @@ struct WriteOptions {
   Precision prec = Precision::kF32;  // .npy / .txt / raw value type
   std::string dtype;                 // raw: overrides the extension ("f32" | "f64")
   int image_bit_depth = 8;           // images: 8 (or 16 for 16-bit PNG)
+  // .npy: the shape to write, of the tensor's layout: (N,) for a 1xN single-channel tensor, (H, W) or (H, W, C)
+  // otherwise (C the channels); empty: (H, W) or (H, W, C) from the tensor.
+  std::vector<std::int64_t> npy_shape;
 };
 
 // Limits that guard allocations made from header fields.
@@ -72,6 +82,7 @@ class AtomicFile {
 // Per format.
 Dataset read_npy(const std::string& path, const ReadOptions& opt);
 void write_npy(const std::string& path, const HostTensor& t, const WriteOptions& opt);
+NpyInfo read_npy_info(const std::string& path);  // the header only, validated as read_npy does
 Dataset read_text(const std::string& path, const ReadOptions& opt);
 void write_text(const std::string& path, const HostTensor& t, const WriteOptions& opt);  // single channel
 Dataset read_raw(const std::string& path, const ReadOptions& opt);

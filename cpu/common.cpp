@@ -37,6 +37,7 @@ core::Support check_dct_desc(const core::TransformDesc& d, bool block_any_op) {
   using core::Support;
   if (!is_dct_op(d.op))
     return Support::no("implements dct2, idct2, dct4 and idct4, not " + std::string(core::to_string(d.op)));
+  if (d.norm == core::Norm::kForward) return Support::no("norm forward is defined for dct/dst/r2r only");
   if (d.shape.rows < 1 || d.shape.cols < 1) return Support::no("empty shape " + core::to_string(d.shape));
   if (d.batch < 1) return Support::no("batch must be >= 1");
   if (d.block < 0) return Support::no("block size must be positive");

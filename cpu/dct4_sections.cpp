@@ -101,6 +101,7 @@ class SectionsBackend final : public core::Backend {
     if (d.op != Op::kDct4 && d.op != Op::kIdct4)
       return Support::no("implements dct4 and idct4 only, not " + std::string(core::to_string(d.op)));
     if (d.block != 0) return Support::no("no block mode");
+    if (d.norm == core::Norm::kForward) return Support::no("norm forward is defined for dct/dst/r2r only");
     if (d.axis != core::Axis::kRows) return Support::no("transforms along rows only (--axis rows)");
     if (d.shape.cols != n17::kN)
       return Support::no("the sectioned algorithm is for N = 17 only (rows of length " + std::to_string(d.shape.cols) +

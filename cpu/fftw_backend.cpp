@@ -21,7 +21,15 @@
 
    Plans are made on 64-byte aligned scratch arrays (FFTW_MEASURE writes them) and run with the new-array
    execute on the caller's views. A view FFTW's SIMD codelets cannot take (fftw_alignment_of != 0) gets a
-   second plan made with FFTW_UNALIGNED on first use. Out-of-place r2r preserves its input. */
+   second plan made with FFTW_UNALIGNED on first use. Out-of-place r2r preserves its input.
+
+   The real-to-real family (op r2r: DCT/DST types I-IV of an array of rank <= 3, a kind per axis; docs/algorithms.md,
+   "The real-to-real family") is one guru64 plan too: a transform dimension per transformed axis with FFTW's kind
+   (dct1..dct4 = REDFT00/10/01/11, dst1..dst4 = RODFT00/10/01/11; the inverse kind for an inverse request), a loop
+   dimension per other axis and one over the batch, strides in elements of the C-ordered array. scipy's norms
+   are a factor per input index (ortho DCT-I, DCT-III, DST-III) and one per output index along each axis; the
+   factors of different axes multiply, so all input factors go into the copy in -> out before an in-place
+   execute and all output factors into one pass after it. */
 #include <cmath>
 #include <memory>
 #include <string>
@@ -32,6 +40,7 @@
 #include "cpu/backends.hpp"
 #include "cpu/common.hpp"
 #include "cpu/fftw_util.hpp"
+#include "cpu/r2r.hpp"
 
 namespace dct::cpu {
 namespace {
@@ -184,21 +193,159 @@ class FftwDctPlan final : public core::Plan {
   mutable detail::FftwPlan<T> unaligned_;  // made on first use (plans are not shared between threads)
 };
 
+fftw_r2r_kind fftw_kind_of(core::R2rKind k) {
+  switch (k) {
+    case core::R2rKind::kDct1:
+      return FFTW_REDFT00;
+    case core::R2rKind::kDct2:
+      return FFTW_REDFT10;
+    case core::R2rKind::kDct3:
+      return FFTW_REDFT01;
+    case core::R2rKind::kDct4:
+      return FFTW_REDFT11;
+    case core::R2rKind::kDst1:
+      return FFTW_RODFT00;
+    case core::R2rKind::kDst2:
+      return FFTW_RODFT10;
+    case core::R2rKind::kDst3:
+      return FFTW_RODFT01;
+    default:
+      return FFTW_RODFT11;
+  }
+}
+
+// The r2r array as a batch x d0 x d1 x d2 block (leading extents 1 where the rank is lower), with one factor
+// vector per axis (empty: all ones).
+struct Block4 {
+  std::int64_t n[4] = {1, 1, 1, 1};
+};
+
+Block4 block_of(const core::TransformDesc& d) {
+  Block4 b;
+  b.n[0] = d.batch;
+  const int off = core::kMaxR2rRank - d.r2r.rank;
+  for (int a = 0; a < d.r2r.rank; ++a) b.n[1 + off + a] = d.r2r.dims[a];
+  return b;
+}
+
+// out[b,i,j,k] = in[b,i,j,k] * f1[i] * f2[j] * f3[k] (padded axes 1..3); in may equal out.
+template <class T>
+void scale_block(const T* in, T* out, const Block4& blk, const std::vector<T>* f) {
+  const std::int64_t n1 = blk.n[1], n2 = blk.n[2], n3 = blk.n[3];
+  const std::int64_t lines = blk.n[0] * n1 * n2;
+#pragma omp parallel for schedule(static) if (lines * n3 >= kParallelScaleMin) num_threads(detail::thread_count())
+  for (std::int64_t line = 0; line < lines; ++line) {
+    const std::int64_t j = line % n2, i = (line / n2) % n1;
+    T s = T(1);
+    if (!f[0].empty()) s *= f[0][i];
+    if (!f[1].empty()) s *= f[1][j];
+    const T* src = in + line * n3;
+    T* dst = out + line * n3;
+    if (f[2].empty())
+      for (std::int64_t k = 0; k < n3; ++k) dst[k] = src[k] * s;
+    else
+      for (std::int64_t k = 0; k < n3; ++k) dst[k] = src[k] * (s * f[2][k]);
+  }
+}
+
+template <class T>
+class FftwR2rPlan final : public core::Plan {
+ public:
+  explicit FftwR2rPlan(const core::TransformDesc& d) : desc_(d), block_(block_of(d)) {
+    const core::R2rSpec& s = d.r2r;
+    const int off = core::kMaxR2rRank - s.rank;
+    std::int64_t stride = 1;
+    std::vector<fftw_iodim64> dims, loops;
+    for (int a = s.rank - 1; a >= 0; --a) {
+      const fftw_iodim64 dim{s.dims[a], stride, stride};
+      if (s.kinds[a] != core::R2rKind::kNone) {
+        dims.insert(dims.begin(), dim);
+        kinds_.insert(kinds_.begin(), fftw_kind_of(detail::computed_kind(s.kinds[a], s.inverse)));
+        const detail::AxisScale sc = detail::axis_scale(s.kinds[a], s.inverse, d.norm, s.dims[a]);
+        pre_[off + a].assign(sc.pre.begin(), sc.pre.end());
+        post_[off + a].assign(sc.post.begin(), sc.post.end());
+      } else {
+        loops.insert(loops.begin(), dim);
+      }
+      stride *= s.dims[a];
+    }
+    if (d.batch > 1) loops.insert(loops.begin(), fftw_iodim64{d.batch, stride, stride});
+    dims_ = std::move(dims);
+    loops_ = std::move(loops);
+    for (int a = 0; a < core::kMaxR2rRank; ++a) {
+      has_pre_ = has_pre_ || !pre_[a].empty();
+      has_post_ = has_post_ || !post_[a].empty();
+    }
+    aligned_ = make(0);
+  }
+
+  const core::TransformDesc& desc() const override { return desc_; }
+  core::Memory memory() const override { return core::Memory::kHost; }
+
+  void execute(core::ConstView in, core::View out, core::Stream) const override {
+    detail::check_views(kName, desc_, in, out);
+    const T* src = static_cast<const T*>(in.data);
+    T* dst = static_cast<T*>(out.data);
+    if (has_pre_) {
+      scale_block(src, dst, block_, pre_);
+      detail::Fftw<T>::execute_r2r(plan_for(dst, dst), dst, dst);
+    } else {
+      detail::Fftw<T>::execute_r2r(plan_for(src, dst), const_cast<T*>(src), dst);
+    }
+    if (has_post_) scale_block(dst, dst, block_, post_);
+  }
+
+ private:
+  typename detail::Fftw<T>::Plan plan_for(const T* a, const T* b) const {
+    if (detail::Fftw<T>::alignment_of(a) == 0 && detail::Fftw<T>::alignment_of(b) == 0) return aligned_.get();
+    if (!unaligned_) unaligned_ = make(FFTW_UNALIGNED);
+    return unaligned_.get();
+  }
+
+  // Plans on scratch arrays of the views' layout (in place when input factors go into the copy).
+  detail::FftwPlan<T> make(unsigned extra) const {
+    const std::size_t bytes = desc_.bytes();
+    core::AlignedBuffer a(bytes), b(has_pre_ ? 0 : bytes);
+    T* pa = static_cast<T*>(a.data());
+    T* pb = has_pre_ ? pa : static_cast<T*>(b.data());
+    const unsigned flags = detail::fftw_flags(desc_.effort) | extra;
+    return detail::make_fftw_plan<T>(desc_.elements(), std::string(kName), desc_.to_string(), [&] {
+      return detail::Fftw<T>::guru_r2r(static_cast<int>(dims_.size()), dims_.data(), static_cast<int>(loops_.size()),
+                                       loops_.data(), pa, pb, kinds_.data(), flags);
+    });
+  }
+
+  core::TransformDesc desc_;
+  Block4 block_;
+  std::vector<fftw_iodim64> dims_, loops_;
+  std::vector<fftw_r2r_kind> kinds_;
+  std::vector<T> pre_[core::kMaxR2rRank], post_[core::kMaxR2rRank];  // by padded axis
+  bool has_pre_ = false, has_post_ = false;
+  detail::FftwPlan<T> aligned_;
+  mutable detail::FftwPlan<T> unaligned_;
+};
+
 class FftwBackend final : public core::Backend {
  public:
   std::string_view name() const override { return kName; }
   std::string_view description() const override {
-    return "FFTW3 real-to-real DCTs (REDFT10/01/11), multi-threaded; normalization fused into at most one pass";
+    return "FFTW3 real-to-real transforms (REDFT00/10/01/11, RODFT00/10/01/11: DCT/DST I-IV, a kind per axis, "
+           "rank <= 3), multi-threaded; normalization fused into the copy and at most one pass";
   }
-  std::vector<Op> ops() const override { return {Op::kDct2, Op::kIdct2, Op::kDct4, Op::kIdct4}; }
-  std::string_view sizes() const override { return "any (block mode: H, W multiples of B)"; }
+  std::vector<Op> ops() const override { return {Op::kDct2, Op::kIdct2, Op::kDct4, Op::kIdct4, Op::kR2r}; }
+  std::string_view sizes() const override { return "any (block mode: H, W multiples of B; DCT-I: N >= 2)"; }
   const core::Runtime& runtime() const override { return host_runtime(); }
   core::Support supports(const core::TransformDesc& d) const override {
+    if (d.op == Op::kR2r) return detail::check_r2r_desc(d);
     return detail::check_dct_desc(d, /*block_any_op=*/false);
   }
   std::unique_ptr<core::Plan> make_plan(const core::TransformDesc& d) const override {
     if (core::Support s = supports(d); !s)
       throw Error(ErrorCode::kUnsupported, std::string(kName), "does not support " + d.to_string() + ": " + s.reason);
+    if (d.op == Op::kR2r) {
+      if (d.prec == core::Precision::kF32) return std::make_unique<FftwR2rPlan<float>>(d);
+      return std::make_unique<FftwR2rPlan<double>>(d);
+    }
     if (d.prec == core::Precision::kF32) return std::make_unique<FftwDctPlan<float>>(d);
     return std::make_unique<FftwDctPlan<double>>(d);
   }

@@ -16,7 +16,21 @@
    2-D: the 1-D transform along rows (contiguous lines of length W), a transpose, along the former columns,
    and a transpose back. Block mode is the same with lines of length B: the rows of a B x B tile are
    consecutive B-long pieces of the matrix rows, and after a transpose its columns are too. Values are
-   converted to long double on input and rounded once on output. */
+   converted to long double on input and rounded once on output.
+
+   The real-to-real family (op r2r; docs/algorithms.md, "The real-to-real family"), scipy.fft's definitions of
+   the unnormalized kinds, 1-D, n points, k, j = 0..n-1, all as w_j · trig(π p / 4L) with an integer p:
+     dct1  L = n-1  cos, p = 4kj,             w_j = 1 at j = 0 and j = n-1, else 2
+     dct2  L = n    cos, p = 2k(2j+1),        w_j = 2
+     dct3  L = n    cos, p = 2j(2k+1),        w_0 = 1, else 2
+     dct4  L = n    cos, p = (2k+1)(2j+1),    w_j = 2
+     dst1  L = n+1  sin, p = 4(k+1)(j+1),     w_j = 2
+     dst2  L = n    sin, p = 2(k+1)(2j+1),    w_j = 2
+     dst3  L = n    sin, p = 2(2k+1)(j+1),    w_{n-1} = 1, else 2
+     dst4  L = n    sin, p = (2k+1)(2j+1),    w_j = 2
+   (dct1's end term (-1)^k x_{n-1} is cos(πk), dst3's is sin(π(2k+1)/2).) One table of cos(π p / 4L) over a
+   period of 8L serves cos and sin (sin θ = cos(θ - π/2), a shift of 2L). The norm is a factor per input and
+   per output index (cpu/r2r.hpp). Each transformed axis in turn: gather its lines, apply the matrix, scatter. */
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -26,6 +40,7 @@
 #include "core/error.hpp"
 #include "cpu/backends.hpp"
 #include "cpu/common.hpp"
+#include "cpu/r2r.hpp"
 
 namespace dct::cpu {
 namespace {
@@ -220,21 +235,142 @@ class NaivePlan final : public core::Plan {
   Kernel1D along_rows_, along_cols_;
 };
 
+// One axis of the real-to-real family: y_k = post_k Σ_j w_j trig(p(k, j)) pre_j x_j (see above).
+class R2rKernel {
+ public:
+  R2rKernel(core::R2rKind kind, bool inverse, core::Norm norm, std::int64_t n)
+      : kind_(detail::computed_kind(kind, inverse)), n_(n) {
+    using core::R2rKind;
+    quarter_ = kind_ == R2rKind::kDct1 ? n - 1 : kind_ == R2rKind::kDst1 ? n + 1 : n;
+    period_ = 8 * quarter_;
+    table_.resize(static_cast<std::size_t>(period_));
+    for (std::int64_t p = 0; p < period_; ++p)
+      table_[p] = std::cos(kPi * static_cast<Real>(p) / static_cast<Real>(4 * quarter_));
+    const detail::AxisScale sc = detail::axis_scale(kind, inverse, norm, n);
+    pre_.assign(static_cast<std::size_t>(n), 1);
+    post_.assign(static_cast<std::size_t>(n), 1);
+    for (std::size_t i = 0; i < sc.pre.size(); ++i) pre_[i] = sc.pre[i];
+    for (std::size_t i = 0; i < sc.post.size(); ++i) post_[i] = sc.post[i];
+  }
+
+  std::int64_t size() const { return n_; }
+
+  // m[0..n) = row k of the normalized matrix.
+  void row(std::int64_t k, Real* m) const {
+    using core::R2rKind;
+    const bool sine = kind_ >= R2rKind::kDst1;
+    for (std::int64_t j = 0; j < n_; ++j) {
+      std::int64_t p = 0;
+      Real w = 2;
+      switch (kind_) {
+        case R2rKind::kDct1:
+          p = 4 * k * j;
+          if (j == 0 || j == n_ - 1) w = 1;
+          break;
+        case R2rKind::kDct2:
+          p = 2 * k * (2 * j + 1);
+          break;
+        case R2rKind::kDct3:
+          p = 2 * j * (2 * k + 1);
+          if (j == 0) w = 1;
+          break;
+        case R2rKind::kDst1:
+          p = 4 * (k + 1) * (j + 1);
+          break;
+        case R2rKind::kDst2:
+          p = 2 * (k + 1) * (2 * j + 1);
+          break;
+        case R2rKind::kDst3:
+          p = 2 * (2 * k + 1) * (j + 1);
+          if (j == n_ - 1) w = 1;
+          break;
+        default:  // dct4, dst4
+          p = (2 * k + 1) * (2 * j + 1);
+          break;
+      }
+      if (sine) p -= 2 * quarter_;  // sin θ = cos(θ - π/2)
+      p %= period_;
+      if (p < 0) p += period_;
+      m[j] = post_[k] * w * table_[p] * pre_[j];
+    }
+  }
+
+ private:
+  core::R2rKind kind_;
+  std::int64_t n_, quarter_ = 1, period_ = 8;
+  std::vector<Real> table_, pre_, post_;
+};
+
+class NaiveR2rPlan final : public core::Plan {
+ public:
+  explicit NaiveR2rPlan(const core::TransformDesc& d) : desc_(d) {}
+
+  const core::TransformDesc& desc() const override { return desc_; }
+  core::Memory memory() const override { return core::Memory::kHost; }
+
+  void execute(core::ConstView in, core::View out, core::Stream) const override {
+    detail::check_views(kName, desc_, in, out);
+    const std::int64_t total = desc_.elements();
+    std::vector<Real> a(static_cast<std::size_t>(total));
+    if (desc_.prec == core::Precision::kF32)
+      load<float>(in.data, a.data(), total);
+    else
+      load<double>(in.data, a.data(), total);
+    const core::R2rSpec& s = desc_.r2r;
+    for (int axis = 0; axis < s.rank; ++axis) {
+      if (s.kinds[axis] == core::R2rKind::kNone) continue;
+      const std::int64_t n = s.dims[axis];
+      std::int64_t inner = 1;
+      for (int b = axis + 1; b < s.rank; ++b) inner *= s.dims[b];
+      const std::int64_t outer = total / (n * inner), lines = outer * inner;
+      // Gather the lines along `axis` (element j of line (o, i) at o*n*inner + j*inner + i), transform, scatter.
+      std::vector<Real> g(static_cast<std::size_t>(total)), y(static_cast<std::size_t>(total));
+      for (std::int64_t o = 0; o < outer; ++o)
+        for (std::int64_t i = 0; i < inner; ++i)
+          for (std::int64_t j = 0; j < n; ++j) g[(o * inner + i) * n + j] = a[o * n * inner + j * inner + i];
+      const R2rKernel kernel(s.kinds[axis], s.inverse, desc_.norm, n);
+      std::vector<Real> m(static_cast<std::size_t>(n));
+      for (std::int64_t k = 0; k < n; ++k) {
+        kernel.row(k, m.data());
+        for (std::int64_t l = 0; l < lines; ++l) {
+          const Real* x = g.data() + l * n;
+          Real acc = 0;
+          for (std::int64_t j = 0; j < n; ++j) acc += m[j] * x[j];
+          y[l * n + k] = acc;
+        }
+      }
+      for (std::int64_t o = 0; o < outer; ++o)
+        for (std::int64_t i = 0; i < inner; ++i)
+          for (std::int64_t j = 0; j < n; ++j) a[o * n * inner + j * inner + i] = y[(o * inner + i) * n + j];
+    }
+    if (desc_.prec == core::Precision::kF32)
+      store<float>(a.data(), out.data, total);
+    else
+      store<double>(a.data(), out.data, total);
+  }
+
+ private:
+  core::TransformDesc desc_;
+};
+
 class NaiveBackend final : public core::Backend {
  public:
   std::string_view name() const override { return kName; }
   std::string_view description() const override {
-    return "the oracle: direct definitions, separable, long double accumulation";
+    return "the oracle: direct definitions (DCT-II/III/IV; r2r: DCT/DST I-IV per axis), separable, long double "
+           "accumulation";
   }
-  std::vector<Op> ops() const override { return {Op::kDct2, Op::kIdct2, Op::kDct4, Op::kIdct4}; }
+  std::vector<Op> ops() const override { return {Op::kDct2, Op::kIdct2, Op::kDct4, Op::kIdct4, Op::kR2r}; }
   std::string_view sizes() const override { return "any (O(N) per output; slow above ~2000)"; }
   const core::Runtime& runtime() const override { return host_runtime(); }
   core::Support supports(const core::TransformDesc& d) const override {
+    if (d.op == Op::kR2r) return detail::check_r2r_desc(d);
     return detail::check_dct_desc(d, /*block_any_op=*/true);
   }
   std::unique_ptr<core::Plan> make_plan(const core::TransformDesc& d) const override {
     if (core::Support s = supports(d); !s)
       throw Error(ErrorCode::kUnsupported, std::string(kName), "does not support " + d.to_string() + ": " + s.reason);
+    if (d.op == Op::kR2r) return std::make_unique<NaiveR2rPlan>(d);
     return std::make_unique<NaivePlan>(d);
   }
 };

@@ -50,9 +50,15 @@ class CudaBackend final : public core::Backend {
   std::vector<core::Op> ops() const override { return {row_.ops.begin(), row_.ops.end()}; }
   std::string_view sizes() const override { return row_.sizes; }
   const core::Runtime& runtime() const override { return cuda_runtime(); }
-  core::Support supports(const core::TransformDesc& d) const override { return algo_.supports(d); }
+  core::Support supports(const core::TransformDesc& d) const override {
+    // The real-to-real family (dct/dst/r2r, norm forward) runs on the CPU backends (cpu-fftw) for now.
+    if (d.op == core::Op::kR2r)
+      return core::Support::no("no GPU kernels for the real-to-real family (dct/dst/r2r) yet; cpu-fftw computes it");
+    if (d.norm == core::Norm::kForward) return core::Support::no("norm forward is defined for dct/dst/r2r only");
+    return algo_.supports(d);
+  }
   std::unique_ptr<core::Plan> make_plan(const core::TransformDesc& d) const override {
-    if (core::Support s = algo_.supports(d); !s) throw_unsupported(row_.name, d, s);
+    if (core::Support s = supports(d); !s) throw_unsupported(row_.name, d, s);
     activate_device();
     return algo_.make(d);
   }

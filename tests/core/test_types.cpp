@@ -80,3 +80,42 @@ TEST_CASE("types: descriptors give output shapes, names, inverses and hashes", "
   CHECK(element_size(Precision::kF32) == 4);
   CHECK(element_size(Precision::kF64) == 8);
 }
+
+TEST_CASE("real-to-real descriptors: kinds, shapes and r2r_desc", "[core]") {
+  using dct::core::R2rKind;
+  CHECK(dct::core::parse_r2r_kind("dst3") == R2rKind::kDst3);
+  CHECK(dct::core::to_string(R2rKind::kDct1) == "dct1");
+  CHECK(dct::core::inverse_kind(R2rKind::kDct2) == R2rKind::kDct3);
+  CHECK(dct::core::inverse_kind(R2rKind::kDst3) == R2rKind::kDst2);
+  CHECK(dct::core::inverse_kind(R2rKind::kDst1) == R2rKind::kDst1);
+  CHECK(dct::core::r2r_kind(true, 4) == R2rKind::kDst4);
+  CHECK_THROWS_AS(dct::core::parse_r2r_kind("dct5"), dct::Error);
+  CHECK_THROWS_AS(dct::core::parse_r2r_kind("-"), dct::Error);
+  CHECK_THROWS_AS(dct::core::r2r_kind(false, 0), dct::Error);
+  CHECK(dct::core::parse_norm("backward") == dct::core::Norm::kNone);
+  CHECK(dct::core::parse_norm("forward") == dct::core::Norm::kForward);
+
+  const dct::core::ShapeN s = dct::core::parse_shape_n("4x5x6");
+  CHECK(s.rank == 3);
+  CHECK(s.count() == 120);
+  CHECK(s.to_string() == "4x5x6");
+  CHECK(dct::core::parse_shape_n("7").rank == 1);
+  CHECK_THROWS_AS(dct::core::parse_shape_n("1x2x3x4"), dct::Error);
+  CHECK_THROWS_AS(dct::core::parse_shape_n("4x0"), dct::Error);
+
+  dct::core::R2rSpec spec;
+  spec.rank = 3;
+  spec.dims = {4, 5, 6};
+  spec.kinds = {R2rKind::kNone, R2rKind::kDct3, R2rKind::kDst3};
+  spec.inverse = true;
+  const auto d = dct::core::r2r_desc(spec, dct::core::Norm::kOrtho, 2, dct::core::Precision::kF64);
+  CHECK(d.op == dct::core::Op::kR2r);
+  CHECK(d.shape == dct::core::Shape2{20, 6});
+  CHECK(d.elements() == 240);
+  CHECK(d.out_shape() == d.shape);
+  CHECK(d.to_string() == "ir2r -+dct3+dst3 ortho 4x5x6 x2 f64");
+  auto e = d;
+  e.r2r.kinds[2] = R2rKind::kDst2;
+  CHECK_FALSE(e == d);
+  CHECK(dct::core::TransformDescHash{}(e) != dct::core::TransformDescHash{}(d));
+}

@@ -254,7 +254,7 @@ TEST_CASE("cpu backends describe themselves", "[cpu]") {
     REQUIRE(b != nullptr);
     CHECK_FALSE(b->description().empty());
     CHECK_FALSE(b->sizes().empty());
-    CHECK(b->ops() == std::vector<Op>{Op::kDct2, Op::kIdct2, Op::kDct4, Op::kIdct4});
+    CHECK(b->ops() == std::vector<Op>{Op::kDct2, Op::kIdct2, Op::kDct4, Op::kIdct4, Op::kR2r});
   }
 }
 

@@ -1,0 +1,237 @@
+// dct / dst / r2r: the real-to-real family (DCT and DST types I-IV, a kind per axis) of an array of 1 to 3
+// dimensions, as scipy.fft.dctn / dstn / idctn / idstn. Parses the options and the input's shape into an r2r
+// descriptor (core::r2r_desc) and runs it through the registry like the other transforms.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <memory>
+
+#include "app/commands.hpp"
+#include "app/common.hpp"
+#include "app/options.hpp"
+#include "app/registry.hpp"
+#include "app/report.hpp"
+#include "core/error.hpp"
+
+namespace dct::app {
+namespace {
+
+struct R2rOptions {
+  std::string command;  // dct | dst | r2r
+  std::string input, output;
+  int type = 0;       // dct, dst
+  std::string kinds;  // r2r
+  std::string axes;   // "" = every axis of a matrix, (0, 1) of an image
+  std::string norm = "backward";
+  bool inverse = false;
+  InputOptions in;
+};
+
+// The array the user addresses by --axes and where it lies in the tensor. A 3-D .npy (A, B, C) is read as the
+// C planes of AxB, which in memory is the array (C, A, B): user axis a is tensor axis to_tensor[a].
+struct ArrayLayout {
+  int rank = 2;
+  std::array<std::int64_t, core::kMaxR2rRank> dims{};  // in tensor order
+  std::array<int, core::kMaxR2rRank> to_tensor{0, 1, 2};
+  std::array<std::int64_t, core::kMaxR2rRank> user_dims{};
+  std::int64_t batch = 1;  // image channels
+};
+
+ArrayLayout layout_of(const core::HostTensor& t, const std::vector<std::int64_t>& s) {
+  ArrayLayout l;
+  if (s.size() == 1) {
+    l.rank = 1;
+    l.dims[0] = l.user_dims[0] = s[0];
+  } else if (s.size() == 3) {
+    l.rank = 3;
+    l.dims = {s[2], s[0], s[1]};
+    l.user_dims = {s[0], s[1], s[2]};
+    l.to_tensor = {1, 2, 0};
+  } else {  // a 2-D .npy, a text or raw matrix, or an image (its channels are a batch, not an axis)
+    l.rank = 2;
+    l.dims[0] = l.user_dims[0] = t.rows();
+    l.dims[1] = l.user_dims[1] = t.cols();
+    l.batch = t.channels();
+  }
+  return l;
+}
+
+std::vector<int> parse_axes(const std::string& text, int rank) {
+  std::vector<int> axes;
+  if (text.empty()) {
+    for (int a = 0; a < rank; ++a) axes.push_back(a);
+    return axes;
+  }
+  for (const std::string& w : split_list(text)) {
+    int v = 0;
+    auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+    if (ec != std::errc() || p != w.data() + w.size() || v < -rank || v >= rank)
+      throw Error(ErrorCode::kUsage, "--axes",
+                  "invalid axis '" + w + "' for an array of " + std::to_string(rank) + " dimensions");
+    if (v < 0) v += rank;
+    if (std::find(axes.begin(), axes.end(), v) != axes.end())
+      throw Error(ErrorCode::kUsage, "--axes", "axis " + std::to_string(v) + " given twice");
+    axes.push_back(v);
+  }
+  if (axes.empty()) throw Error(ErrorCode::kUsage, "--axes", "no axis given");
+  return axes;
+}
+
+// The kind per user axis from --type (dct, dst) or --kinds (r2r: one per axis of --axes, or, without --axes,
+// for the last as many axes as kinds are given).
+std::array<core::R2rKind, core::kMaxR2rRank> kinds_of(const R2rOptions& o, int rank) {
+  std::array<core::R2rKind, core::kMaxR2rRank> kinds{};
+  std::vector<core::R2rKind> given;
+  std::vector<int> axes;
+  if (o.command == "r2r") {
+    for (const std::string& k : split_list(o.kinds)) given.push_back(core::parse_r2r_kind(k));
+    if (given.empty()) throw Error(ErrorCode::kUsage, "--kinds", "no kind given");
+    if (o.axes.empty()) {
+      if (static_cast<int>(given.size()) > rank)
+        throw Error(ErrorCode::kUsage, "--kinds",
+                    std::to_string(given.size()) + " kinds for an array of " + std::to_string(rank) + " dimensions");
+      for (int a = rank - static_cast<int>(given.size()); a < rank; ++a) axes.push_back(a);
+    } else {
+      axes = parse_axes(o.axes, rank);
+      if (axes.size() != given.size())
+        throw Error(ErrorCode::kUsage, "--kinds",
+                    std::to_string(given.size()) + " kinds for " + std::to_string(axes.size()) + " axes");
+    }
+  } else {
+    axes = parse_axes(o.axes, rank);
+    given.assign(axes.size(), core::r2r_kind(o.command == "dst", o.type));
+  }
+  for (std::size_t i = 0; i < axes.size(); ++i) kinds[axes[i]] = given[i];
+  return kinds;
+}
+
+struct Request {
+  core::TransformDesc desc;
+  std::vector<std::int64_t> npy_shape;  // what to write back (.npy)
+};
+
+// What the file says beyond its values: a .npy's stored shape, and whether the values are float64.
+struct InputInfo {
+  std::vector<std::int64_t> npy_shape;
+  bool float64 = false;
+};
+
+InputInfo input_info(const R2rOptions& o) {
+  const std::string ext = core::lower_extension(o.input);
+  if (ext == ".npy") {
+    const core::NpyInfo i = core::read_npy_info(o.input);
+    return {i.shape, i.float64};
+  }
+  return {{}, ext == ".f64" || o.in.dtype == "f64"};
+}
+
+Request describe(const R2rOptions& o, const core::HostTensor& t, const InputInfo& info, core::Precision prec) {
+  const ArrayLayout l = layout_of(t, info.npy_shape);
+  const auto user_kinds = kinds_of(o, l.rank);
+  core::R2rSpec spec;
+  spec.rank = l.rank;
+  spec.dims = l.dims;
+  spec.inverse = o.inverse;
+  for (int a = 0; a < l.rank; ++a) {
+    if (user_kinds[a] == core::R2rKind::kDct1 && l.user_dims[a] < 2)
+      throw Error(ErrorCode::kInput, o.input,
+                  "DCT-I needs at least 2 points along each transformed axis (axis " + std::to_string(a) + " has " +
+                      std::to_string(l.user_dims[a]) + ")");
+    spec.kinds[l.to_tensor[a]] = user_kinds[a];
+  }
+  return {core::r2r_desc(spec, core::parse_norm(o.norm), l.batch, prec), info.npy_shape};
+}
+
+std::string result_json(const R2rOptions& o, const core::TransformDesc& d, const core::Backend& backend,
+                        const core::StageTable& times) {
+  return "{\"input\": " + json_escape(o.input) + ", \"output\": " + json_escape(o.output) +
+         ", \"op\": " + json_escape(o.command) + ", \"kinds\": " + json_escape(d.r2r.kinds_text()) +
+         ", \"inverse\": " + (o.inverse ? "true" : "false") +
+         ", \"norm\": " + json_escape(d.norm == core::Norm::kNone ? "backward" : std::string(core::to_string(d.norm))) +
+         ", \"backend\": " + json_escape(std::string(backend.name())) +
+         ", \"device\": " + json_escape(backend.runtime().device_name()) +
+         ", \"precision\": " + json_escape(std::string(core::to_string(d.prec))) +
+         ", \"dims\": " + json_escape(d.r2r.dims_text()) + ", \"channels\": " + std::to_string(d.batch) +
+         ", \"timing_ms\": " + json_timing(times) + "}\n";
+}
+
+int run_r2r(const GlobalOptions& g, const R2rOptions& o) {
+  core::Stopwatch total;
+  configure_runtimes(g.device, g.threads);
+  core::parse_norm(o.norm);  // usage errors before any file is touched
+  if (core::is_image_path(o.output) && !o.inverse)
+    throw Error(ErrorCode::kUsage, o.output,
+                "cannot write transform coefficients to an image (write .npy, .txt or raw)");
+  core::check_output_path(o.output, {o.input});
+
+  // Without -p the output keeps a float64 input's precision (and is f32 otherwise): read in f64, then decide.
+  const bool explicit_prec = !g.precision.empty();
+  core::StageTable times;
+  core::Stopwatch sw;
+  core::Dataset in =
+      read_input(o.input, read_options(g, o.in, explicit_prec ? precision_of(g) : core::Precision::kF64));
+  const InputInfo info = input_info(o);
+  const core::Precision prec =
+      explicit_prec ? precision_of(g) : (info.float64 ? core::Precision::kF64 : core::Precision::kF32);
+  if (in.tensor.precision() != prec) in.tensor = in.tensor.to(prec);
+  times.add("read", sw.elapsed_ms());
+
+  const Request req = describe(o, in.tensor, info, prec);
+  const core::TransformDesc& d = req.desc;
+  const core::Backend& backend = registry().select(d, g.backend);
+  sw.reset();
+  auto plan = plan_cache().get(backend, d, g.device);
+  times.add("plan", sw.elapsed_ms());
+  core::HostTensor out(in.tensor.shape(), in.tensor.channels(), prec);
+  const core::StageTimes st = plan->execute_host(in.tensor.view(), out.view());
+  times.add("execute_e2e", st.e2e_ms);
+
+  sw.reset();
+  core::WriteOptions wo;
+  wo.prec = prec;
+  wo.npy_shape = req.npy_shape;
+  wo.image_bit_depth = in.kind == core::SourceKind::kImage16 ? 16 : 8;
+  std::int64_t clamped = 0;
+  try {
+    core::write_any(o.output, out, wo, &image_codec(), &clamped);
+  } catch (const Error& e) {
+    rethrow_with_subject(e, o.output);
+  }
+  if (clamped > 0) note(g, o.output + ": " + std::to_string(clamped) + " values clamped to the image range");
+  times.add("write", sw.elapsed_ms());
+  times.add("total", total.elapsed_ms());
+
+  if (g.verbose) note(g, std::string(backend.name()) + ": " + d.to_string() + " on " + backend.runtime().device_name());
+  print_timing(g, times);
+  if (g.json) std::fputs(result_json(o, d, backend, times).c_str(), stdout);
+  return 0;
+}
+
+void add_one(CLI::App& app, const char* name, const char* help, const GlobalOptions& g, Action& action) {
+  auto o = std::make_shared<R2rOptions>();
+  o->command = name;
+  CLI::App* c = app.add_subcommand(name, help);
+  c->add_option("input", o->input, "input file (.npy of 1 to 3 dimensions, .txt .csv .raw .f32 .f64 or an image)")
+      ->required();
+  c->add_option("-o,--output", o->output, "output file")->required();
+  if (o->command == "r2r")
+    c->add_option("--kinds", o->kinds, "a kind per transformed axis: dct1..dct4, dst1..dst4 (comma list)")->required();
+  else
+    c->add_option("--type", o->type, "1|2|3|4 (scipy's type)")->required()->check(CLI::Range(1, 4));
+  c->add_option("--axes", o->axes, "comma list of axes, negative as numpy (default every axis; (0,1) of an image)");
+  c->add_option("--norm", o->norm, "backward|ortho|forward (scipy's norms; none = backward; default backward)");
+  c->add_flag("--inverse", o->inverse, "scipy's idctn/idstn: the inverse of each axis' kind in the same norm");
+  add_input_options(c, o->in);
+  c->callback([o, &g, &action] { action = [o, &g] { return run_r2r(g, *o); }; });
+}
+
+}  // namespace
+
+void add_r2r(CLI::App& app, const GlobalOptions& g, Action& action) {
+  add_one(app, "dct", "DCT of type 1-4 along --axes (scipy.fft.dctn / idctn)", g, action);
+  add_one(app, "dst", "DST of type 1-4 along --axes (scipy.fft.dstn / idstn)", g, action);
+  add_one(app, "r2r", "a real-to-real kind per axis (FFTW's r2r kinds: dct1..dct4, dst1..dst4)", g, action);
+}
+
+}  // namespace dct::app
