@@ -309,7 +309,7 @@ class FftwR2rPlan final : public core::Plan {
     T* pa = static_cast<T*>(a.data());
     T* pb = has_pre_ ? pa : static_cast<T*>(b.data());
     const unsigned flags = detail::fftw_flags(desc_.effort) | extra;
-    return detail::make_fftw_plan<T>(desc_.elements(), std::string(kName), desc_.to_string(), [&] {
+    return detail::make_fftw_plan<T>(desc_.elements(), desc_.effort, std::string(kName), desc_.to_string(), [&] {
       return detail::Fftw<T>::guru_r2r(static_cast<int>(dims_.size()), dims_.data(), static_cast<int>(loops_.size()),
                                        loops_.data(), pa, pb, kinds_.data(), flags);
     });
