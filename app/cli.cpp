@@ -77,7 +77,7 @@ std::string unknown_command(const CLI::App& app, int argc, char** argv) {
 // Parses; an exit code when dctool should stop here (--help, --version, a usage error).
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   if (const std::string bad = unknown_command(app, argc, argv); !bad.empty()) {
-    std::fprintf(stderr, "dctool: error: unknown command '%s' (see dctool --help)\n", bad.c_str());
+    std::fprintf(stderr, "dctool: error: unknown command '%s' (see dctool --help)\n", printable(bad).c_str());
     return static_cast<int>(ErrorCode::kUsage);
   }
   try {
@@ -85,7 +85,7 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "dctool: error: %s (see dctool --help)\n", e.what());
+    std::fprintf(stderr, "dctool: error: %s (see dctool --help)\n", printable(e.what(), "bad command line").c_str());
     return static_cast<int>(ErrorCode::kUsage);
   }
   return std::nullopt;
@@ -101,7 +101,7 @@ int run_action(const Action& action) {
     std::fprintf(stderr, "dctool: error: out of host memory\n");
     return static_cast<int>(ErrorCode::kRuntime);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "dctool: error: internal: %s\n", e.what());
+    std::fprintf(stderr, "dctool: error: internal: %s\n", printable(e.what(), "unknown exception").c_str());
     return static_cast<int>(ErrorCode::kRuntime);
   }
 }

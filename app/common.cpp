@@ -26,7 +26,7 @@ core::Dataset read_input(const std::string& path, const core::ReadOptions& opt) 
 }
 
 void note(const GlobalOptions& g, const std::string& msg) {
-  if (!g.quiet) std::fprintf(stderr, "dctool: %s\n", msg.c_str());
+  if (!g.quiet) std::fprintf(stderr, "dctool: %s\n", printable(msg).c_str());
 }
 
 void print_timing(const GlobalOptions& g, const core::StageTable& t) {
