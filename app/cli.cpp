@@ -13,6 +13,7 @@
 #include "app/options.hpp"
 #include "app/version.hpp"
 #include "core/error.hpp"
+#include "core/formats.hpp"
 
 namespace dct::app {
 namespace {
@@ -26,6 +27,10 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
   app.add_option("--device", g.device, "CUDA device ordinal (default 0)");
   app.add_option("--threads", g.threads, "CPU threads for FFTW/OpenMP, at most 1024 (default all cores)")
       ->check(CLI::Range(0, 1024));
+  app.add_option("--max-pixels", g.max_pixels,
+                 "refuse images of more pixels (width x height) than this, before decoding (default 2^28 = " +
+                     std::to_string(core::kDefaultMaxPixels) + ")")
+      ->check(CLI::Range(std::int64_t{1}, core::kMaxElements));
   app.add_flag("--timing", g.timing, "print a per-stage timing table on stderr");
   app.add_flag("--json", g.json, "machine-readable result on stdout");
   app.add_flag("-q,--quiet", g.quiet, "no notes on stderr");

@@ -9,9 +9,10 @@ namespace dct::app {
 
 core::Precision precision_of(const GlobalOptions& g) { return core::parse_precision(g.precision); }
 
-core::ReadOptions read_options(const GlobalOptions& /*g*/, const InputOptions& in, core::Precision prec) {
+core::ReadOptions read_options(const GlobalOptions& g, const InputOptions& in, core::Precision prec) {
   core::ReadOptions r;
   r.prec = prec;
+  r.max_pixels = g.max_pixels > 0 ? g.max_pixels : core::kDefaultMaxPixels;
   if (!in.shape.empty()) r.shape = core::parse_shape(in.shape);
   r.dtype = in.dtype;
   return r;
