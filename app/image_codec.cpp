@@ -215,7 +215,7 @@ void ImageFileCodec::write(const std::string& path, const core::HostTensor& t, i
     throw Error(ErrorCode::kInput, path, "image of " + core::to_string(t.shape()) + " is too large to encode");
 
   if (ext == ".png") {
-    const std::vector<unsigned char> file = encode_png(t, bit_depth, kPngLevel, path, clamped);
+    const std::vector<unsigned char> file = encode_png(t, bit_depth, PngEncoding{}, path, clamped);
     core::AtomicFile out(path);
     out.write(file.data(), file.size());
     out.commit();

@@ -31,12 +31,17 @@ core::Dataset decode_bmp(Bytes file, const std::string& name, const core::ReadOp
 core::Dataset decode_tga(Bytes file, const std::string& name, const core::ReadOptions& opt);
 core::Dataset decode_pnm(Bytes file, const std::string& name, const core::ReadOptions& opt);
 
+// PNG row filters (the PNG specification's five, or libpng's per-row adaptive choice among them).
+enum class PngFilter { kAdaptive, kNone, kSub, kUp, kAverage, kPaeth };
+struct PngEncoding {
+  int level = 1;                       // zlib level 0..9
+  PngFilter filter = PngFilter::kPaeth;  // docs/decisions.md gives the measurements behind both defaults
+};
+
 // The PNG file of `t` (1 to 4 channels) at 8 or 16 bits per sample, values rounded to nearest and clamped to
-// the range (`clamped` counts them). `level`: zlib level 0..9.
-std::vector<unsigned char> encode_png(const core::HostTensor& t, int bit_depth, int level, const std::string& name,
-                                      std::int64_t* clamped);
-// zlib level of dctool's PNG output (docs/decisions.md gives the measurements behind it).
-inline constexpr int kPngLevel = 2;
+// the range (`clamped` counts them).
+std::vector<unsigned char> encode_png(const core::HostTensor& t, int bit_depth, const PngEncoding& how,
+                                      const std::string& name, std::int64_t* clamped);
 
 // The whole file (require_input_file's checks first); errors name `path`.
 std::vector<unsigned char> read_file_bytes(const std::string& path);

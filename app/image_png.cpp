@@ -137,7 +137,7 @@ bool decode_c(PngState* st) {
 struct EncodeArgs {
   const unsigned char* pixels;  // interleaved; 16-bit samples in native order
   png_uint_32 width, height;
-  int channels, depth, level;
+  int channels, depth, level, filters;
 };
 
 bool encode_c(const EncodeArgs* a, PngState* st) {
@@ -164,6 +164,7 @@ bool encode_c(const EncodeArgs* a, PngState* st) {
   png_set_IHDR(png, info, a->width, a->height, a->depth, kTypes[a->channels - 1], PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_set_compression_level(png, a->level);
+  png_set_filter(png, PNG_FILTER_TYPE_BASE, a->filters);
   png_write_info(png, info);
   if (a->depth == 16 && std::endian::native == std::endian::little) png_set_swap(png);
   const std::size_t row_bytes = std::size_t(a->width) * std::size_t(a->channels) * std::size_t(a->depth / 8);
@@ -219,33 +220,74 @@ core::Dataset decode_png(Bytes file, const std::string& name, const core::ReadOp
   return planar_dataset(buffer.bytes.get(), w, h, st.channels, opt.prec);
 }
 
-std::vector<unsigned char> encode_png(const core::HostTensor& t, int bit_depth, int level, const std::string& name,
-                                      std::int64_t* clamped) {
+namespace {
+
+int png_filters(PngFilter f) {
+  switch (f) {
+    case PngFilter::kNone:
+      return PNG_FILTER_NONE;
+    case PngFilter::kSub:
+      return PNG_FILTER_SUB;
+    case PngFilter::kUp:
+      return PNG_FILTER_UP;
+    case PngFilter::kAverage:
+      return PNG_FILTER_AVG;
+    case PngFilter::kPaeth:
+      return PNG_FILTER_PAETH;
+    case PngFilter::kAdaptive:
+      break;
+  }
+  return PNG_ALL_FILTERS;
+}
+
+// Interleaved samples of planar `src`, rounded to nearest and clamped to 0..top; the count of clamped values, or
+// -1 for a NaN.
+template <class Sample, class T>
+std::int64_t interleave(const T* src, std::int64_t plane, std::int64_t channels, double top, Sample* dst) {
+  std::int64_t clamped = 0;
+  for (std::int64_t c = 0; c < channels; ++c) {
+    const T* s = src + c * plane;
+    Sample* d = dst + c;
+    for (std::int64_t p = 0; p < plane; ++p) {
+      const double v = static_cast<double>(s[p]);
+      double r = std::round(v);
+      if (!(r >= 0 && r <= top)) {
+        if (std::isnan(v)) return -1;
+        r = r < 0 ? 0 : top;
+        ++clamped;
+      }
+      d[p * channels] = static_cast<Sample>(r);
+    }
+  }
+  return clamped;
+}
+
+}  // namespace
+
+std::vector<unsigned char> encode_png(const core::HostTensor& t, int bit_depth, const PngEncoding& how,
+                                      const std::string& name, std::int64_t* clamped) {
   const std::int64_t channels = t.channels(), plane = t.shape().count();
   const double top = bit_depth == 16 ? 65535.0 : 255.0;
   const std::size_t bytes_per = bit_depth == 16 ? 2 : 1;
   std::vector<unsigned char> pixels(static_cast<std::size_t>(plane * channels) * bytes_per);
   std::int64_t n_clamped = 0;
-  for (std::int64_t c = 0; c < channels; ++c) {
-    for (std::int64_t p = 0; p < plane; ++p) {
-      const double v = t.get(c * plane + p);
-      if (std::isnan(v)) throw Error(ErrorCode::kInput, name, "cannot write NaN to an image");
-      double r = std::round(v);
-      if (r < 0 || r > top) {
-        r = r < 0 ? 0 : top;
-        ++n_clamped;
-      }
-      const std::size_t at = static_cast<std::size_t>(p * channels + c);
-      if (bit_depth == 16) {
-        const auto s = static_cast<std::uint16_t>(r);
-        std::memcpy(pixels.data() + 2 * at, &s, 2);
-      } else {
-        pixels[at] = static_cast<unsigned char>(r);
-      }
-    }
-  }
-  const EncodeArgs a{pixels.data(), static_cast<png_uint_32>(t.cols()), static_cast<png_uint_32>(t.rows()),
-                     static_cast<int>(channels), bit_depth, level};
+  const auto run = [&](auto* dst) {
+    n_clamped = t.precision() == core::Precision::kF32
+                    ? interleave(t.data<float>(), plane, channels, top, dst)
+                    : interleave(t.data<double>(), plane, channels, top, dst);
+  };
+  if (bit_depth == 16)
+    run(reinterpret_cast<std::uint16_t*>(pixels.data()));  // vector<unsigned char> storage: new-aligned
+  else
+    run(pixels.data());
+  if (n_clamped < 0) throw Error(ErrorCode::kInput, name, "cannot write NaN to an image");
+  const EncodeArgs a{pixels.data(),
+                     static_cast<png_uint_32>(t.cols()),
+                     static_cast<png_uint_32>(t.rows()),
+                     static_cast<int>(channels),
+                     bit_depth,
+                     how.level,
+                     png_filters(how.filter)};
   PngState st;
   const bool ok = encode_c(&a, &st);
   std::unique_ptr<unsigned char, FreeOut> out(st.out);
