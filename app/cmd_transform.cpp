@@ -2,11 +2,12 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
+#include <new>
 
 #include "app/commands.hpp"
+#include "app/common.hpp"
 #include "app/image_decode.hpp"
 #include "app/jpeg_file.hpp"
-#include "app/common.hpp"
 #include "app/options.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
@@ -23,7 +24,7 @@ struct TransformOptions {
   std::string axis;  // "" = default (both; rows for dct4)
   int block = 0;
   bool inverse = false;
-  bool visualize = false;  // image output of coefficients: a log-magnitude picture
+  bool visualize = false;          // image output of coefficients: a log-magnitude picture
   bool jpeg_coefficients = false;  // dct2 --block 8 of a .jpg: its stored coefficients, dequantized
   InputOptions in;
 };
@@ -134,9 +135,11 @@ int run_jpeg_coefficients(const GlobalOptions& g, const TransformOptions& o) {
                 "a JPEG file stores 8x8 blocks: it needs --block 8" +
                     (o.block > 0 ? std::string(", not --block ") + std::to_string(o.block) : std::string()));
   if (!o.norm.empty() && core::parse_norm(o.norm) != core::Norm::kOrtho)
-    throw Error(ErrorCode::kUsage, "--jpeg-coefficients", "JPEG's coefficients are those of the ortho DCT: it needs --norm ortho");
+    throw Error(ErrorCode::kUsage, "--jpeg-coefficients",
+                "JPEG's coefficients are those of the ortho DCT: it needs --norm ortho");
   if (!o.axis.empty() && core::parse_axis(o.axis) != core::Axis::kBoth)
-    throw Error(ErrorCode::kUsage, "--jpeg-coefficients", "JPEG's blocks are transformed along both axes: it needs --axis both");
+    throw Error(ErrorCode::kUsage, "--jpeg-coefficients",
+                "JPEG's blocks are transformed along both axes: it needs --axis both");
   core::TransformDesc d = describe(g, o);
   const bool picture = check_output(o, d);
 
@@ -164,8 +167,7 @@ int run_jpeg_coefficients(const GlobalOptions& g, const TransformOptions& o) {
                 ", \"op\": \"dct2\", \"norm\": \"ortho\", \"axis\": \"both\", \"block\": 8" +
                 ", \"backend\": \"jpeg-coefficients\", \"precision\": " +
                 json_escape(std::string(core::to_string(d.prec))) + ", \"out_shape\": " + json_shape(shape) +
-                ", \"channels\": " + std::to_string(channels) + ", \"timing_ms\": " + json_timing(times) +
-                "}\n")
+                ", \"channels\": " + std::to_string(channels) + ", \"timing_ms\": " + json_timing(times) + "}\n")
                    .c_str(),
                stdout);
   return 0;
@@ -184,20 +186,29 @@ int run_transform(const GlobalOptions& g, const TransformOptions& o) {
   times.add("read", sw.elapsed_ms());
   take_shape(d, in.tensor, o.input);
 
-  const core::Backend& backend = registry().select(d, g.backend);
-  sw.reset();
-  auto plan = plan_cache().get(backend, d, g.device);
-  times.add("plan", sw.elapsed_ms());
-  core::HostTensor out = execute(*plan, d, in.tensor, times);
+  const core::Backend* backend = &registry().select(d, g.backend);
+  // Errors while planning and transforming (out of memory, a device error) name the input.
+  core::HostTensor out;
+  try {
+    sw.reset();
+    auto plan = plan_cache().get(*backend, d, g.device);
+    times.add("plan", sw.elapsed_ms());
+    out = execute(*plan, d, in.tensor, times);
+  } catch (const Error& e) {
+    rethrow_with_subject(e, o.input);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorCode::kRuntime, o.input, "out of host memory");
+  }
 
   sw.reset();
   write_output(g, o, std::move(out), in.kind, picture, d.prec);
   times.add("write", sw.elapsed_ms());
   times.add("total", total.elapsed_ms());
 
-  if (g.verbose) note(g, std::string(backend.name()) + ": " + d.to_string() + " on " + backend.runtime().device_name());
+  if (g.verbose)
+    note(g, std::string(backend->name()) + ": " + d.to_string() + " on " + backend->runtime().device_name());
   print_timing(g, times);
-  if (g.json) std::fputs(result_json(o, d, backend, times).c_str(), stdout);
+  if (g.json) std::fputs(result_json(o, d, *backend, times).c_str(), stdout);
   return 0;
 }
 

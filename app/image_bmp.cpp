@@ -42,7 +42,8 @@ Field field(std::uint32_t mask, int bpp, const std::string& name) {
   if (bpp < 32 && (mask >> bpp) != 0) fail(name, "a colour mask lies outside the pixel");
   f.shift = std::countr_zero(mask);
   f.bits = std::popcount(mask);
-  if (f.bits != 32 && (mask >> f.shift) != (std::uint32_t{1} << f.bits) - 1) fail(name, "a colour mask is not contiguous");
+  if (f.bits != 32 && (mask >> f.shift) != (std::uint32_t{1} << f.bits) - 1)
+    fail(name, "a colour mask is not contiguous");
   return f;
 }
 
@@ -102,7 +103,8 @@ core::Dataset decode_bmp(Bytes file, const std::string& name, const core::ReadOp
   if (bpp <= 8) {
     const std::uint32_t max_entries = 1u << bpp;
     const std::uint32_t n = colours == 0 ? max_entries : colours;
-    if (n > max_entries) fail(name, "palette of " + std::to_string(n) + " entries for " + std::to_string(bpp) + "-bit pixels");
+    if (n > max_entries)
+      fail(name, "palette of " + std::to_string(n) + " entries for " + std::to_string(bpp) + "-bit pixels");
     const std::size_t entry = header == 12 ? 3 : 4;
     if (palette_at + n * entry > file.size() || palette_at + n * entry > offset) fail(name, "truncated palette");
     palette.resize(3 * std::size_t(n));

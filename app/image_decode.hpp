@@ -34,7 +34,7 @@ core::Dataset decode_pnm(Bytes file, const std::string& name, const core::ReadOp
 // PNG row filters (the PNG specification's five, or libpng's per-row adaptive choice among them).
 enum class PngFilter { kAdaptive, kNone, kSub, kUp, kAverage, kPaeth };
 struct PngEncoding {
-  int level = 1;                       // zlib level 0..9
+  int level = 1;                         // zlib level 0..9
   PngFilter filter = PngFilter::kPaeth;  // docs/decisions.md gives the measurements behind both defaults
 };
 

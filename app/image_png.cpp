@@ -72,8 +72,9 @@ void write_mem(png_structp png, png_bytep data, png_size_t n) {
 void flush_mem(png_structp) {}
 
 // Ancillary chunks dctool does not use: skipped (CRC checked) rather than parsed.
-constexpr png_byte kSkipped[] = "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0sPLT\0sRGB\0"
-                                "tEXt\0tIME\0zTXt";
+constexpr png_byte kSkipped[] =
+    "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0sPLT\0sRGB\0"
+    "tEXt\0tIME\0zTXt";
 
 bool decode_c(PngState* st) {
   png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, st, on_error, on_warning);
@@ -272,9 +273,8 @@ std::vector<unsigned char> encode_png(const core::HostTensor& t, int bit_depth, 
   std::vector<unsigned char> pixels(static_cast<std::size_t>(plane * channels) * bytes_per);
   std::int64_t n_clamped = 0;
   const auto run = [&](auto* dst) {
-    n_clamped = t.precision() == core::Precision::kF32
-                    ? interleave(t.data<float>(), plane, channels, top, dst)
-                    : interleave(t.data<double>(), plane, channels, top, dst);
+    n_clamped = t.precision() == core::Precision::kF32 ? interleave(t.data<float>(), plane, channels, top, dst)
+                                                       : interleave(t.data<double>(), plane, channels, top, dst);
   };
   if (bit_depth == 16)
     run(reinterpret_cast<std::uint16_t*>(pixels.data()));  // vector<unsigned char> storage: new-aligned

@@ -24,7 +24,8 @@ std::int64_t header_number(Bytes file, std::size_t& pos, const std::string& name
     break;
   }
   if (pos >= file.size()) decode_failure(name, "PNM", std::string("truncated header (no ") + what + ")");
-  if (file[pos] < '0' || file[pos] > '9') decode_failure(name, "PNM", std::string("bad header: ") + what + " is not a number");
+  if (file[pos] < '0' || file[pos] > '9')
+    decode_failure(name, "PNM", std::string("bad header: ") + what + " is not a number");
   std::int64_t v = 0;
   int digits = 0;
   while (pos < file.size() && file[pos] >= '0' && file[pos] <= '9') {

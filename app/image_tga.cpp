@@ -95,8 +95,8 @@ core::Dataset decode_tga(Bytes file, const std::string& name, const core::ReadOp
   const unsigned char* end = file.data() + file.size();
   const bool right_to_left = (descriptor & 0x10u) != 0, top_down = (descriptor & 0x20u) != 0;
   std::int64_t i = 0;
-  std::int64_t run = 0;     // pixels left in the current packet
-  bool repeat = false;      // run-length packet: one stored pixel repeated
+  std::int64_t run = 0;  // pixels left in the current packet
+  bool repeat = false;   // run-length packet: one stored pixel repeated
   const unsigned char* value = nullptr;
   while (i < pixels) {
     if (rle && run == 0) {

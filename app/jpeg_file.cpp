@@ -111,8 +111,7 @@ bool colour_ok(DecodeState* s, const jpeg_decompress_struct& cinfo) {
   if (cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK)
     std::snprintf(s->message, sizeof s->message, "CMYK/YCCK JPEG files are not supported (convert to RGB first)");
   else
-    std::snprintf(s->message, sizeof s->message, "JPEG files of %d components are not supported",
-                  cinfo.num_components);
+    std::snprintf(s->message, sizeof s->message, "JPEG files of %d components are not supported", cinfo.num_components);
   return false;
 }
 
@@ -205,8 +204,7 @@ bool decode_c(DecodeState* s) {
     return false;
   }
   jpeg_start_decompress(&cinfo);
-  if (cinfo.output_width != s->width || cinfo.output_height != s->height ||
-      cinfo.output_components != s->components) {
+  if (cinfo.output_width != s->width || cinfo.output_height != s->height || cinfo.output_components != s->components) {
     std::snprintf(s->message, sizeof s->message, "unexpected output layout");
     jpeg_destroy_decompress(&cinfo);
     return false;

@@ -1,10 +1,11 @@
 #include "app/version.hpp"
 
-#include <CLI/Version.hpp>
 #include <png.h>
+#include <CLI/Version.hpp>
 
 #include <cstdio>
-#include <jpeglib.h>
+
+#include <jpeglib.h>  // after <cstdio>: it uses FILE
 
 #include "cpu/backends.hpp"
 #include "kernels/backends.hpp"
