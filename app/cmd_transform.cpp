@@ -102,7 +102,7 @@ void write_output(const GlobalOptions& g, const TransformOptions& o, core::HostT
                   bool picture, core::Precision prec) {
   core::WriteOptions wo;
   wo.prec = prec;
-  wo.image_bit_depth = kind == core::SourceKind::kImage16 ? 16 : 8;
+  wo.image_bit_depth = kind == core::SourceKind::kImage16 && !picture ? 16 : 8;  // a picture is 8-bit
   std::int64_t clamped = 0;
   try {
     if (picture) out = core::log_magnitude_image(out);
