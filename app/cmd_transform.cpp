@@ -2,7 +2,6 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
-#include <new>
 
 #include "app/commands.hpp"
 #include "app/common.hpp"
@@ -186,18 +185,15 @@ int run_transform(const GlobalOptions& g, const TransformOptions& o) {
   times.add("read", sw.elapsed_ms());
   take_shape(d, in.tensor, o.input);
 
-  const core::Backend* backend = &registry().select(d, g.backend);
-  // Errors while planning and transforming (out of memory, a device error) name the input.
+  const core::Backend& backend = registry().select(d, g.backend);
   core::HostTensor out;
-  try {
+  try {  // plan and device errors (out of memory above all) name the input they concern
     sw.reset();
-    auto plan = plan_cache().get(*backend, d, g.device);
+    auto plan = plan_cache().get(backend, d, g.device);
     times.add("plan", sw.elapsed_ms());
     out = execute(*plan, d, in.tensor, times);
   } catch (const Error& e) {
     rethrow_with_subject(e, o.input);
-  } catch (const std::bad_alloc&) {
-    throw Error(ErrorCode::kRuntime, o.input, "out of host memory");
   }
 
   sw.reset();
@@ -205,10 +201,9 @@ int run_transform(const GlobalOptions& g, const TransformOptions& o) {
   times.add("write", sw.elapsed_ms());
   times.add("total", total.elapsed_ms());
 
-  if (g.verbose)
-    note(g, std::string(backend->name()) + ": " + d.to_string() + " on " + backend->runtime().device_name());
+  if (g.verbose) note(g, std::string(backend.name()) + ": " + d.to_string() + " on " + backend.runtime().device_name());
   print_timing(g, times);
-  if (g.json) std::fputs(result_json(o, d, *backend, times).c_str(), stdout);
+  if (g.json) std::fputs(result_json(o, d, backend, times).c_str(), stdout);
   return 0;
 }
 
