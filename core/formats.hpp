@@ -13,6 +13,9 @@
 
 namespace dct::core {
 
+// Images with more pixels (width x height) than this are refused before anything is allocated (--max-pixels).
+inline constexpr std::int64_t kDefaultMaxPixels = std::int64_t{1} << 28;
+
 // Where a tensor came from; decides the PSNR peak and how it may be written back.
 enum class SourceKind { kMatrix, kImage8, kImage16 };
 
@@ -20,9 +23,6 @@ struct Dataset {
   HostTensor tensor;  // planes = channels (gray 1, gray+alpha 2, RGB 3, RGBA 4; npy (H,W,C) gives C)
   SourceKind kind = SourceKind::kMatrix;
 };
-
-// Images with more pixels (width x height) than this are refused before anything is allocated (--max-pixels).
-inline constexpr std::int64_t kDefaultMaxPixels = std::int64_t{1} << 28;
 
 struct ReadOptions {
   Precision prec = Precision::kF32;  // precision of the returned tensor
