@@ -13,6 +13,7 @@
 #include "app/options.hpp"
 #include "app/version.hpp"
 #include "core/error.hpp"
+#include "core/formats.hpp"
 
 namespace dct::app {
 namespace {
@@ -26,6 +27,10 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
   app.add_option("--device", g.device, "CUDA device ordinal (default 0)");
   app.add_option("--threads", g.threads, "CPU threads for FFTW/OpenMP, at most 1024 (default all cores)")
       ->check(CLI::Range(0, 1024));
+  app.add_option("--max-pixels", g.max_pixels,
+                 "refuse images of more pixels (width x height) than this, before decoding (default 2^28 = " +
+                     std::to_string(core::kDefaultMaxPixels) + ")")
+      ->check(CLI::Range(std::int64_t{1}, core::kMaxElements));
   app.add_flag("--timing", g.timing, "print a per-stage timing table on stderr");
   app.add_flag("--json", g.json, "machine-readable result on stdout");
   app.add_flag("-q,--quiet", g.quiet, "no notes on stderr");
@@ -77,7 +82,7 @@ std::string unknown_command(const CLI::App& app, int argc, char** argv) {
 // Parses; an exit code when dctool should stop here (--help, --version, a usage error).
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   if (const std::string bad = unknown_command(app, argc, argv); !bad.empty()) {
-    std::fprintf(stderr, "dctool: error: unknown command '%s' (see dctool --help)\n", bad.c_str());
+    std::fprintf(stderr, "dctool: error: unknown command '%s' (see dctool --help)\n", printable(bad).c_str());
     return static_cast<int>(ErrorCode::kUsage);
   }
   try {
@@ -85,7 +90,7 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "dctool: error: %s (see dctool --help)\n", e.what());
+    std::fprintf(stderr, "dctool: error: %s (see dctool --help)\n", printable(e.what(), "bad command line").c_str());
     return static_cast<int>(ErrorCode::kUsage);
   }
   return std::nullopt;
@@ -101,7 +106,7 @@ int run_action(const Action& action) {
     std::fprintf(stderr, "dctool: error: out of host memory\n");
     return static_cast<int>(ErrorCode::kRuntime);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "dctool: error: internal: %s\n", e.what());
+    std::fprintf(stderr, "dctool: error: internal: %s\n", printable(e.what(), "unknown exception").c_str());
     return static_cast<int>(ErrorCode::kRuntime);
   }
 }

@@ -137,7 +137,7 @@ Item compress_to_jpeg(const GlobalOptions& g, const core::CompressRequest& r0, b
   const std::int64_t h = in.tensor.rows(), w = in.tensor.cols(), ch = in.tensor.channels();
   const std::int64_t np = core::coded_planes(ch);
   if (np < ch && !g.quiet)
-    std::fprintf(stderr, "dctool: note: %s: the alpha channel is not stored in the .jpg\n", output.c_str());
+    std::fprintf(stderr, "dctool: note: %s: the alpha channel is not stored in the .jpg\n", printable(output).c_str());
   sw.reset();
   const std::vector<unsigned char> file = encode_jpeg(res.quantized, h, w, optimize, output);
   it.times.add("encode", sw.elapsed_ms());
@@ -336,7 +336,7 @@ class Batch {
       it.input = o_.inputs[i];
       it.error = "out of host memory";
       ++failed_;
-      bar_.message("dctool: error: " + o_.inputs[i] + ": out of host memory");
+      bar_.message(Error(ErrorCode::kRuntime, o_.inputs[i], "out of host memory").message());
     }
   }
 

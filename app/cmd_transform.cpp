@@ -5,6 +5,8 @@
 
 #include "app/commands.hpp"
 #include "app/common.hpp"
+#include "app/image_decode.hpp"
+#include "app/jpeg_file.hpp"
 #include "app/options.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
@@ -21,7 +23,8 @@ struct TransformOptions {
   std::string axis;  // "" = default (both; rows for dct4)
   int block = 0;
   bool inverse = false;
-  bool visualize = false;  // image output of coefficients: a log-magnitude picture
+  bool visualize = false;          // image output of coefficients: a log-magnitude picture
+  bool jpeg_coefficients = false;  // dct2 --block 8 of a .jpg: its stored coefficients, dequantized
   InputOptions in;
 };
 
@@ -100,7 +103,7 @@ void write_output(const GlobalOptions& g, const TransformOptions& o, core::HostT
                   bool picture, core::Precision prec) {
   core::WriteOptions wo;
   wo.prec = prec;
-  wo.image_bit_depth = kind == core::SourceKind::kImage16 ? 16 : 8;
+  wo.image_bit_depth = kind == core::SourceKind::kImage16 && !picture ? 16 : 8;  // a picture is 8-bit
   std::int64_t clamped = 0;
   try {
     if (picture) out = core::log_magnitude_image(out);
@@ -124,7 +127,55 @@ std::string result_json(const TransformOptions& o, const core::TransformDesc& d,
          ", \"channels\": " + std::to_string(d.batch) + ", \"timing_ms\": " + json_timing(times) + "}\n";
 }
 
+// dct2 --block 8 --jpeg-coefficients: the coefficients stored in a JPEG file, dequantized, in the layout of
+// dct2 --block 8 --norm ortho of the level-shifted component planes (app/jpeg_file.hpp); no decode, no transform.
+int run_jpeg_coefficients(const GlobalOptions& g, const TransformOptions& o) {
+  core::Stopwatch total;
+  if (o.block != 8)
+    throw Error(ErrorCode::kUsage, "--jpeg-coefficients",
+                "a JPEG file stores 8x8 blocks: it needs --block 8" +
+                    (o.block > 0 ? std::string(", not --block ") + std::to_string(o.block) : std::string()));
+  if (!o.norm.empty() && core::parse_norm(o.norm) != core::Norm::kOrtho)
+    throw Error(ErrorCode::kUsage, "--jpeg-coefficients",
+                "JPEG's coefficients are those of the ortho DCT: it needs --norm ortho");
+  if (!o.axis.empty() && core::parse_axis(o.axis) != core::Axis::kBoth)
+    throw Error(ErrorCode::kUsage, "--jpeg-coefficients",
+                "JPEG's blocks are transformed along both axes: it needs --axis both");
+  core::TransformDesc d = describe(g, o);
+  const bool picture = check_output(o, d);
+
+  core::StageTable times;
+  core::Stopwatch sw;
+  core::HostTensor coef;
+  try {
+    const std::vector<unsigned char> bytes = read_file_bytes(o.input);
+    if (sniff_image(bytes, o.input) != ImageFormat::kJpeg)
+      throw Error(ErrorCode::kInput, o.input, "--jpeg-coefficients reads JPEG files; this is not one");
+    coef = read_jpeg_coefficients(bytes, o.input, read_options(g, o.in, d.prec));
+  } catch (const Error& e) {
+    rethrow_with_subject(e, o.input);
+  }
+  times.add("read", sw.elapsed_ms());
+  sw.reset();
+  const core::Shape2 shape = coef.shape();
+  const std::int64_t channels = coef.channels();
+  write_output(g, o, std::move(coef), core::SourceKind::kMatrix, picture, d.prec);
+  times.add("write", sw.elapsed_ms());
+  times.add("total", total.elapsed_ms());
+  print_timing(g, times);
+  if (g.json)
+    std::fputs(("{\"input\": " + json_escape(o.input) + ", \"output\": " + json_escape(o.output) +
+                ", \"op\": \"dct2\", \"norm\": \"ortho\", \"axis\": \"both\", \"block\": 8" +
+                ", \"backend\": \"jpeg-coefficients\", \"precision\": " +
+                json_escape(std::string(core::to_string(d.prec))) + ", \"out_shape\": " + json_shape(shape) +
+                ", \"channels\": " + std::to_string(channels) + ", \"timing_ms\": " + json_timing(times) + "}\n")
+                   .c_str(),
+               stdout);
+  return 0;
+}
+
 int run_transform(const GlobalOptions& g, const TransformOptions& o) {
+  if (o.jpeg_coefficients) return run_jpeg_coefficients(g, o);
   core::Stopwatch total;
   configure_runtimes(g.device, g.threads);
   core::TransformDesc d = describe(g, o);
@@ -179,6 +230,10 @@ void add_transform(CLI::App& app, const char* name, const char* help, const Glob
     c->add_option("--norm", o->norm, "ortho|none (default none; ortho with --block)");
     c->add_option("--axis", o->axis, "both|rows|cols (default both)");
     c->add_option("--block", o->block, "transform independent BxB tiles")->check(positive());
+    if (n == "dct2")
+      c->add_flag("--jpeg-coefficients", o->jpeg_coefficients,
+                  "with --block 8 and a JPEG input: its stored coefficients, dequantized, without decoding (4:4:4 "
+                  "and gray files)");
   }
   c->add_flag("--visualize", o->visualize, "write coefficients to an image as a log-magnitude picture");
   add_input_options(c, o->in);

@@ -1,6 +1,7 @@
 #pragma once
 // The subcommands. Each app/cmd_*.cpp owns its CLI11 wiring: add_<cmd> adds the subcommand with its options,
 // and its callback sets the action that turns the parsed options into a descriptor and calls core.
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -15,6 +16,7 @@ struct GlobalOptions {
   std::string precision;  // "" = not given: f32 (dct/dst/r2r: the input's float64 is kept)
   int device = 0;
   int threads = 0;
+  std::int64_t max_pixels = 0;  // images: refuse more pixels than this (0: core::kDefaultMaxPixels)
   bool timing = false;
   bool json = false;
   bool quiet = false;

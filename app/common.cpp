@@ -11,9 +11,10 @@ core::Precision precision_of(const GlobalOptions& g) {
   return g.precision.empty() ? core::Precision::kF32 : core::parse_precision(g.precision);
 }
 
-core::ReadOptions read_options(const GlobalOptions& /*g*/, const InputOptions& in, core::Precision prec) {
+core::ReadOptions read_options(const GlobalOptions& g, const InputOptions& in, core::Precision prec) {
   core::ReadOptions r;
   r.prec = prec;
+  r.max_pixels = g.max_pixels > 0 ? g.max_pixels : core::kDefaultMaxPixels;
   if (!in.shape.empty()) r.shape = core::parse_shape(in.shape);
   r.dtype = in.dtype;
   return r;
@@ -28,7 +29,7 @@ core::Dataset read_input(const std::string& path, const core::ReadOptions& opt) 
 }
 
 void note(const GlobalOptions& g, const std::string& msg) {
-  if (!g.quiet) std::fprintf(stderr, "dctool: %s\n", msg.c_str());
+  if (!g.quiet) std::fprintf(stderr, "dctool: %s\n", printable(msg).c_str());
 }
 
 void print_timing(const GlobalOptions& g, const core::StageTable& t) {

@@ -5,6 +5,8 @@
 #include "app/jpeg_file.hpp"
 
 #include <jpeglib.h>
+// after jpeglib.h
+#include <jerror.h>
 
 #include <algorithm>
 #include <cctype>
@@ -13,13 +15,21 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <memory>
+
+#include "app/image_decode.hpp"
 #include "core/error.hpp"
 
 namespace dct::app {
 namespace {
 
+// Scans a decoder follows before it gives up: a crafted progressive file can hold thousands of tiny scans, each a
+// pass over the whole coefficient buffer (libjpeg-turbo's own fuzz targets stop at 500 as well).
+constexpr int kMaxScans = 500;
+
 struct ErrorManager {
   jpeg_error_mgr pub;
+  jpeg_progress_mgr progress;
   std::jmp_buf jump;
   char message[JMSG_LENGTH_MAX];
 };
@@ -32,12 +42,77 @@ void error_exit(j_common_ptr c) {
 
 void no_output(j_common_ptr) {}  // warnings are not printed
 
+// Decoding is strict: libjpeg's corrupt-data warnings (premature end of file, bad Huffman or arithmetic code,
+// extraneous bytes, a marker inside entropy-coded data, bogus progression) are errors; an unknown JFIF revision
+// or an ICC profile split oddly are not (the pixels are intact).
+void strict_emit(j_common_ptr c, int level) {
+  if (level >= 0) return;  // trace messages
+  if (c->err->msg_code == JWRN_JFIF_MAJOR || c->err->msg_code == JWRN_BOGUS_ICC) return;
+  error_exit(c);
+}
+
+void scan_limit(j_common_ptr c) {
+  if (!c->is_decompressor || reinterpret_cast<j_decompress_ptr>(c)->input_scan_number <= kMaxScans) return;
+  auto* e = reinterpret_cast<ErrorManager*>(c->err);
+  std::snprintf(e->message, sizeof e->message, "more than %d scans (a crafted progressive file?)", kMaxScans);
+  std::longjmp(e->jump, 1);
+}
+
 // err as libjpeg's error manager: errors jump to err.jump (set by the caller) with the message in err.message.
 jpeg_error_mgr* install(ErrorManager& err) {
   jpeg_error_mgr* m = jpeg_std_error(&err.pub);
   err.pub.error_exit = error_exit;
   err.pub.output_message = no_output;
+  err.message[0] = '\0';
   return m;
+}
+
+// The same for a decoder: strict warnings, and the scan limit through the progress monitor.
+jpeg_error_mgr* install_strict(ErrorManager& err, j_decompress_ptr cinfo) {
+  jpeg_error_mgr* m = install(err);
+  err.pub.emit_message = strict_emit;
+  err.progress.progress_monitor = scan_limit;
+  err.progress.pass_counter = err.progress.pass_limit = 0;
+  err.progress.completed_passes = err.progress.total_passes = 0;
+  cinfo->progress = &err.progress;
+  return m;
+}
+
+// What a C-style decoder needs from its C++ caller and gives back.
+struct DecodeState {
+  const unsigned char* data = nullptr;
+  unsigned long size = 0;
+  J_DCT_METHOD method = JDCT_ISLOW;
+  std::int64_t max_pixels = 0;
+  void* (*alloc)(void* ctx, std::size_t bytes) = nullptr;  // nullptr on failure; never throws
+  void* alloc_ctx = nullptr;
+  JDIMENSION width = 0, height = 0, blocks_wide = 0, blocks_high = 0;
+  int components = 0;
+  bool size_refused = false;  // width/height zero or over max_pixels: the caller words the message
+  char message[JMSG_LENGTH_MAX] = {};
+};
+
+// Whether the header's dimensions are acceptable; sets size_refused otherwise.
+bool size_ok(DecodeState* s, const jpeg_decompress_struct& cinfo) {
+  s->width = cinfo.image_width;
+  s->height = cinfo.image_height;
+  if (s->width != 0 && s->height != 0 &&
+      static_cast<std::int64_t>(s->width) <= s->max_pixels / static_cast<std::int64_t>(s->height))
+    return true;
+  s->size_refused = true;
+  return false;
+}
+
+// Gray or three-component (YCbCr, or RGB as Adobe marks it) only; a message for the rest.
+bool colour_ok(DecodeState* s, const jpeg_decompress_struct& cinfo) {
+  if (cinfo.num_components == 1 ||
+      (cinfo.num_components == 3 && (cinfo.jpeg_color_space == JCS_YCbCr || cinfo.jpeg_color_space == JCS_RGB)))
+    return true;
+  if (cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK)
+    std::snprintf(s->message, sizeof s->message, "CMYK/YCCK JPEG files are not supported (convert to RGB first)");
+  else
+    std::snprintf(s->message, sizeof s->message, "JPEG files of %d components are not supported", cinfo.num_components);
+  return false;
 }
 
 struct EncodeArgs {
@@ -100,39 +175,147 @@ bool encode_c(const EncodeArgs* a, unsigned char** out, unsigned long* size, cha
   return true;
 }
 
-// Decodes into `pixels` (interleaved, height*width*components bytes, allocated by the caller after the header
-// is read: first call with pixels == nullptr fills the dimensions only).
-bool decode_c(const unsigned char* data, unsigned long size, unsigned char* pixels, JDIMENSION* width,
-              JDIMENSION* height, int* components, char* message) {
+// Decodes s->data into a buffer from s->alloc: interleaved 8-bit samples, height x width x components.
+bool decode_c(DecodeState* s) {
   jpeg_decompress_struct cinfo;
   ErrorManager err;
   cinfo.err = install(err);
   if (setjmp(err.jump)) {
-    std::memcpy(message, err.message, sizeof err.message);
+    std::memcpy(s->message, err.message, sizeof err.message);
     jpeg_destroy_decompress(&cinfo);
     return false;
   }
   jpeg_create_decompress(&cinfo);
-  jpeg_mem_src(&cinfo, data, size);
+  install_strict(err, &cinfo);
+  jpeg_mem_src(&cinfo, s->data, s->size);
   jpeg_read_header(&cinfo, TRUE);
-  cinfo.out_color_space = cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
-  cinfo.dct_method = JDCT_FLOAT;
-  *width = cinfo.image_width;
-  *height = cinfo.image_height;
-  *components = cinfo.num_components == 1 ? 1 : 3;
-  if (pixels == nullptr) {
+  if (!size_ok(s, cinfo) || !colour_ok(s, cinfo)) {
     jpeg_destroy_decompress(&cinfo);
-    return true;
+    return false;
+  }
+  cinfo.out_color_space = cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+  cinfo.dct_method = s->method;
+  s->components = cinfo.num_components == 1 ? 1 : 3;
+  const std::size_t stride = std::size_t(s->width) * std::size_t(s->components);
+  auto* pixels = static_cast<unsigned char*>(s->alloc(s->alloc_ctx, stride * s->height));
+  if (pixels == nullptr) {
+    std::snprintf(s->message, sizeof s->message, "out of host memory");
+    jpeg_destroy_decompress(&cinfo);
+    return false;
   }
   jpeg_start_decompress(&cinfo);
-  const std::size_t stride = std::size_t(cinfo.output_width) * cinfo.output_components;
+  if (cinfo.output_width != s->width || cinfo.output_height != s->height || cinfo.output_components != s->components) {
+    std::snprintf(s->message, sizeof s->message, "unexpected output layout");
+    jpeg_destroy_decompress(&cinfo);
+    return false;
+  }
   while (cinfo.output_scanline < cinfo.output_height) {
     JSAMPROW row = pixels + std::size_t(cinfo.output_scanline) * stride;
-    jpeg_read_scanlines(&cinfo, &row, 1);
+    if (jpeg_read_scanlines(&cinfo, &row, 1) != 1) {
+      std::snprintf(s->message, sizeof s->message, "decoder stalled");
+      jpeg_destroy_decompress(&cinfo);
+      return false;
+    }
   }
   jpeg_finish_decompress(&cinfo);
   jpeg_destroy_decompress(&cinfo);
   return true;
+}
+
+// The stored coefficients of s->data, dequantized, into a buffer from s->alloc: int32, components planes of
+// (8 blocks_high) x (8 blocks_wide), block (i, j) at rows 8i.., cols 8j.., natural (row-major) order in a block.
+bool coefficients_c(DecodeState* s) {
+  jpeg_decompress_struct cinfo;
+  ErrorManager err;
+  cinfo.err = install(err);
+  if (setjmp(err.jump)) {
+    std::memcpy(s->message, err.message, sizeof err.message);
+    jpeg_destroy_decompress(&cinfo);
+    return false;
+  }
+  jpeg_create_decompress(&cinfo);
+  install_strict(err, &cinfo);
+  jpeg_mem_src(&cinfo, s->data, s->size);
+  jpeg_read_header(&cinfo, TRUE);
+  if (!size_ok(s, cinfo) || !colour_ok(s, cinfo)) {
+    jpeg_destroy_decompress(&cinfo);
+    return false;
+  }
+  int max_h = 1, max_v = 1;
+  for (int c = 0; c < cinfo.num_components; ++c) {
+    max_h = cinfo.comp_info[c].h_samp_factor > max_h ? cinfo.comp_info[c].h_samp_factor : max_h;
+    max_v = cinfo.comp_info[c].v_samp_factor > max_v ? cinfo.comp_info[c].v_samp_factor : max_v;
+  }
+  for (int c = 0; c < cinfo.num_components; ++c)
+    if (cinfo.comp_info[c].h_samp_factor != max_h || cinfo.comp_info[c].v_samp_factor != max_v) {
+      std::snprintf(s->message, sizeof s->message,
+                    "chroma-subsampled JPEG (component %d sampled %dx%d of %dx%d): --jpeg-coefficients reads 4:4:4 "
+                    "and gray files only",
+                    c + 1, cinfo.comp_info[c].h_samp_factor, cinfo.comp_info[c].v_samp_factor, max_h, max_v);
+      jpeg_destroy_decompress(&cinfo);
+      return false;
+    }
+  jvirt_barray_ptr* arrays = jpeg_read_coefficients(&cinfo);
+  s->components = cinfo.num_components;
+  s->blocks_wide = (s->width + 7) / 8;
+  s->blocks_high = (s->height + 7) / 8;
+  for (int c = 0; c < cinfo.num_components; ++c)
+    if (cinfo.comp_info[c].width_in_blocks != s->blocks_wide || cinfo.comp_info[c].height_in_blocks != s->blocks_high ||
+        cinfo.comp_info[c].quant_table == nullptr) {
+      std::snprintf(s->message, sizeof s->message, "component %d has no coefficients of the whole image", c + 1);
+      jpeg_destroy_decompress(&cinfo);
+      return false;
+    }
+  const std::size_t cols = std::size_t(s->blocks_wide) * DCTSIZE, rows = std::size_t(s->blocks_high) * DCTSIZE;
+  auto* out = static_cast<std::int32_t*>(
+      s->alloc(s->alloc_ctx, sizeof(std::int32_t) * cols * rows * std::size_t(cinfo.num_components)));
+  if (out == nullptr) {
+    std::snprintf(s->message, sizeof s->message, "out of host memory");
+    jpeg_destroy_decompress(&cinfo);
+    return false;
+  }
+  for (int c = 0; c < cinfo.num_components; ++c) {
+    const UINT16* q = cinfo.comp_info[c].quant_table->quantval;  // natural order
+    std::int32_t* plane = out + std::size_t(c) * rows * cols;
+    for (JDIMENSION by = 0; by < s->blocks_high; ++by) {
+      JBLOCKARRAY row = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[c], by, 1, FALSE);
+      for (JDIMENSION bx = 0; bx < s->blocks_wide; ++bx)
+        for (int k = 0; k < DCTSIZE2; ++k)
+          plane[(std::size_t(by) * DCTSIZE + k / DCTSIZE) * cols + std::size_t(bx) * DCTSIZE + k % DCTSIZE] =
+              std::int32_t(row[0][bx][k]) * std::int32_t(q[k]);
+    }
+  }
+  jpeg_finish_decompress(&cinfo);
+  jpeg_destroy_decompress(&cinfo);
+  return true;
+}
+
+// The decode buffer: owned by the C++ caller, handed to the C-style functions through a callback that does not
+// throw.
+struct Buffer {
+  std::unique_ptr<unsigned char[]> bytes;
+};
+
+void* allocate(void* ctx, std::size_t n) {
+  try {
+    static_cast<Buffer*>(ctx)->bytes = std::make_unique_for_overwrite<unsigned char[]>(n);
+    return static_cast<Buffer*>(ctx)->bytes.get();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+// Runs `fn` on `file`; throws the input error naming `name` when it fails.
+void run_decoder(bool (*fn)(DecodeState*), DecodeState& s, Bytes file, Buffer& buffer, const std::string& name,
+                 std::int64_t max_pixels) {
+  s.data = file.data();
+  s.size = static_cast<unsigned long>(file.size());
+  s.max_pixels = max_pixels;
+  s.alloc = allocate;
+  s.alloc_ctx = &buffer;
+  if (fn(&s)) return;
+  if (s.size_refused) check_image_size(name, "JPEG", s.width, s.height, max_pixels);
+  decode_failure(name, "JPEG", s.message);
 }
 
 }  // namespace
@@ -177,19 +360,36 @@ std::vector<unsigned char> encode_jpeg(const core::QuantizedCoefficients& q, std
 }
 
 core::HostTensor decode_jpeg(const std::vector<unsigned char>& file, const std::string& path) {
-  JDIMENSION w = 0, h = 0;
-  int comps = 0;
-  char message[JMSG_LENGTH_MAX] = {};
-  if (!decode_c(file.data(), file.size(), nullptr, &w, &h, &comps, message))
-    throw Error(ErrorCode::kInput, path, std::string("libjpeg-turbo: ") + message);
-  std::vector<unsigned char> pixels(std::size_t(w) * h * comps);
-  if (!decode_c(file.data(), file.size(), pixels.data(), &w, &h, &comps, message))
-    throw Error(ErrorCode::kInput, path, std::string("libjpeg-turbo: ") + message);
-  core::HostTensor t(core::Shape2{std::int64_t(h), std::int64_t(w)}, comps, core::Precision::kF32);
-  float* d = t.data<float>();
-  const std::size_t hw = std::size_t(w) * h;
-  for (std::size_t i = 0; i < hw; ++i)
-    for (int c = 0; c < comps; ++c) d[c * hw + i] = pixels[i * comps + c];
+  DecodeState s;
+  s.method = JDCT_FLOAT;
+  Buffer buffer;
+  run_decoder(decode_c, s, file, buffer, path, core::kMaxElements);
+  return planar_dataset(buffer.bytes.get(), s.width, s.height, s.components, core::Precision::kF32).tensor;
+}
+
+core::Dataset decode_jpeg_image(Bytes file, const std::string& name, const core::ReadOptions& opt) {
+  DecodeState s;
+  s.method = JDCT_ISLOW;
+  Buffer buffer;
+  run_decoder(decode_c, s, file, buffer, name, opt.max_pixels);
+  return planar_dataset(buffer.bytes.get(), s.width, s.height, s.components, opt.prec);
+}
+
+core::HostTensor read_jpeg_coefficients(Bytes file, const std::string& name, const core::ReadOptions& opt) {
+  DecodeState s;
+  Buffer buffer;
+  run_decoder(coefficients_c, s, file, buffer, name, opt.max_pixels);
+  const std::int64_t rows = std::int64_t(s.blocks_high) * 8, cols = std::int64_t(s.blocks_wide) * 8;
+  core::HostTensor t(core::Shape2{rows, cols}, s.components, opt.prec);
+  const auto* v = reinterpret_cast<const std::int32_t*>(buffer.bytes.get());
+  const std::int64_t n = t.elements();
+  if (opt.prec == core::Precision::kF32) {
+    float* d = t.data<float>();
+    for (std::int64_t i = 0; i < n; ++i) d[i] = static_cast<float>(v[i]);
+  } else {
+    double* d = t.data<double>();
+    for (std::int64_t i = 0; i < n; ++i) d[i] = v[i];
+  }
   return t;
 }
 

@@ -3,10 +3,12 @@
 // (jpeg_write_coefficients; no re-transform, no re-quantization), and the decode of such a file with the float
 // IDCT (djpeg -dct float) for the PSNR a standard decoder gives.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/compress.hpp"
+#include "core/formats.hpp"
 #include "core/tensor.hpp"
 
 namespace dct::app {
@@ -21,7 +23,17 @@ std::vector<unsigned char> encode_jpeg(const core::QuantizedCoefficients& q, std
                                        bool optimize, const std::string& path);
 
 // Decodes a JPEG held in memory with libjpeg-turbo's float IDCT (JDCT_FLOAT, as djpeg -dct float) to a
-// planar f32 tensor of 1 (gray) or 3 (RGB) channels. Throws dct::Error naming `path`.
+// planar f32 tensor of 1 (gray) or 3 (RGB) channels. Throws dct::Error naming `path`. (Input images are decoded
+// by decode_jpeg_image in app/image_decode.hpp, with libjpeg's default integer IDCT, as djpeg.)
 core::HostTensor decode_jpeg(const std::vector<unsigned char>& file, const std::string& path);
+
+// The quantized DCT coefficients stored in a JPEG file, dequantized (coefficient x its quantization step), without
+// decoding: one plane per component (gray, or Y Cb Cr as stored), each of (8 ceil(H/8)) x (8 ceil(W/8)) values,
+// block (i, j) at rows 8i..8i+7 and columns 8j..8j+7 with the vertical frequency along the rows: the layout of
+// `dct2 --block 8 --norm ortho` of the level-shifted (-128) component planes padded to whole blocks. Files whose
+// components are not all sampled alike (4:2:0, 4:2:2) are refused, as are CMYK and YCCK. Errors are kInput naming
+// `name`.
+core::HostTensor read_jpeg_coefficients(std::span<const unsigned char> file, const std::string& name,
+                                        const core::ReadOptions& opt);
 
 }  // namespace dct::app

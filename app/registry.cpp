@@ -2,7 +2,7 @@
 // skipped when no device is usable), then the CPU ones; the oracle last and never picked by auto.
 #include "app/registry.hpp"
 
-#include "app/image_stb.hpp"
+#include "app/image_codec.hpp"
 #include "core/unavailable.hpp"
 #include "cpu/backends.hpp"
 #include "cpu/block8.hpp"
@@ -72,7 +72,7 @@ const std::vector<const core::Compressor*>& compressors() {
 }
 
 const core::ImageCodec& image_codec() {
-  static const StbCodec codec;
+  static const ImageFileCodec codec;
   return codec;
 }
 

@@ -12,7 +12,7 @@ namespace dct::app {
 
 const core::Registry& registry();
 core::PlanCache& plan_cache();
-const core::ImageCodec& image_codec();  // stb
+const core::ImageCodec& image_codec();  // app/image_codec.hpp
 // The compress implementations in preference order: the fused GPU jpeg path first (when CUDA is compiled
 // in), the CPU compressor last (it supports every request).
 const std::vector<const core::Compressor*>& compressors();

@@ -1,6 +1,11 @@
 #include "app/version.hpp"
 
+#include <png.h>
 #include <CLI/Version.hpp>
+
+#include <cstdio>
+
+#include <jpeglib.h>  // after <cstdio>: it uses FILE
 
 #include "cpu/backends.hpp"
 #include "kernels/backends.hpp"
@@ -27,8 +32,11 @@ std::string version_report() {
 #endif
   s += "FFTW: " + cpu::fftw_version() + "\n";
   s += "CLI11: " CLI11_VERSION "\n";
-#ifdef DCTOOL_STB_IMAGE_VERSION
-  s += "stb_image: " DCTOOL_STB_IMAGE_VERSION "\n";
+  s += std::string("libpng: ") + png_get_libpng_ver(nullptr) + "\n";
+#ifdef LIBJPEG_TURBO_VERSION
+#define DCTOOL_STR2(x) #x
+#define DCTOOL_STR(x) DCTOOL_STR2(x)
+  s += "libjpeg-turbo: " DCTOOL_STR(LIBJPEG_TURBO_VERSION) "\n";
 #endif
   s.pop_back();  // CLI11 ends the version text with a newline
   return s;

@@ -2,6 +2,7 @@
 // dct::Error: the one exception type, carrying an exit code (README "Exit codes").
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace dct {
 
@@ -21,13 +22,19 @@ class Error : public std::runtime_error {
   int exit_code() const noexcept { return static_cast<int>(code_); }
   // The file (or backend, or option) the message is about; may be empty.
   const std::string& subject() const noexcept { return subject_; }
-  // "dctool: error: <subject>: <what>" (without the subject part when it is empty).
+  // "dctool: error: <subject>: <what>" (without the subject part when it is empty), one printable line: both
+  // parts pass through printable(), and an empty reason says what failed.
   std::string message() const;
 
  private:
   ErrorCode code_;
   std::string subject_;
 };
+
+// `text` as one printable line: control bytes (C0, DEL, C1) and bytes that are not UTF-8 become \xNN (so a
+// newline or an escape sequence read from a file cannot break the line or drive the terminal); an empty
+// `text` becomes `if_empty`. Every error message dctool prints goes through it.
+std::string printable(std::string_view text, std::string_view if_empty = {});
 
 // Re-throws `e` with `subject` filled in when it has none (used to name the file an error concerns).
 [[noreturn]] void rethrow_with_subject(const Error& e, const std::string& subject);

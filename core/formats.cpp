@@ -659,7 +659,7 @@ Dataset read_any(const std::string& path, const ReadOptions& opt, const ImageCod
     if (codec == nullptr || !codec->handles_read(path))
       throw Error(ErrorCode::kUnsupported, path, "image input is not available in this build");
     try {
-      return codec->read(path, opt.prec);
+      return codec->read(path, opt);
     } catch (const Error& e) {
       rethrow_with_subject(e, path);
     }

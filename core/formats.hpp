@@ -13,6 +13,9 @@
 
 namespace dct::core {
 
+// Images with more pixels (width x height) than this are refused before anything is allocated (--max-pixels).
+inline constexpr std::int64_t kDefaultMaxPixels = std::int64_t{1} << 28;
+
 // Where a tensor came from; decides the PSNR peak and how it may be written back.
 enum class SourceKind { kMatrix, kImage8, kImage16 };
 
@@ -33,6 +36,7 @@ struct ReadOptions {
   std::optional<Shape2> shape;       // required for raw files (--shape HxW)
   std::string dtype;                 // raw: "f32" | "f64" | "u8" | "u16" | "i16" | "i32"; "" = from extension
   bool allow_nonfinite = false;      // NaN/Inf are an input error unless allowed
+  std::int64_t max_pixels = kDefaultMaxPixels;  // images: width x height above this is an input error
 };
 
 struct WriteOptions {
@@ -49,13 +53,15 @@ inline constexpr std::int64_t kMaxElements = std::int64_t{1} << 32;  // 4 Gi val
 inline constexpr std::int64_t kMaxDim = std::int64_t{1} << 31;
 
 // The image adapter: decode to planar float planes of the raw 8/16-bit values, encode with rounding
-// and clamping. `clamped` (if not null) receives how many values were clamped.
+// and clamping. `clamped` (if not null) receives how many values were clamped. read(path, opt) honours
+// opt.max_pixels; read(path, prec) uses the default limit.
 class ImageCodec {
  public:
   virtual ~ImageCodec() = default;
   virtual bool handles_read(const std::string& path) const = 0;   // by extension
   virtual bool handles_write(const std::string& path) const = 0;  // by extension
   virtual Dataset read(const std::string& path, Precision prec) const = 0;
+  virtual Dataset read(const std::string& path, const ReadOptions& opt) const { return read(path, opt.prec); }
   virtual void write(const std::string& path, const HostTensor& t, int bit_depth, std::int64_t* clamped) const = 0;
 };
 

@@ -74,7 +74,7 @@ TEST_CASE("bad input: truncated PNG (first 200 bytes of camera.png) -> exit 3", 
 }
 
 TEST_CASE("bad input: a PNG whose zlib stream is corrupt -> exit 3, not a crash", "[app][bad-input]") {
-  // stb_image gives no failure reason for this one; the message must still be one line naming the file.
+  // A corrupt zlib stream once crashed the reader; the message must be one line naming the file.
   TempDir dir;
   std::string png = slurp(camera());
   const std::size_t idat = png.find("IDAT");

@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "app/image_stb.hpp"
+#include "app/image_codec.hpp"
 #include "core/compress.hpp"
 #include "core/metrics.hpp"
 #include "core/registry.hpp"
@@ -322,7 +322,7 @@ int main(int argc, char** argv) {
   core::Registry registry;
   registry.add(cpu::make_block8_flmad_backend());
   const std::unique_ptr<core::Compressor> cpu = cpu::make_cpu_compressor(registry);
-  const app::StbCodec codec;
+  const app::ImageFileCodec codec;
   struct Case {
     std::string name;
     core::Dataset d;

@@ -1,0 +1,64 @@
+#pragma once
+// The image decoders and encoders behind app::ImageFileCodec, each a plain function of the file's bytes (so that a
+// fuzz harness or a test can call one directly): PNG through libpng, JPEG through libjpeg-turbo, and small strict
+// readers of our own for BMP, TGA and binary PNM. Every decoder checks the declared dimensions against the pixel
+// limit (and, for uncompressed formats, against the bytes present) before it allocates, reports truncation and
+// corrupt data as dct::Error(kInput) naming the file, and never returns uninitialised pixels.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/formats.hpp"
+
+namespace dct::app {
+
+using Bytes = std::span<const unsigned char>;
+
+enum class ImageFormat { kUnknown, kPng, kJpeg, kBmp, kTga, kPnm };
+
+// The format of `file` by its first bytes (PNG, JPEG, BMP "BM", PNM "P1".."P7"); TGA has no signature and is
+// taken when `name` ends in .tga and no other signature matches. kUnknown otherwise.
+ImageFormat sniff_image(Bytes file, const std::string& name);
+
+// Decodes by content (sniff_image); an unrecognised file is an input error naming `name`.
+core::Dataset decode_image(Bytes file, const std::string& name, const core::ReadOptions& opt);
+
+// One format each; `name` is the file the errors name. Channels: gray 1, gray+alpha 2, RGB 3, RGBA 4.
+core::Dataset decode_png(Bytes file, const std::string& name, const core::ReadOptions& opt);
+core::Dataset decode_jpeg_image(Bytes file, const std::string& name, const core::ReadOptions& opt);
+core::Dataset decode_bmp(Bytes file, const std::string& name, const core::ReadOptions& opt);
+core::Dataset decode_tga(Bytes file, const std::string& name, const core::ReadOptions& opt);
+core::Dataset decode_pnm(Bytes file, const std::string& name, const core::ReadOptions& opt);
+
+// PNG row filters (the PNG specification's five, or libpng's per-row adaptive choice among them).
+enum class PngFilter { kAdaptive, kNone, kSub, kUp, kAverage, kPaeth };
+struct PngEncoding {
+  int level = 1;                         // zlib level 0..9
+  PngFilter filter = PngFilter::kPaeth;  // docs/decisions.md gives the measurements behind both defaults
+};
+
+// The PNG file of `t` (1 to 4 channels) at 8 or 16 bits per sample, values rounded to nearest and clamped to
+// the range (`clamped` counts them).
+std::vector<unsigned char> encode_png(const core::HostTensor& t, int bit_depth, const PngEncoding& how,
+                                      const std::string& name, std::int64_t* clamped);
+
+// The whole file (require_input_file's checks first); errors name `path`.
+std::vector<unsigned char> read_file_bytes(const std::string& path);
+
+// ---- shared by the decoders ----------------------------------------------------------------------------
+
+// Throws kInput naming `name` unless 1 <= width, 1 <= height and width * height <= max_pixels.
+void check_image_size(const std::string& name, const char* format, std::int64_t width, std::int64_t height,
+                      std::int64_t max_pixels);
+
+// "cannot decode image: <format>: <why>" as a kInput error naming `name`.
+[[noreturn]] void decode_failure(const std::string& name, const char* format, const std::string& why);
+
+// A planar Dataset from interleaved samples (height x width x channels).
+core::Dataset planar_dataset(const std::uint8_t* px, std::int64_t width, std::int64_t height, int channels,
+                             core::Precision prec);
+core::Dataset planar_dataset(const std::uint16_t* px, std::int64_t width, std::int64_t height, int channels,
+                             core::Precision prec);
+
+}  // namespace dct::app
