@@ -30,9 +30,21 @@ CompressMode parse_compress_mode(std::string_view s) {
   throw Error(ErrorCode::kUsage, "--mode", "unknown mode '" + std::string(s) + "' (jpeg|threshold|keep|lot)");
 }
 
+std::string_view to_string(ChromaSampling s) { return s == ChromaSampling::k420 ? "420" : "444"; }
+
+ChromaSampling parse_chroma_sampling(std::string_view s) {
+  if (s == "444") return ChromaSampling::k444;
+  if (s == "420") return ChromaSampling::k420;
+  throw Error(ErrorCode::kUsage, "--sampling", "unknown chroma sampling '" + std::string(s) + "' (444|420)");
+}
+
 double round_to_u8(double v) { return std::clamp(std::floor(v + 0.5), 0.0, 255.0); }
 
 std::array<double, 3> rgb_to_ycc(double r, double g, double b) {
+  const int ri = static_cast<int>(r), gi = static_cast<int>(g), bi = static_cast<int>(b);
+  if (ri == r && gi == g && bi == b && ri >= 0 && ri <= 255 && gi >= 0 && gi <= 255 && bi >= 0 && bi <= 255)
+    return {double(math::jpeg::rgb_to_y(ri, gi, bi)), double(math::jpeg::rgb_to_cb(ri, gi, bi)),
+            double(math::jpeg::rgb_to_cr(ri, gi, bi))};
   return {round_to_u8(kYr * r + kYg * g + kYb * b), round_to_u8(kCbR * r + kCbG * g + kCbB * b + 128.0),
           round_to_u8(kCrR * r + kCrG * g + kCrB * b + 128.0)};
 }
@@ -60,6 +72,8 @@ void validate_compress(const CompressRequest& r, const Dataset& in) {
     throw Error(ErrorCode::kInput, "compress takes images (.png .jpg .bmp .tga .pgm .ppm), not matrices");
   if (in.tensor.channels() < 1 || in.tensor.channels() > 4)
     throw Error(ErrorCode::kInput, "images of 1 to 4 channels only");
+  if (r.mode != CompressMode::kJpeg && r.sampling != ChromaSampling::k444)
+    throw Error(ErrorCode::kUsage, "--sampling", "chroma sampling 4:2:0 is a jpeg mode option");
   switch (r.mode) {
     case CompressMode::kJpeg:
     case CompressMode::kLot:

@@ -17,6 +17,8 @@
    rounded to the nearest integer (dropped ones are 0). */
 #include "cpu/compress.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -27,6 +29,7 @@
 #include "core/metrics.hpp"
 #include "cpu/common.hpp"
 #include "cpu/lot.hpp"
+#include "math/jpeg.hpp"
 #include "math/lot.hpp"
 
 namespace dct::cpu {
@@ -71,8 +74,166 @@ class CpuCompressor final : public core::Compressor {
 
   template <class T>
   CompressResult run_t(const CompressRequest& r, const Dataset& in) const {
+    if (r.mode == CompressMode::kJpeg && sizeof(T) == 4 && (r.backend == "auto" || r.backend == "cpu-8x8-flmad"))
+      return jpeg_blocks(r, in);
+    if (r.mode == CompressMode::kJpeg && r.sampling != core::ChromaSampling::k444 &&
+        core::coded_planes(in.tensor.channels()) == 3)
+      throw Error(ErrorCode::kUnsupported, "cpu",
+                  "chroma sampling 4:2:0 runs in f32 with the jpeg block loop (--backend auto or cpu-8x8-flmad)");
     if (r.mode == CompressMode::kJpeg || r.mode == CompressMode::kLot) return jpeg<T>(r, in);
     return whole<T>(r, in);
+  }
+
+  // jpeg mode in f32 through cpu-8x8-flmad's graph, one pass over the image: per strip of MCUs (8 rows, 4:2:0 16),
+  // the colour conversion into 8-bit samples, 4:2:0's downsampling, then per 8x8 block the forward transform and
+  // quantization (math::jpeg::forward_quantize: the exact coefficient arithmetic, shared with the GPU), the
+  // dequantization, the inverse and the rounding to 8-bit samples, then the colour conversion back, all while the
+  // strip is in cache. 4:2:0's reconstruction repeats each chroma sample over its 2x2 pixels.
+  CompressResult jpeg_blocks(const CompressRequest& r, const Dataset& in) const {
+    CompressResult res;
+    res.backend = "cpu-8x8-flmad";
+    core::Stopwatch sw;
+    const HostTensor conv = in.tensor.precision() == core::Precision::kF32 ? HostTensor() : in.tensor.to(r.prec);
+    const HostTensor& img = in.tensor.precision() == core::Precision::kF32 ? in.tensor : conv;
+    const std::int64_t h = img.rows(), w = img.cols(), ch = img.channels(), hw = h * w;
+    const int np = core::coded_planes(ch);
+    const bool s420 = np == 3 && r.sampling == core::ChromaSampling::k420;
+    const std::int64_t bh = (h + 7) / 8, bw = (w + 7) / 8;
+    const std::int64_t cbh = s420 ? (h + 15) / 16 : bh, cbw = s420 ? (w + 15) / 16 : bw;
+    const std::int64_t mcu = s420 ? 16 : 8, strips = (h + mcu - 1) / mcu;
+    const std::int64_t xw = s420 ? 16 * cbw : 8 * bw;  // converted columns per row (edge-replicated)
+    const std::int64_t cw = 8 * cbw;                   // chroma columns (4:2:0: downsampled)
+    core::QuantizedCoefficients& qc = res.quantized;
+    qc.blocks_high = bh;
+    qc.blocks_wide = bw;
+    qc.chroma_blocks_high = np == 3 ? cbh : 0;
+    qc.chroma_blocks_wide = np == 3 ? cbw : 0;
+    qc.sampling = s420 ? core::ChromaSampling::k420 : core::ChromaSampling::k444;
+    qc.quality = r.quality;
+    qc.planes.resize(static_cast<std::size_t>(np));
+    for (int pl = 0; pl < np; ++pl) {
+      qc.planes[pl].assign(static_cast<std::size_t>((pl == 0 ? bh * bw : cbh * cbw) * 64), 0);
+      qc.chroma.push_back(pl > 0);
+    }
+    float scale[64], qt[2][64];
+    math::jpeg::fl_scale_table(scale);
+    for (int t = 0; t < 2; ++t) {
+      const auto table = core::quant_table(r.quality, t == 1);
+      for (int k = 0; k < 64; ++k) qt[t][k] = static_cast<float>(table[k]);
+    }
+    const float* src = img.data<float>();
+    HostTensor out(Shape2{h, w}, ch, core::Precision::kF32);
+    float* o = out.data<float>();
+    constexpr int kBins = 8192, kZero = kBins / 2;  // |q| <= 1025 (|F| <= 1024, Q >= 1)
+    std::vector<std::int64_t> hist(kBins, 0);
+    const int threads = static_cast<int>(std::min<std::int64_t>(detail::thread_count(), strips));
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<std::int64_t> th(kBins, 0);
+      std::vector<std::uint8_t> cv(static_cast<std::size_t>(3 * mcu * xw)), rec(static_cast<std::size_t>(3 * mcu * xw));
+      std::vector<std::uint8_t> ds(static_cast<std::size_t>(8 * cw));
+      std::uint8_t* const cvp[3] = {cv.data(), cv.data() + mcu * xw, cv.data() + 2 * mcu * xw};
+      std::uint8_t* const rcp[3] = {rec.data(), rec.data() + mcu * xw, rec.data() + 2 * mcu * xw};
+      // One 8x8 block: samples from `from` (row stride fs) to q (quantized, natural order) and back to `to`.
+      auto block = [&](const std::uint8_t* from, std::int64_t fs, const float* table, std::int16_t* q,
+                       std::uint8_t* to) {
+        float x[64];
+        for (int i = 0; i < 8; ++i)
+          for (int j = 0; j < 8; ++j) x[8 * i + j] = static_cast<float>(from[i * fs + j]) - 128.f;
+        std::int16_t qq[64];
+        math::jpeg::forward_quantize(x, scale, *reinterpret_cast<const float(*)[64]>(table), qq);
+        for (int k = 0; k < 64; ++k) {
+          q[k] = qq[k];
+          ++th[kZero + std::clamp<int>(qq[k], -kZero, kZero - 1)];
+          x[k] = static_cast<float>(qq[k]) * table[k] * scale[k];
+        }
+        inverse_block(x);
+        for (int i = 0; i < 8; ++i)
+          for (int j = 0; j < 8; ++j)
+            to[i * fs + j] = static_cast<std::uint8_t>(core::round_to_u8(double(x[8 * i + j]) + 128.0));
+      };
+#pragma omp for schedule(static)
+      for (std::int64_t m = 0; m < strips; ++m) {
+        const std::int64_t y0 = m * mcu;
+        for (std::int64_t i = 0; i < mcu; ++i) {  // colour conversion, edges replicated
+          const float* row = src + std::min(y0 + i, h - 1) * w;
+          std::uint8_t* c0 = cvp[0] + i * xw;
+          if (np == 1) {
+            for (std::int64_t x = 0; x < xw; ++x) c0[x] = static_cast<std::uint8_t>(row[std::min(x, w - 1)]);
+          } else {
+            std::uint8_t *c1 = cvp[1] + i * xw, *c2 = cvp[2] + i * xw;
+            for (std::int64_t x = 0; x < xw; ++x) {
+              const std::int64_t sx = std::min(x, w - 1);
+              const int rr = static_cast<int>(row[sx]), gg = static_cast<int>(row[hw + sx]),
+                        bb = static_cast<int>(row[2 * hw + sx]);
+              c0[x] = static_cast<std::uint8_t>(math::jpeg::rgb_to_y(rr, gg, bb));
+              c1[x] = static_cast<std::uint8_t>(math::jpeg::rgb_to_cb(rr, gg, bb));
+              c2[x] = static_cast<std::uint8_t>(math::jpeg::rgb_to_cr(rr, gg, bb));
+            }
+          }
+        }
+        for (std::int64_t br = y0 / 8; br < std::min(bh, (y0 + mcu) / 8); ++br) {  // luma / gray blocks
+          const std::int64_t lr = 8 * br - y0;
+          for (std::int64_t bx = 0; bx < bw; ++bx)
+            block(cvp[0] + lr * xw + 8 * bx, xw, qt[0], qc.planes[0].data() + (br * bw + bx) * 64,
+                  rcp[0] + lr * xw + 8 * bx);
+        }
+        for (int pl = 1; pl < np; ++pl) {  // chroma blocks
+          const std::uint8_t* from = cvp[pl];
+          if (s420) {
+            for (int i = 0; i < 8; ++i) {
+              const std::uint8_t *a = cvp[pl] + 2 * i * xw, *b = a + xw;
+              for (std::int64_t x = 0; x < cw; ++x)
+                ds[i * cw + x] = static_cast<std::uint8_t>(
+                    math::jpeg::h2v2_sample(a[2 * x], a[2 * x + 1], b[2 * x], b[2 * x + 1], x));
+            }
+            from = ds.data();
+          }
+          const std::int64_t fs = s420 ? cw : xw;
+          for (std::int64_t bx = 0; bx < cbw; ++bx)
+            block(from + 8 * bx, fs, qt[1], qc.planes[pl].data() + (m * cbw + bx) * 64, rcp[pl] + 8 * bx);
+        }
+        for (std::int64_t i = 0; i < mcu && y0 + i < h; ++i) {  // back to RGB, cropped
+          const std::int64_t t = (y0 + i) * w;
+          const std::uint8_t* r0 = rcp[0] + i * xw;
+          if (np == 1) {
+            for (std::int64_t x = 0; x < w; ++x) o[t + x] = r0[x];
+            continue;
+          }
+          const std::uint8_t *r1 = rcp[1] + (s420 ? i / 2 : i) * xw, *r2 = rcp[2] + (s420 ? i / 2 : i) * xw;
+          for (std::int64_t x = 0; x < w; ++x) {
+            const std::int64_t cx = s420 ? x / 2 : x;
+            const auto rgb = core::ycc_to_rgb(r0[x], r1[cx], r2[cx]);
+            o[t + x] = static_cast<float>(rgb[0]);
+            o[hw + t + x] = static_cast<float>(rgb[1]);
+            o[2 * hw + t + x] = static_cast<float>(rgb[2]);
+          }
+        }
+      }
+#pragma omp critical
+      for (int k = 0; k < kBins; ++k) hist[k] += th[k];
+    }
+    for (std::int64_t k = np == 1 ? 1 : 3; k < ch; ++k) std::copy(src + k * hw, src + (k + 1) * hw, o + k * hw);
+    res.coefficients = (bh * bw + (np - 1) * cbh * cbw) * 64;
+    res.nonzero = res.coefficients - hist[kZero];
+    res.entropy_bits = core::entropy_of_histogram(hist);
+    res.image = out.to(in.tensor.precision());
+    res.times.add("jpeg_blocks", sw.elapsed_ms());
+    if (!r.keep_coefficients) res.quantized = core::QuantizedCoefficients{};
+    return res;
+  }
+
+  // cpu-8x8-flmad's inverse of one block of coefficients x (natural order), scaled on the way in by the caller.
+  static void inverse_block(float (&x)[64]) {
+    const math::block8::Consts4<float> c{float(math::block8::kFlT1), float(math::block8::kFlT2),
+                                         float(math::block8::kFlT3), float(math::block8::kFlR)};
+    for (int j = 0; j < 8; ++j) {
+      float v[8];
+      for (int i = 0; i < 8; ++i) v[i] = x[8 * i + j];
+      math::block8::fl_inverse(v, c);
+      for (int i = 0; i < 8; ++i) x[8 * i + j] = v[i];
+    }
+    for (int i = 0; i < 8; ++i) math::block8::fl_inverse(*reinterpret_cast<float(*)[8]>(x + 8 * i), c);
   }
 
   template <class T>
