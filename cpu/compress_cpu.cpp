@@ -28,6 +28,7 @@
 #include "core/error.hpp"
 #include "core/metrics.hpp"
 #include "cpu/common.hpp"
+#include "cpu/compress_jpeg.hpp"
 #include "cpu/lot.hpp"
 #include "math/jpeg.hpp"
 #include "math/lot.hpp"
@@ -127,6 +128,7 @@ class CpuCompressor final : public core::Compressor {
     constexpr int kBins = 8192, kZero = kBins / 2;  // |q| <= 1025 (|F| <= 1024, Q >= 1)
     std::vector<std::int64_t> hist(kBins, 0);
     const int threads = static_cast<int>(std::min<std::int64_t>(detail::thread_count(), strips));
+    const jpeg::Stages& st = jpeg::stages();
 #pragma omp parallel num_threads(threads)
     {
       std::vector<std::int64_t> th(kBins, 0);
@@ -134,43 +136,26 @@ class CpuCompressor final : public core::Compressor {
       std::vector<std::uint8_t> ds(static_cast<std::size_t>(8 * cw));
       std::uint8_t* const cvp[3] = {cv.data(), cv.data() + mcu * xw, cv.data() + 2 * mcu * xw};
       std::uint8_t* const rcp[3] = {rec.data(), rec.data() + mcu * xw, rec.data() + 2 * mcu * xw};
-      // One 8x8 block: samples from `from` (row stride fs) to q (quantized, natural order) and back to `to`.
+      // One 8x8 block: samples from `from` (row stride fs) to q (quantized, natural order, counted) and back to `to`.
       auto block = [&](const std::uint8_t* from, std::int64_t fs, const float* table, std::int16_t* q,
                        std::uint8_t* to) {
-        float x[64];
-        for (int i = 0; i < 8; ++i)
-          for (int j = 0; j < 8; ++j) x[8 * i + j] = static_cast<float>(from[i * fs + j]) - 128.f;
-        std::int16_t qq[64];
-        math::jpeg::forward_quantize(x, scale, *reinterpret_cast<const float(*)[64]>(table), qq);
-        for (int k = 0; k < 64; ++k) {
-          q[k] = qq[k];
-          ++th[kZero + std::clamp<int>(qq[k], -kZero, kZero - 1)];
-          x[k] = static_cast<float>(qq[k]) * table[k] * scale[k];
-        }
-        inverse_block(x);
-        for (int i = 0; i < 8; ++i)
-          for (int j = 0; j < 8; ++j)
-            to[i * fs + j] = static_cast<std::uint8_t>(core::round_to_u8(double(x[8 * i + j]) + 128.0));
+        const int nz = st.block(from, fs, scale, table, q, to, xw);
+        th[kZero] += 64 - nz;
+        if (nz > 0)
+          for (int k = 0; k < 64; ++k)
+            if (q[k] != 0) ++th[kZero + std::clamp<int>(q[k], -kZero, kZero - 1)];
       };
 #pragma omp for schedule(static)
       for (std::int64_t m = 0; m < strips; ++m) {
         const std::int64_t y0 = m * mcu;
         for (std::int64_t i = 0; i < mcu; ++i) {  // colour conversion, edges replicated
           const float* row = src + std::min(y0 + i, h - 1) * w;
-          std::uint8_t* c0 = cvp[0] + i * xw;
-          if (np == 1) {
-            for (std::int64_t x = 0; x < xw; ++x) c0[x] = static_cast<std::uint8_t>(row[std::min(x, w - 1)]);
-          } else {
-            std::uint8_t *c1 = cvp[1] + i * xw, *c2 = cvp[2] + i * xw;
-            for (std::int64_t x = 0; x < xw; ++x) {
-              const std::int64_t sx = std::min(x, w - 1);
-              const int rr = static_cast<int>(row[sx]), gg = static_cast<int>(row[hw + sx]),
-                        bb = static_cast<int>(row[2 * hw + sx]);
-              c0[x] = static_cast<std::uint8_t>(math::jpeg::rgb_to_y(rr, gg, bb));
-              c1[x] = static_cast<std::uint8_t>(math::jpeg::rgb_to_cb(rr, gg, bb));
-              c2[x] = static_cast<std::uint8_t>(math::jpeg::rgb_to_cr(rr, gg, bb));
-            }
-          }
+          if (np == 1)
+            for (std::int64_t x = 0; x < w; ++x) cvp[0][i * xw + x] = static_cast<std::uint8_t>(row[x]);
+          else
+            st.ycc_row(row, row + hw, row + 2 * hw, w, cvp[0] + i * xw, cvp[1] + i * xw, cvp[2] + i * xw);
+          for (int pl = 0; pl < np; ++pl)
+            std::fill(cvp[pl] + i * xw + w, cvp[pl] + (i + 1) * xw, cvp[pl][i * xw + w - 1]);
         }
         for (std::int64_t br = y0 / 8; br < std::min(bh, (y0 + mcu) / 8); ++br) {  // luma / gray blocks
           const std::int64_t lr = 8 * br - y0;
@@ -200,14 +185,8 @@ class CpuCompressor final : public core::Compressor {
             for (std::int64_t x = 0; x < w; ++x) o[t + x] = r0[x];
             continue;
           }
-          const std::uint8_t *r1 = rcp[1] + (s420 ? i / 2 : i) * xw, *r2 = rcp[2] + (s420 ? i / 2 : i) * xw;
-          for (std::int64_t x = 0; x < w; ++x) {
-            const std::int64_t cx = s420 ? x / 2 : x;
-            const auto rgb = core::ycc_to_rgb(r0[x], r1[cx], r2[cx]);
-            o[t + x] = static_cast<float>(rgb[0]);
-            o[hw + t + x] = static_cast<float>(rgb[1]);
-            o[2 * hw + t + x] = static_cast<float>(rgb[2]);
-          }
+          st.rgb_row(r0, rcp[1] + (s420 ? i / 2 : i) * xw, rcp[2] + (s420 ? i / 2 : i) * xw, w, s420, o + t, o + hw + t,
+                     o + 2 * hw + t);
         }
       }
 #pragma omp critical
@@ -217,23 +196,10 @@ class CpuCompressor final : public core::Compressor {
     res.coefficients = (bh * bw + (np - 1) * cbh * cbw) * 64;
     res.nonzero = res.coefficients - hist[kZero];
     res.entropy_bits = core::entropy_of_histogram(hist);
-    res.image = out.to(in.tensor.precision());
+    res.image = in.tensor.precision() == core::Precision::kF32 ? std::move(out) : out.to(in.tensor.precision());
     res.times.add("jpeg_blocks", sw.elapsed_ms());
     if (!r.keep_coefficients) res.quantized = core::QuantizedCoefficients{};
     return res;
-  }
-
-  // cpu-8x8-flmad's inverse of one block of coefficients x (natural order), scaled on the way in by the caller.
-  static void inverse_block(float (&x)[64]) {
-    const math::block8::Consts4<float> c{float(math::block8::kFlT1), float(math::block8::kFlT2),
-                                         float(math::block8::kFlT3), float(math::block8::kFlR)};
-    for (int j = 0; j < 8; ++j) {
-      float v[8];
-      for (int i = 0; i < 8; ++i) v[i] = x[8 * i + j];
-      math::block8::fl_inverse(v, c);
-      for (int i = 0; i < 8; ++i) x[8 * i + j] = v[i];
-    }
-    for (int i = 0; i < 8; ++i) math::block8::fl_inverse(*reinterpret_cast<float(*)[8]>(x + 8 * i), c);
   }
 
   template <class T>
