@@ -104,8 +104,8 @@ void ycc_row(const float* r, const float* g, const float* b, std::int64_t n, std
   }
 }
 
-int block(const std::uint8_t* from, std::int64_t fs, const float* scale, const float* qt, std::int16_t* q,
-          std::uint8_t* to, std::int64_t ts) {
+std::uint64_t block(const std::uint8_t* from, std::int64_t fs, const float* scale, const float* qt, std::int16_t* q,
+                    std::uint8_t* to, std::int64_t ts) {
   const Consts4<__m256> c = fl_consts();
   const __m256 c128 = _mm256_set1_ps(128.f), half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.f);
   __m256 r[8];
@@ -117,7 +117,7 @@ int block(const std::uint8_t* from, std::int64_t fs, const float* scale, const f
   transpose8(r);
   math::block8::fl_forward(r, c);
   transpose8(r);
-  int nonzero = 0;
+  std::uint64_t nonzero = 0;
   for (int i = 0; i < 8; ++i) {
     const __m256 s = _mm256_loadu_ps(scale + 8 * i), t = _mm256_loadu_ps(qt + 8 * i);
     const __m256 f = _mm256_mul_ps(r[i], s);
@@ -125,8 +125,9 @@ int block(const std::uint8_t* from, std::int64_t fs, const float* scale, const f
     const __m256i qi = _mm256_cvtps_epi32(qf);
     const __m128i q16 = _mm_packs_epi32(_mm256_castsi256_si128(qi), _mm256_extracti128_si256(qi, 1));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(q + 8 * i), q16);
-    nonzero += __builtin_popcount(
-        static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(qf, _mm256_setzero_ps(), _CMP_NEQ_OQ))));
+    nonzero |=
+        std::uint64_t(static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(qf, _mm256_setzero_ps(), _CMP_NEQ_OQ))))
+        << (8 * i);
     r[i] = _mm256_mul_ps(_mm256_mul_ps(qf, t), s);
   }
   math::block8::fl_inverse(r, c);

@@ -111,10 +111,13 @@ class CpuCompressor final : public core::Compressor {
     qc.chroma_blocks_wide = np == 3 ? cbw : 0;
     qc.sampling = s420 ? core::ChromaSampling::k420 : core::ChromaSampling::k444;
     qc.quality = r.quality;
-    qc.planes.resize(static_cast<std::size_t>(np));
-    for (int pl = 0; pl < np; ++pl) {
-      qc.planes[pl].assign(static_cast<std::size_t>((pl == 0 ? bh * bw : cbh * cbw) * 64), 0);
-      qc.chroma.push_back(pl > 0);
+    const bool keep = r.keep_coefficients;  // else each block's q lives in a scratch block only
+    if (keep) {
+      qc.planes.resize(static_cast<std::size_t>(np));
+      for (int pl = 0; pl < np; ++pl) {
+        qc.planes[pl].resize(static_cast<std::size_t>((pl == 0 ? bh * bw : cbh * cbw) * 64));
+        qc.chroma.push_back(pl > 0);
+      }
     }
     float scale[64], qt[2][64];
     math::jpeg::fl_scale_table(scale);
@@ -134,16 +137,16 @@ class CpuCompressor final : public core::Compressor {
       std::vector<std::int64_t> th(kBins, 0);
       std::vector<std::uint8_t> cv(static_cast<std::size_t>(3 * mcu * xw)), rec(static_cast<std::size_t>(3 * mcu * xw));
       std::vector<std::uint8_t> ds(static_cast<std::size_t>(8 * cw));
+      std::int16_t scratch[64];
       std::uint8_t* const cvp[3] = {cv.data(), cv.data() + mcu * xw, cv.data() + 2 * mcu * xw};
       std::uint8_t* const rcp[3] = {rec.data(), rec.data() + mcu * xw, rec.data() + 2 * mcu * xw};
       // One 8x8 block: samples from `from` (row stride fs) to q (quantized, natural order, counted) and back to `to`.
       auto block = [&](const std::uint8_t* from, std::int64_t fs, const float* table, std::int16_t* q,
                        std::uint8_t* to) {
-        const int nz = st.block(from, fs, scale, table, q, to, xw);
-        th[kZero] += 64 - nz;
-        if (nz > 0)
-          for (int k = 0; k < 64; ++k)
-            if (q[k] != 0) ++th[kZero + std::clamp<int>(q[k], -kZero, kZero - 1)];
+        if (!keep) q = scratch;
+        std::uint64_t nz = st.block(from, fs, scale, table, q, to, xw);
+        th[kZero] += 64 - __builtin_popcountll(nz);
+        for (; nz != 0; nz &= nz - 1) ++th[kZero + std::clamp<int>(q[__builtin_ctzll(nz)], -kZero, kZero - 1)];
       };
 #pragma omp for schedule(static)
       for (std::int64_t m = 0; m < strips; ++m) {
@@ -160,7 +163,7 @@ class CpuCompressor final : public core::Compressor {
         for (std::int64_t br = y0 / 8; br < std::min(bh, (y0 + mcu) / 8); ++br) {  // luma / gray blocks
           const std::int64_t lr = 8 * br - y0;
           for (std::int64_t bx = 0; bx < bw; ++bx)
-            block(cvp[0] + lr * xw + 8 * bx, xw, qt[0], qc.planes[0].data() + (br * bw + bx) * 64,
+            block(cvp[0] + lr * xw + 8 * bx, xw, qt[0], keep ? qc.planes[0].data() + (br * bw + bx) * 64 : nullptr,
                   rcp[0] + lr * xw + 8 * bx);
         }
         for (int pl = 1; pl < np; ++pl) {  // chroma blocks
@@ -176,7 +179,8 @@ class CpuCompressor final : public core::Compressor {
           }
           const std::int64_t fs = s420 ? cw : xw;
           for (std::int64_t bx = 0; bx < cbw; ++bx)
-            block(from + 8 * bx, fs, qt[1], qc.planes[pl].data() + (m * cbw + bx) * 64, rcp[pl] + 8 * bx);
+            block(from + 8 * bx, fs, qt[1], keep ? qc.planes[pl].data() + (m * cbw + bx) * 64 : nullptr,
+                  rcp[pl] + 8 * bx);
         }
         for (std::int64_t i = 0; i < mcu && y0 + i < h; ++i) {  // back to RGB, cropped
           const std::int64_t t = (y0 + i) * w;
@@ -198,7 +202,7 @@ class CpuCompressor final : public core::Compressor {
     res.entropy_bits = core::entropy_of_histogram(hist);
     res.image = in.tensor.precision() == core::Precision::kF32 ? std::move(out) : out.to(in.tensor.precision());
     res.times.add("jpeg_blocks", sw.elapsed_ms());
-    if (!r.keep_coefficients) res.quantized = core::QuantizedCoefficients{};
+    if (!keep) res.quantized = core::QuantizedCoefficients{};
     return res;
   }
 

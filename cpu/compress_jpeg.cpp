@@ -19,18 +19,18 @@ void ycc_row(const float* r, const float* g, const float* b, std::int64_t n, std
   }
 }
 
-int block(const std::uint8_t* from, std::int64_t fs, const float* scale, const float* qt, std::int16_t* q,
-          std::uint8_t* to, std::int64_t ts) {
+std::uint64_t block(const std::uint8_t* from, std::int64_t fs, const float* scale, const float* qt, std::int16_t* q,
+                    std::uint8_t* to, std::int64_t ts) {
   float x[64];
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 8; ++j) x[8 * i + j] = static_cast<float>(from[i * fs + j]) - 128.f;
   std::int16_t qq[64];
   math::jpeg::forward_quantize(x, *reinterpret_cast<const float(*)[64]>(scale),
                                *reinterpret_cast<const float(*)[64]>(qt), qq);
-  int nonzero = 0;
+  std::uint64_t nonzero = 0;
   for (int k = 0; k < 64; ++k) {
     q[k] = qq[k];
-    nonzero += qq[k] != 0;
+    nonzero |= std::uint64_t(qq[k] != 0) << k;
     x[k] = static_cast<float>(qq[k]) * qt[k] * scale[k];
   }
   const math::block8::Consts4<float> c{float(math::block8::kFlT1), float(math::block8::kFlT2),
