@@ -127,13 +127,67 @@ double blockiness_of(const T* data, std::int64_t h, std::int64_t w, std::int64_t
   return total / double(channels);
 }
 
+// Whether every value is an integer in [0, 65535] (8- and 16-bit images): then every |difference| and every partial
+// sum of blockiness is an integer below 2^53, exact in any order.
+template <class T>
+bool sample_valued(const T* v, std::int64_t n) {
+  int bad = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    bad |= !(v[i] >= T(0) && v[i] <= T(65535) && T(static_cast<std::int32_t>(v[i])) == v[i]);
+  return bad == 0;
+}
+
+// Sum of |a[k] − b[k]|, integer samples (sample_valued).
+template <class T>
+std::int64_t abs_diff_sum(const T* a, const T* b, std::int64_t n) {
+  std::int64_t s = 0;
+  for (std::int64_t k = 0; k < n; ++k) {
+    const std::int32_t d = static_cast<std::int32_t>(a[k]) - static_cast<std::int32_t>(b[k]);
+    s += d < 0 ? -d : d;
+  }
+  return s;
+}
+
+// blockiness of integer samples: the same sums as blockiness_of, in integers.
+template <class T>
+double blockiness_int(const T* data, std::int64_t h, std::int64_t w, std::int64_t channels) {
+  double total = 0;
+  for (std::int64_t c = 0; c < channels; ++c) {
+    const T* base = data + c * h * w;
+    std::int64_t edge = 0, inner = 0, ne = 0, ni = 0;
+    for (std::int64_t i = 0; i < h && w > 1; ++i) {
+      const T* row = base + i * w;
+      std::int64_t e = 0;
+      for (std::int64_t j = 8; j < w; j += 8)
+        e += std::abs(static_cast<std::int32_t>(row[j]) - static_cast<std::int32_t>(row[j - 1]));
+      edge += e;
+      inner += abs_diff_sum(row + 1, row, w - 1) - e;
+      ne += (w - 1) / 8;
+      ni += (w - 1) - (w - 1) / 8;
+    }
+    for (std::int64_t i = 1; i < h; ++i) {
+      const std::int64_t s = abs_diff_sum(base + i * w, base + (i - 1) * w, w);
+      (i % 8 == 0 ? edge : inner) += s;
+      (i % 8 == 0 ? ne : ni) += w;
+    }
+    total += (ne > 0 ? double(edge) / double(ne) : 0.0) - (ni > 0 ? double(inner) / double(ni) : 0.0);
+  }
+  return total / double(channels);
+}
+
+template <class T>
+double blockiness_any(const T* data, std::int64_t h, std::int64_t w, std::int64_t channels) {
+  return sample_valued(data, h * w * channels) ? blockiness_int(data, h, w, channels)
+                                               : blockiness_of(data, h, w, channels);
+}
+
 }  // namespace
 
 double blockiness(const HostTensor& img) {
   const std::int64_t h = img.rows(), w = img.cols();
   if (img.channels() < 1 || (h < 9 && w < 9)) return 0;
-  if (img.precision() == Precision::kF32) return blockiness_of(img.data<float>(), h, w, img.channels());
-  return blockiness_of(img.data<double>(), h, w, img.channels());
+  if (img.precision() == Precision::kF32) return blockiness_any(img.data<float>(), h, w, img.channels());
+  return blockiness_any(img.data<double>(), h, w, img.channels());
 }
 
 double entropy_of_histogram(std::span<const std::int64_t> counts) {

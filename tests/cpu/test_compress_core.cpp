@@ -253,3 +253,36 @@ TEST_CASE("compress cpu: 4:2:0 coefficients are those of libjpeg's h2v2 downsamp
   r.sampling = core::ChromaSampling::k420;
   CHECK_THROWS_AS(cpu_compressor().run(r, image(8, 8, 3, 1)), Error);
 }
+
+// core::blockiness against its definition (per channel, mean |difference| across 8-pixel block boundaries minus
+// inside), integer images (the integer path) and non-integer ones (the double path), odd sizes.
+TEST_CASE("compress core: blockiness equals its definition", "[compress]") {
+  auto reference = [](const core::HostTensor& img) {
+    const std::int64_t h = img.rows(), w = img.cols();
+    double total = 0;
+    for (std::int64_t c = 0; c < img.channels(); ++c) {
+      double edge = 0, inner = 0;
+      std::int64_t ne = 0, ni = 0;
+      auto add = [&](std::int64_t a, std::int64_t b, bool at_edge) {
+        const double d = std::abs(img.get(c * h * w + a) - img.get(c * h * w + b));
+        (at_edge ? edge : inner) += d;
+        ++(at_edge ? ne : ni);
+      };
+      for (std::int64_t i = 0; i < h; ++i)
+        for (std::int64_t j = 1; j < w; ++j) add(i * w + j, i * w + j - 1, j % 8 == 0);
+      for (std::int64_t i = 1; i < h; ++i)
+        for (std::int64_t j = 0; j < w; ++j) add(i * w + j, (i - 1) * w + j, i % 8 == 0);
+      total += (ne ? edge / double(ne) : 0.0) - (ni ? inner / double(ni) : 0.0);
+    }
+    return total / double(img.channels());
+  };
+  for (auto [h, w] : {std::pair<std::int64_t, std::int64_t>{21, 35}, {64, 64}, {9, 3}, {1, 40}}) {
+    const core::Dataset in = image(h, w, 3, 11);
+    CHECK(core::blockiness(in.tensor) == reference(in.tensor));
+    core::HostTensor f = in.tensor.clone();
+    for (std::int64_t i = 0; i < f.elements(); ++i) f.set(i, f.get(i) * 0.37 - 3.1);
+    CHECK(core::blockiness(f) == reference(f));
+    const core::HostTensor d = in.tensor.to(core::Precision::kF64);
+    CHECK(core::blockiness(d) == reference(d));
+  }
+}
