@@ -132,18 +132,25 @@ double blockiness_of(const T* data, std::int64_t h, std::int64_t w, std::int64_t
 template <class T>
 bool sample_valued(const T* v, std::int64_t n) {
   int bad = 0;
-  for (std::int64_t i = 0; i < n; ++i)
-    bad |= !(v[i] >= T(0) && v[i] <= T(65535) && T(static_cast<std::int32_t>(v[i])) == v[i]);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const T c = v[i] > T(0) ? (v[i] < T(65535) ? v[i] : T(65535)) : T(0);  // NaN: 0, then unequal
+    bad |= T(static_cast<std::int32_t>(c)) != v[i];
+  }
   return bad == 0;
 }
 
-// Sum of |a[k] − b[k]|, integer samples (sample_valued).
+// Sum of |a[k] − b[k]|, integer samples (sample_valued), in chunks whose sums fit an int32 (vectorized).
 template <class T>
 std::int64_t abs_diff_sum(const T* a, const T* b, std::int64_t n) {
   std::int64_t s = 0;
-  for (std::int64_t k = 0; k < n; ++k) {
-    const std::int32_t d = static_cast<std::int32_t>(a[k]) - static_cast<std::int32_t>(b[k]);
-    s += d < 0 ? -d : d;
+  for (std::int64_t k0 = 0; k0 < n; k0 += 16384) {
+    const std::int64_t k1 = std::min(n, k0 + 16384);
+    std::int32_t part = 0;  // <= 16384 · 65535 < 2^31
+    for (std::int64_t k = k0; k < k1; ++k) {
+      const std::int32_t d = static_cast<std::int32_t>(a[k]) - static_cast<std::int32_t>(b[k]);
+      part += d < 0 ? -d : d;
+    }
+    s += part;
   }
   return s;
 }
