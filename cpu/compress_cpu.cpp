@@ -20,6 +20,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -89,7 +90,10 @@ class CpuCompressor final : public core::Compressor {
   // the colour conversion into 8-bit samples, 4:2:0's downsampling, then per 8x8 block the forward transform and
   // quantization (math::jpeg::forward_quantize: the exact coefficient arithmetic, shared with the GPU), the
   // dequantization, the inverse and the rounding to 8-bit samples, then the colour conversion back, all while the
-  // strip is in cache. 4:2:0's reconstruction repeats each chroma sample over its 2x2 pixels.
+  // strip is in cache. 4:2:0's reconstruction repeats each chroma sample over its 2x2 pixels. Timing rows:
+  // prepare (the result's buffers, colour conversion, downsampling), blocks_8x8 (per block DCT, quantization,
+  // dequantization, inverse DCT, rounding: one fused step), finish (back to RGB, alpha, entropy); the loop's wall
+  // time is shared out in proportion to the threads' time in each.
   CompressResult jpeg_blocks(const CompressRequest& r, const Dataset& in) const {
     CompressResult res;
     res.backend = "cpu-8x8-flmad";
@@ -132,11 +136,16 @@ class CpuCompressor final : public core::Compressor {
     std::vector<std::int64_t> hist(kBins, 0);
     const int threads = static_cast<int>(std::min<std::int64_t>(detail::thread_count(), strips));
     const jpeg::Stages& st = jpeg::stages();
+    using Clock = std::chrono::steady_clock;
+    double busy_all[3] = {0, 0, 0};
+    const double setup_ms = sw.elapsed_ms();  // the result's buffers
+    sw.reset();
 #pragma omp parallel num_threads(threads)
     {
       std::vector<std::int64_t> th(kBins, 0);
       std::vector<std::uint8_t> cv(static_cast<std::size_t>(3 * mcu * xw)), rec(static_cast<std::size_t>(3 * mcu * xw));
-      std::vector<std::uint8_t> ds(static_cast<std::size_t>(8 * cw));
+      std::vector<std::uint8_t> ds(static_cast<std::size_t>(2 * 8 * cw));  // 4:2:0's Cb, Cr
+      double busy[3] = {0, 0, 0};  // this thread's seconds in prepare, blocks, finish
       std::int16_t scratch[64];
       std::uint8_t* const cvp[3] = {cv.data(), cv.data() + mcu * xw, cv.data() + 2 * mcu * xw};
       std::uint8_t* const rcp[3] = {rec.data(), rec.data() + mcu * xw, rec.data() + 2 * mcu * xw};
@@ -150,6 +159,7 @@ class CpuCompressor final : public core::Compressor {
       };
 #pragma omp for schedule(static)
       for (std::int64_t m = 0; m < strips; ++m) {
+        const auto t0 = Clock::now();
         const std::int64_t y0 = m * mcu;
         for (std::int64_t i = 0; i < mcu; ++i) {  // colour conversion, edges replicated
           const float* row = src + std::min(y0 + i, h - 1) * w;
@@ -160,6 +170,15 @@ class CpuCompressor final : public core::Compressor {
           for (int pl = 0; pl < np; ++pl)
             std::fill(cvp[pl] + i * xw + w, cvp[pl] + (i + 1) * xw, cvp[pl][i * xw + w - 1]);
         }
+        for (int pl = 1; s420 && pl < np; ++pl)  // 4:2:0: Cb, Cr downsampled
+          for (int i = 0; i < 8; ++i) {
+            const std::uint8_t *a = cvp[pl] + 2 * i * xw, *b = a + xw;
+            std::uint8_t* d = ds.data() + ((pl - 1) * 8 + i) * cw;
+            for (std::int64_t x = 0; x < cw; ++x)
+              d[x] =
+                  static_cast<std::uint8_t>(math::jpeg::h2v2_sample(a[2 * x], a[2 * x + 1], b[2 * x], b[2 * x + 1], x));
+          }
+        const auto t1 = Clock::now();
         for (std::int64_t br = y0 / 8; br < std::min(bh, (y0 + mcu) / 8); ++br) {  // luma / gray blocks
           const std::int64_t lr = 8 * br - y0;
           for (std::int64_t bx = 0; bx < bw; ++bx)
@@ -167,21 +186,13 @@ class CpuCompressor final : public core::Compressor {
                   rcp[0] + lr * xw + 8 * bx);
         }
         for (int pl = 1; pl < np; ++pl) {  // chroma blocks
-          const std::uint8_t* from = cvp[pl];
-          if (s420) {
-            for (int i = 0; i < 8; ++i) {
-              const std::uint8_t *a = cvp[pl] + 2 * i * xw, *b = a + xw;
-              for (std::int64_t x = 0; x < cw; ++x)
-                ds[i * cw + x] = static_cast<std::uint8_t>(
-                    math::jpeg::h2v2_sample(a[2 * x], a[2 * x + 1], b[2 * x], b[2 * x + 1], x));
-            }
-            from = ds.data();
-          }
+          const std::uint8_t* from = s420 ? ds.data() + (pl - 1) * 8 * cw : cvp[pl];
           const std::int64_t fs = s420 ? cw : xw;
           for (std::int64_t bx = 0; bx < cbw; ++bx)
             block(from + 8 * bx, fs, qt[1], keep ? qc.planes[pl].data() + (m * cbw + bx) * 64 : nullptr,
                   rcp[pl] + 8 * bx);
         }
+        const auto t2 = Clock::now();
         for (std::int64_t i = 0; i < mcu && y0 + i < h; ++i) {  // back to RGB, cropped
           const std::int64_t t = (y0 + i) * w;
           const std::uint8_t* r0 = rcp[0] + i * xw;
@@ -192,16 +203,29 @@ class CpuCompressor final : public core::Compressor {
           st.rgb_row(r0, rcp[1] + (s420 ? i / 2 : i) * xw, rcp[2] + (s420 ? i / 2 : i) * xw, w, s420, o + t, o + hw + t,
                      o + 2 * hw + t);
         }
+        const auto t3 = Clock::now();
+        busy[0] += std::chrono::duration<double>(t1 - t0).count();
+        busy[1] += std::chrono::duration<double>(t2 - t1).count();
+        busy[2] += std::chrono::duration<double>(t3 - t2).count();
       }
 #pragma omp critical
-      for (int k = 0; k < kBins; ++k) hist[k] += th[k];
+      {
+        for (int k = 0; k < kBins; ++k) hist[k] += th[k];
+        for (int k = 0; k < 3; ++k) busy_all[k] += busy[k];
+      }
     }
+    const double loop_ms = sw.elapsed_ms();
+    sw.reset();
     for (std::int64_t k = np == 1 ? 1 : 3; k < ch; ++k) std::copy(src + k * hw, src + (k + 1) * hw, o + k * hw);
     res.coefficients = (bh * bw + (np - 1) * cbh * cbw) * 64;
     res.nonzero = res.coefficients - hist[kZero];
     res.entropy_bits = core::entropy_of_histogram(hist);
     res.image = in.tensor.precision() == core::Precision::kF32 ? std::move(out) : out.to(in.tensor.precision());
-    res.times.add("jpeg_blocks", sw.elapsed_ms());
+    // The loop's wall time shared out in proportion to the threads' time in each stage.
+    const double busy_sum = std::max(busy_all[0] + busy_all[1] + busy_all[2], 1e-30);
+    res.times.add("prepare", setup_ms + loop_ms * busy_all[0] / busy_sum);
+    res.times.add("blocks_8x8", loop_ms * busy_all[1] / busy_sum);
+    res.times.add("finish", loop_ms * busy_all[2] / busy_sum + sw.elapsed_ms());
     if (!keep) res.quantized = core::QuantizedCoefficients{};
     return res;
   }
