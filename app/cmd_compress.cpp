@@ -2,7 +2,7 @@
 // the reconstruction atomically, report PSNR / nonzero fraction / entropy / timing. Batch mode (several
 // inputs, -o DIR): worker threads take inputs in turn; a failed input is one line on stderr and skipped.
 // A .jpg/.jpeg output in jpeg mode is a JFIF file of the quantized coefficients (app/jpeg_file.cpp), made by
-// the CPU compressor (the only one that returns them); its PSNR is that of libjpeg-turbo's float decode of
+// the chosen compressor (CPU or GPU: the same coefficients); its PSNR is that of libjpeg-turbo's float decode of
 // the file, and the report gains the file's bytes and bits per pixel.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -37,11 +37,12 @@ struct CompressOptions {
   std::string output;  // a file (one input) or a directory (batch)
   std::string mode = "jpeg";
   int quality = 75;
-  double threshold = -1;         // < 0: not given
-  double keep = -1;              // < 0: not given
-  std::string report;            // --report FILE.json
-  int jobs = 0;                  // 0: all cores
-  bool optimize = false;         // --optimize: optimized Huffman tables in a .jpg output
+  double threshold = -1;  // < 0: not given
+  double keep = -1;       // < 0: not given
+  std::string report;     // --report FILE.json
+  int jobs = 0;           // 0: all cores
+  bool optimize = false;  // --optimize: optimized Huffman tables in a .jpg output
+
   std::string sampling = "444";  // --sampling 444|420 (jpeg mode)
   bool progressive = false;      // --progressive: a progressive .jpg output
 };
