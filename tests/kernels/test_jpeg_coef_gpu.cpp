@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "app/jpeg_file.hpp"
 #include "app/registry.hpp"
 #include "core/compress.hpp"
 #include "support.hpp"
@@ -79,6 +80,8 @@ TEST_CASE("jpeg coef gpu: the GPU's quantized coefficients equal the CPU compres
           CHECK(want.coefficients == got.coefficients);
           CHECK(want.nonzero == got.nonzero);
           CHECK(want.entropy_bits == got.entropy_bits);
+          // The .jpg files are byte-identical.
+          CHECK(app::encode_jpeg(a, cr.h, cr.w, false, "cpu.jpg") == app::encode_jpeg(b, cr.h, cr.w, false, "gpu.jpg"));
         }
   }
   // Without keep_coefficients 4:2:0 is not the GPU's (it has no 4:2:0 reconstruction): the CPU compressor runs it.
