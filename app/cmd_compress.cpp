@@ -2,7 +2,7 @@
 // the reconstruction atomically, report PSNR / nonzero fraction / entropy / timing. Batch mode (several
 // inputs, -o DIR): worker threads take inputs in turn; a failed input is one line on stderr and skipped.
 // A .jpg/.jpeg output in jpeg mode is a JFIF file of the quantized coefficients (app/jpeg_file.cpp), made by
-// the CPU compressor (the only one that returns them); its PSNR is that of libjpeg-turbo's float decode of
+// the chosen compressor (CPU or GPU: the same coefficients); its PSNR is that of libjpeg-turbo's float decode of
 // the file, and the report gains the file's bytes and bits per pixel.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -42,6 +42,9 @@ struct CompressOptions {
   std::string report;     // --report FILE.json
   int jobs = 0;           // 0: all cores
   bool optimize = false;  // --optimize: optimized Huffman tables in a .jpg output
+
+  std::string sampling = "444";  // --sampling 444|420 (jpeg mode)
+  bool progressive = false;      // --progressive: a progressive .jpg output
 };
 
 struct Item {
@@ -63,6 +66,8 @@ core::CompressRequest request_of(const GlobalOptions& g, const CompressOptions& 
   core::CompressRequest r;
   if (!skip_transform(o)) r.mode = core::parse_compress_mode(o.mode);
   r.quality = o.quality;
+  r.sampling = core::parse_chroma_sampling(o.sampling);
+  r.progressive = o.progressive;
   r.prec = precision_of(g);
   r.backend = g.backend;
   if (r.mode == core::CompressMode::kThreshold) {
@@ -123,13 +128,17 @@ Item compress_to_jpeg(const GlobalOptions& g, const core::CompressRequest& r0, b
   core::Dataset in = start_item(it, g, input, output, all_inputs);
   core::CompressRequest r = r0;
   r.keep_coefficients = true;
-  // A compressor's name (-b cuda-jpeg-fused, -b cpu) does not name a transform backend: the CPU compressor's
-  // transforms then follow auto.
+  // A compressor's name (-b cuda-jpeg-fused, -b cpu) picks the compressor, not a transform backend: the CPU
+  // compressor's transforms then follow auto.
+  const std::string named = r.backend;
   if (find_compressor(r.backend) != nullptr) r.backend = "auto";
-  const core::Compressor* cpu = find_compressor("cpu");
   core::CompressResult res;
+  const core::Compressor* comp = nullptr;
   try {
-    res = cpu->run(r, in);
+    core::CompressRequest pick = r;
+    pick.backend = named;
+    comp = &choose(pick, in);  // every compressor returns the same coefficients (core::CompressRequest)
+    res = comp->run(r, in);
   } catch (const Error& e) {
     rethrow_with_subject(e, input);
   }
@@ -139,7 +148,7 @@ Item compress_to_jpeg(const GlobalOptions& g, const core::CompressRequest& r0, b
   if (np < ch && !g.quiet)
     std::fprintf(stderr, "dctool: note: %s: the alpha channel is not stored in the .jpg\n", printable(output).c_str());
   sw.reset();
-  const std::vector<unsigned char> file = encode_jpeg(res.quantized, h, w, optimize, output);
+  const std::vector<unsigned char> file = encode_jpeg(res.quantized, h, w, optimize, output, r.progressive);
   it.times.add("encode", sw.elapsed_ms());
   sw.reset();
   try {
@@ -162,7 +171,7 @@ Item compress_to_jpeg(const GlobalOptions& g, const core::CompressRequest& r0, b
   it.entropy_bpp = res.entropy_bpp();
   it.blockiness = core::blockiness(decoded);
   it.blockiness_input = core::blockiness(ref);
-  it.backend = res.backend + " (cpu compressor: .jpg output)";
+  it.backend = res.backend + " (" + std::string(comp->name()) + " compressor: .jpg output)";
   it.times.add("total", total.elapsed_ms());
   return it;
 }
@@ -373,6 +382,8 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
   std::vector<std::string> outputs = outputs_of(o, out_is_dir);
   if (o.optimize && (batch || skip || r.mode != core::CompressMode::kJpeg || !is_jpeg_path(outputs[0])))
     throw Error(ErrorCode::kUsage, "--optimize", "needs --mode jpeg and a .jpg/.jpeg output (one input)");
+  if (o.progressive && (batch || skip || r.mode != core::CompressMode::kJpeg || !is_jpeg_path(outputs[0])))
+    throw Error(ErrorCode::kUsage, "--progressive", "needs --mode jpeg and a .jpg/.jpeg output (one input)");
   if (!batch && !skip && r.mode != core::CompressMode::kJpeg && is_jpeg_path(outputs[0]))
     throw Error(ErrorCode::kUsage, o.output,
                 "a .jpg/.jpeg output needs --mode jpeg (" + std::string(core::to_string(r.mode)) +
@@ -400,6 +411,8 @@ void add_compress(CLI::App& app, const GlobalOptions& g, Action& action) {
   c->add_option("--keep", o->keep, "keep mode: keep the ceil(F*H*W) largest coefficients per channel");
   c->add_option("--report", o->report, "write a JSON report (an array in batch mode)");
   c->add_flag("--optimize", o->optimize, "jpeg mode, .jpg output: optimized Huffman tables (as cjpeg -optimize)");
+  c->add_option("--sampling", o->sampling, "jpeg mode chroma sampling: 444 (default) or 420 (as cjpeg -sample 2x2)");
+  c->add_flag("--progressive", o->progressive, "jpeg mode, .jpg output: a progressive JPEG (as cjpeg -progressive)");
   c->add_option("--jobs", o->jobs, "worker threads in batch mode, at most 1024 (default all cores)")
       ->check(CLI::Range(0, 1024));
   c->callback([o, &g, &action] { action = [o, &g] { return run_compress(g, *o); }; });

@@ -119,9 +119,10 @@ struct EncodeArgs {
   const std::int16_t* const* planes;  // natural order blocks, raster order
   const bool* chroma;
   int components;
-  JDIMENSION blocks_wide, blocks_high, width, height;
+  JDIMENSION blocks_wide[3], blocks_high[3], width, height;
+  int luma_factor;  // sampling factor of component 0 (h and v): 1 (4:4:4), 2 (4:2:0)
   int quality;
-  bool optimize;
+  bool optimize, progressive;
 };
 
 // Returns true on success; *out (malloc'ed by libjpeg, caller frees) and *size set. On failure `message`.
@@ -153,21 +154,27 @@ bool encode_c(const EncodeArgs* a, unsigned char** out, unsigned long* size, cha
       cinfo.quant_tbl_ptrs[t]->quantval[k] = static_cast<UINT16>(table[k]);  // natural order
     cinfo.quant_tbl_ptrs[t]->sent_table = FALSE;                             // FALSE: still to be written (DQT)
   }
+  // The arrays cover whole MCUs (as jpegtran's): 4:2:0's luma rounded up to 2x2 blocks; the blocks past the
+  // image's (ceil(H/8) x ceil(W/8) luma) are never read: libjpeg codes its dummy blocks there (AC 0, the DC of the
+  // block before), as cjpeg does.
   jvirt_barray_ptr arrays[3];
   for (int c = 0; c < a->components; ++c) {
     jpeg_component_info* comp = &cinfo.comp_info[c];
-    comp->h_samp_factor = comp->v_samp_factor = 1;
+    comp->h_samp_factor = comp->v_samp_factor = c == 0 ? a->luma_factor : 1;
     comp->quant_tbl_no = a->chroma[c] ? 1 : 0;
+    const JDIMENSION f = c == 0 ? static_cast<JDIMENSION>(a->luma_factor) : 1;
     arrays[c] =
-        (*cinfo.mem->request_virt_barray)((j_common_ptr)&cinfo, JPOOL_IMAGE, TRUE, a->blocks_wide, a->blocks_high, 1);
+        (*cinfo.mem->request_virt_barray)((j_common_ptr)&cinfo, JPOOL_IMAGE, TRUE, (a->blocks_wide[c] + f - 1) / f * f,
+                                          (a->blocks_high[c] + f - 1) / f * f, f);
   }
   cinfo.optimize_coding = a->optimize ? TRUE : FALSE;
-  jpeg_write_coefficients(&cinfo, arrays);  // realizes the arrays; the data is read in jpeg_finish_compress
+  if (a->progressive) jpeg_simple_progression(&cinfo);  // cjpeg -progressive's scan script
+  jpeg_write_coefficients(&cinfo, arrays);              // realizes the arrays; the data is read in jpeg_finish_compress
   for (int c = 0; c < a->components; ++c)
-    for (JDIMENSION by = 0; by < a->blocks_high; ++by) {
+    for (JDIMENSION by = 0; by < a->blocks_high[c]; ++by) {
       JBLOCKARRAY row = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[c], by, 1, TRUE);
-      const std::int16_t* src = a->planes[c] + std::size_t(by) * a->blocks_wide * DCTSIZE2;
-      for (JDIMENSION bx = 0; bx < a->blocks_wide; ++bx)
+      const std::int16_t* src = a->planes[c] + std::size_t(by) * a->blocks_wide[c] * DCTSIZE2;
+      for (JDIMENSION bx = 0; bx < a->blocks_wide[c]; ++bx)
         for (int k = 0; k < DCTSIZE2; ++k) row[0][bx][k] = static_cast<JCOEF>(src[std::size_t(bx) * DCTSIZE2 + k]);
     }
   jpeg_finish_compress(&cinfo);
@@ -329,26 +336,37 @@ bool is_jpeg_path(const std::string& path) {
 }
 
 std::vector<unsigned char> encode_jpeg(const core::QuantizedCoefficients& q, std::int64_t height, std::int64_t width,
-                                       bool optimize, const std::string& path) {
+                                       bool optimize, const std::string& path, bool progressive) {
   const int n = static_cast<int>(q.planes.size());
-  if ((n != 1 && n != 3) || q.blocks_wide != (width + 7) / 8 || q.blocks_high != (height + 7) / 8 ||
-      width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION)
+  const bool s420 = q.sampling == core::ChromaSampling::k420;
+  const std::int64_t cbh = s420 ? (height + 15) / 16 : (height + 7) / 8,
+                     cbw = s420 ? (width + 15) / 16 : (width + 7) / 8;
+  bool ok = (n == 1 || n == 3) && q.blocks_wide == (width + 7) / 8 && q.blocks_high == (height + 7) / 8 &&
+            width <= JPEG_MAX_DIMENSION && height <= JPEG_MAX_DIMENSION && q.chroma.size() == q.planes.size();
+  for (int c = 0; ok && c < n; ++c)
+    ok = q.planes[static_cast<std::size_t>(c)].size() ==
+         static_cast<std::size_t>((c == 0 ? q.blocks_high * q.blocks_wide : cbh * cbw) * DCTSIZE2);
+  if (ok && n == 3) ok = q.chroma_blocks_high == cbh && q.chroma_blocks_wide == cbw;
+  if (!ok)
     throw Error(ErrorCode::kRuntime, path, "no JPEG coefficients of this image to write (or over 65500 pixels a side)");
+  EncodeArgs a{};
   const std::int16_t* planes[3] = {};
   bool chroma[3] = {};
   for (int c = 0; c < n; ++c) {
     planes[c] = q.planes[static_cast<std::size_t>(c)].data();
     chroma[c] = q.chroma[static_cast<std::size_t>(c)];
+    a.blocks_wide[c] = static_cast<JDIMENSION>(c == 0 ? q.blocks_wide : cbw);
+    a.blocks_high[c] = static_cast<JDIMENSION>(c == 0 ? q.blocks_high : cbh);
   }
-  const EncodeArgs a{planes,
-                     chroma,
-                     n,
-                     static_cast<JDIMENSION>(q.blocks_wide),
-                     static_cast<JDIMENSION>(q.blocks_high),
-                     static_cast<JDIMENSION>(width),
-                     static_cast<JDIMENSION>(height),
-                     q.quality,
-                     optimize};
+  a.planes = planes;
+  a.chroma = chroma;
+  a.components = n;
+  a.width = static_cast<JDIMENSION>(width);
+  a.height = static_cast<JDIMENSION>(height);
+  a.luma_factor = n == 3 && s420 ? 2 : 1;
+  a.quality = q.quality;
+  a.optimize = optimize;
+  a.progressive = progressive;
   unsigned char* out = nullptr;
   unsigned long size = 0;
   char message[JMSG_LENGTH_MAX] = {};

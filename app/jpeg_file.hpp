@@ -16,11 +16,13 @@ namespace dct::app {
 // Whether `path` ends in .jpg or .jpeg (case-insensitive).
 bool is_jpeg_path(const std::string& path);
 
-// The JFIF file of `q` (1 plane: gray; 3: YCbCr 4:4:4) for an image of height x width pixels, its
-// quantization tables core::quant_table(q.quality, chroma) written in the file; `optimize`: optimized Huffman
-// tables (cjpeg -optimize), else the standard ones. Throws dct::Error (kRuntime) naming `path`.
+// The JFIF file of `q` (1 plane: gray; 3: YCbCr 4:4:4, or 4:2:0 with sampling factors 2x2, 1x1, 1x1) for an image
+// of height x width pixels, its quantization tables core::quant_table(q.quality, chroma) written in the file;
+// `optimize`: optimized Huffman tables (cjpeg -optimize), else the standard ones; `progressive`: libjpeg's
+// simple progression (cjpeg -progressive; Huffman tables always optimized), the same coefficients. Throws
+// dct::Error (kRuntime) naming `path`.
 std::vector<unsigned char> encode_jpeg(const core::QuantizedCoefficients& q, std::int64_t height, std::int64_t width,
-                                       bool optimize, const std::string& path);
+                                       bool optimize, const std::string& path, bool progressive = false);
 
 // Decodes a JPEG held in memory with libjpeg-turbo's float IDCT (JDCT_FLOAT, as djpeg -dct float) to a
 // planar f32 tensor of 1 (gray) or 3 (RGB) channels. Throws dct::Error naming `path`. (Input images are decoded

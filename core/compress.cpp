@@ -30,9 +30,21 @@ CompressMode parse_compress_mode(std::string_view s) {
   throw Error(ErrorCode::kUsage, "--mode", "unknown mode '" + std::string(s) + "' (jpeg|threshold|keep|lot)");
 }
 
+std::string_view to_string(ChromaSampling s) { return s == ChromaSampling::k420 ? "420" : "444"; }
+
+ChromaSampling parse_chroma_sampling(std::string_view s) {
+  if (s == "444") return ChromaSampling::k444;
+  if (s == "420") return ChromaSampling::k420;
+  throw Error(ErrorCode::kUsage, "--sampling", "unknown chroma sampling '" + std::string(s) + "' (444|420)");
+}
+
 double round_to_u8(double v) { return std::clamp(std::floor(v + 0.5), 0.0, 255.0); }
 
 std::array<double, 3> rgb_to_ycc(double r, double g, double b) {
+  const int ri = static_cast<int>(r), gi = static_cast<int>(g), bi = static_cast<int>(b);
+  if (ri == r && gi == g && bi == b && ri >= 0 && ri <= 255 && gi >= 0 && gi <= 255 && bi >= 0 && bi <= 255)
+    return {double(math::jpeg::rgb_to_y(ri, gi, bi)), double(math::jpeg::rgb_to_cb(ri, gi, bi)),
+            double(math::jpeg::rgb_to_cr(ri, gi, bi))};
   return {round_to_u8(kYr * r + kYg * g + kYb * b), round_to_u8(kCbR * r + kCbG * g + kCbB * b + 128.0),
           round_to_u8(kCrR * r + kCrG * g + kCrB * b + 128.0)};
 }
@@ -60,6 +72,8 @@ void validate_compress(const CompressRequest& r, const Dataset& in) {
     throw Error(ErrorCode::kInput, "compress takes images (.png .jpg .bmp .tga .pgm .ppm), not matrices");
   if (in.tensor.channels() < 1 || in.tensor.channels() > 4)
     throw Error(ErrorCode::kInput, "images of 1 to 4 channels only");
+  if (r.mode != CompressMode::kJpeg && r.sampling != ChromaSampling::k444)
+    throw Error(ErrorCode::kUsage, "--sampling", "chroma sampling 4:2:0 is a jpeg mode option");
   switch (r.mode) {
     case CompressMode::kJpeg:
     case CompressMode::kLot:
@@ -78,31 +92,109 @@ void validate_compress(const CompressRequest& r, const Dataset& in) {
   }
 }
 
+namespace {
+
+// blockiness over typed planes; the sums run in the order of the definition (rows, then columns).
+template <class T>
+double blockiness_of(const T* data, std::int64_t h, std::int64_t w, std::int64_t channels) {
+  double total = 0;
+  for (std::int64_t c = 0; c < channels; ++c) {
+    const T* base = data + c * h * w;
+    double edge = 0, inner = 0;
+    std::int64_t ne = 0, ni = 0;
+    for (std::int64_t i = 0; i < h; ++i) {
+      const T* row = base + i * w;
+      for (std::int64_t j = 1; j < w; ++j) {
+        const double d = std::abs(double(row[j]) - double(row[j - 1]));
+        if (j % 8 == 0) {
+          edge += d;
+          ++ne;
+        } else {
+          inner += d;
+          ++ni;
+        }
+      }
+    }
+    for (std::int64_t i = 1; i < h; ++i) {
+      const T *row = base + i * w, *up = row - w;
+      double& sum = i % 8 == 0 ? edge : inner;
+      std::int64_t& n = i % 8 == 0 ? ne : ni;
+      for (std::int64_t j = 0; j < w; ++j) sum += std::abs(double(row[j]) - double(up[j]));
+      n += w;
+    }
+    total += (ne > 0 ? edge / double(ne) : 0.0) - (ni > 0 ? inner / double(ni) : 0.0);
+  }
+  return total / double(channels);
+}
+
+// Whether every value is an integer in [0, 65535] (8- and 16-bit images): then every |difference| and every partial
+// sum of blockiness is an integer below 2^53, exact in any order.
+template <class T>
+bool sample_valued(const T* v, std::int64_t n) {
+  int bad = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const T c = v[i] > T(0) ? (v[i] < T(65535) ? v[i] : T(65535)) : T(0);  // NaN: 0, then unequal
+    bad |= T(static_cast<std::int32_t>(c)) != v[i];
+  }
+  return bad == 0;
+}
+
+// Sum of |a[k] − b[k]|, integer samples (sample_valued), in chunks whose sums fit an int32 (vectorized).
+template <class T>
+std::int64_t abs_diff_sum(const T* a, const T* b, std::int64_t n) {
+  std::int64_t s = 0;
+  for (std::int64_t k0 = 0; k0 < n; k0 += 16384) {
+    const std::int64_t k1 = std::min(n, k0 + 16384);
+    std::int32_t part = 0;  // <= 16384 · 65535 < 2^31
+    for (std::int64_t k = k0; k < k1; ++k) {
+      const std::int32_t d = static_cast<std::int32_t>(a[k]) - static_cast<std::int32_t>(b[k]);
+      part += d < 0 ? -d : d;
+    }
+    s += part;
+  }
+  return s;
+}
+
+// blockiness of integer samples: the same sums as blockiness_of, in integers.
+template <class T>
+double blockiness_int(const T* data, std::int64_t h, std::int64_t w, std::int64_t channels) {
+  double total = 0;
+  for (std::int64_t c = 0; c < channels; ++c) {
+    const T* base = data + c * h * w;
+    std::int64_t edge = 0, inner = 0, ne = 0, ni = 0;
+    for (std::int64_t i = 0; i < h && w > 1; ++i) {
+      const T* row = base + i * w;
+      std::int64_t e = 0;
+      for (std::int64_t j = 8; j < w; j += 8)
+        e += std::abs(static_cast<std::int32_t>(row[j]) - static_cast<std::int32_t>(row[j - 1]));
+      edge += e;
+      inner += abs_diff_sum(row + 1, row, w - 1) - e;
+      ne += (w - 1) / 8;
+      ni += (w - 1) - (w - 1) / 8;
+    }
+    for (std::int64_t i = 1; i < h; ++i) {
+      const std::int64_t s = abs_diff_sum(base + i * w, base + (i - 1) * w, w);
+      (i % 8 == 0 ? edge : inner) += s;
+      (i % 8 == 0 ? ne : ni) += w;
+    }
+    total += (ne > 0 ? double(edge) / double(ne) : 0.0) - (ni > 0 ? double(inner) / double(ni) : 0.0);
+  }
+  return total / double(channels);
+}
+
+template <class T>
+double blockiness_any(const T* data, std::int64_t h, std::int64_t w, std::int64_t channels) {
+  return sample_valued(data, h * w * channels) ? blockiness_int(data, h, w, channels)
+                                               : blockiness_of(data, h, w, channels);
+}
+
+}  // namespace
+
 double blockiness(const HostTensor& img) {
   const std::int64_t h = img.rows(), w = img.cols();
   if (img.channels() < 1 || (h < 9 && w < 9)) return 0;
-  double total = 0;
-  for (std::int64_t c = 0; c < img.channels(); ++c) {
-    const std::int64_t base = c * h * w;
-    double edge = 0, inner = 0;
-    std::int64_t ne = 0, ni = 0;
-    auto add = [&](std::int64_t a, std::int64_t b, bool at_edge) {
-      const double d = std::abs(img.get(base + a) - img.get(base + b));
-      if (at_edge) {
-        edge += d;
-        ++ne;
-      } else {
-        inner += d;
-        ++ni;
-      }
-    };
-    for (std::int64_t i = 0; i < h; ++i)
-      for (std::int64_t j = 1; j < w; ++j) add(i * w + j, i * w + j - 1, j % 8 == 0);
-    for (std::int64_t i = 1; i < h; ++i)
-      for (std::int64_t j = 0; j < w; ++j) add(i * w + j, (i - 1) * w + j, i % 8 == 0);
-    total += (ne > 0 ? edge / double(ne) : 0.0) - (ni > 0 ? inner / double(ni) : 0.0);
-  }
-  return total / double(img.channels());
+  if (img.precision() == Precision::kF32) return blockiness_any(img.data<float>(), h, w, img.channels());
+  return blockiness_any(img.data<double>(), h, w, img.channels());
 }
 
 double entropy_of_histogram(std::span<const std::int64_t> counts) {

@@ -46,6 +46,12 @@ inline std::int64_t round_up8(std::int64_t n) { return (n + 7) / 8 * 8; }
 // keep F: ceil(F * (H*W)) coefficients of each channel (F in [0, 1]).
 std::int64_t keep_count(double fraction, Shape2 shape);
 
+// jpeg mode's chroma sampling (--sampling): 4:4:4, or 4:2:0 as cjpeg -sample 2x2 (Cb and Cr downsampled 2x2 by
+// libjpeg's h2v2 box average, math::jpeg::h2v2_sample, over the image edge-replicated to whole 16x16 MCUs).
+enum class ChromaSampling { k444, k420 };
+std::string_view to_string(ChromaSampling s);
+ChromaSampling parse_chroma_sampling(std::string_view s);  // "444" | "420"; throws kUsage naming the value
+
 // ---- the request, the result, the interface --------------------------------------------------------
 struct CompressRequest {
   CompressMode mode = CompressMode::kJpeg;
@@ -53,18 +59,24 @@ struct CompressRequest {
   double threshold = 0;  // threshold: E
   double keep = 0;       // keep: F
   Precision prec = Precision::kF32;
-  std::string backend = "auto";  // transform backend for the CPU compressor (--backend)
-  // jpeg mode: also return the quantized coefficients (CompressResult::quantized); only the CPU compressor
-  // fills them.
+  std::string backend = "auto";                    // transform backend for the CPU compressor (--backend)
+  ChromaSampling sampling = ChromaSampling::k444;  // jpeg mode, 3 coded planes; gray ignores it
+  bool progressive = false;  // a .jpg output's scans (the file writer's option; compressors ignore it)
+  // jpeg mode: also return the quantized coefficients (CompressResult::quantized), bit-identical from every
+  // compressor (math/jpeg.hpp: the exact coefficient arithmetic). A GPU compressor may then leave
+  // CompressResult::image empty (the caller decodes the coefficients' file).
   bool keep_coefficients = false;
 };
 
 // The quantized coefficients of jpeg mode, for writing a JPEG file: one plane per coded plane (gray, or Y, Cb,
-// Cr), each of blocks_high x blocks_wide 8x8 blocks of the padded plane in raster order, each block's 64
-// values q = floor(F/Q + 0.5) in natural (row-major) order; plane p used the chrominance table when
-// chroma[p].
+// Cr), plane 0 of blocks_high x blocks_wide 8x8 blocks (ceil(H/8) x ceil(W/8)), planes 1 and 2 of
+// chroma_blocks_high x chroma_blocks_wide (4:4:4: the same; 4:2:0: ceil(H/16) x ceil(W/16)), blocks in raster
+// order, each block's 64 values q = floor(F/Q + 0.5) in natural (row-major) order; plane p used the chrominance
+// table when chroma[p].
 struct QuantizedCoefficients {
   std::int64_t blocks_high = 0, blocks_wide = 0;
+  std::int64_t chroma_blocks_high = 0, chroma_blocks_wide = 0;
+  ChromaSampling sampling = ChromaSampling::k444;
   int quality = 75;
   std::vector<std::vector<std::int16_t>> planes;
   std::vector<bool> chroma;

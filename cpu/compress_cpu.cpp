@@ -17,7 +17,10 @@
    rounded to the nearest integer (dropped ones are 0). */
 #include "cpu/compress.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -26,7 +29,9 @@
 #include "core/error.hpp"
 #include "core/metrics.hpp"
 #include "cpu/common.hpp"
+#include "cpu/compress_jpeg.hpp"
 #include "cpu/lot.hpp"
+#include "math/jpeg.hpp"
 #include "math/lot.hpp"
 
 namespace dct::cpu {
@@ -71,8 +76,158 @@ class CpuCompressor final : public core::Compressor {
 
   template <class T>
   CompressResult run_t(const CompressRequest& r, const Dataset& in) const {
+    if (r.mode == CompressMode::kJpeg && sizeof(T) == 4 && (r.backend == "auto" || r.backend == "cpu-8x8-flmad"))
+      return jpeg_blocks(r, in);
+    if (r.mode == CompressMode::kJpeg && r.sampling != core::ChromaSampling::k444 &&
+        core::coded_planes(in.tensor.channels()) == 3)
+      throw Error(ErrorCode::kUnsupported, "cpu",
+                  "chroma sampling 4:2:0 runs in f32 with the jpeg block loop (--backend auto or cpu-8x8-flmad)");
     if (r.mode == CompressMode::kJpeg || r.mode == CompressMode::kLot) return jpeg<T>(r, in);
     return whole<T>(r, in);
+  }
+
+  // jpeg mode in f32 through cpu-8x8-flmad's graph, one pass over the image: per strip of MCUs (8 rows, 4:2:0 16),
+  // the colour conversion into 8-bit samples, 4:2:0's downsampling, then per 8x8 block the forward transform and
+  // quantization (math::jpeg::forward_quantize: the exact coefficient arithmetic, shared with the GPU), the
+  // dequantization, the inverse and the rounding to 8-bit samples, then the colour conversion back, all while the
+  // strip is in cache. 4:2:0's reconstruction repeats each chroma sample over its 2x2 pixels. Timing rows:
+  // prepare (the result's buffers, colour conversion, downsampling), blocks_8x8 (per block DCT, quantization,
+  // dequantization, inverse DCT, rounding: one fused step), finish (back to RGB, alpha, entropy); the loop's wall
+  // time is shared out in proportion to the threads' time in each.
+  CompressResult jpeg_blocks(const CompressRequest& r, const Dataset& in) const {
+    CompressResult res;
+    res.backend = "cpu-8x8-flmad";
+    core::Stopwatch sw;
+    const HostTensor conv = in.tensor.precision() == core::Precision::kF32 ? HostTensor() : in.tensor.to(r.prec);
+    const HostTensor& img = in.tensor.precision() == core::Precision::kF32 ? in.tensor : conv;
+    const std::int64_t h = img.rows(), w = img.cols(), ch = img.channels(), hw = h * w;
+    const int np = core::coded_planes(ch);
+    const bool s420 = np == 3 && r.sampling == core::ChromaSampling::k420;
+    const std::int64_t bh = (h + 7) / 8, bw = (w + 7) / 8;
+    const std::int64_t cbh = s420 ? (h + 15) / 16 : bh, cbw = s420 ? (w + 15) / 16 : bw;
+    const std::int64_t mcu = s420 ? 16 : 8, strips = (h + mcu - 1) / mcu;
+    const std::int64_t xw = s420 ? 16 * cbw : 8 * bw;  // converted columns per row (edge-replicated)
+    const std::int64_t cw = 8 * cbw;                   // chroma columns (4:2:0: downsampled)
+    core::QuantizedCoefficients& qc = res.quantized;
+    qc.blocks_high = bh;
+    qc.blocks_wide = bw;
+    qc.chroma_blocks_high = np == 3 ? cbh : 0;
+    qc.chroma_blocks_wide = np == 3 ? cbw : 0;
+    qc.sampling = s420 ? core::ChromaSampling::k420 : core::ChromaSampling::k444;
+    qc.quality = r.quality;
+    const bool keep = r.keep_coefficients;  // else each block's q lives in a scratch block only
+    if (keep) {
+      qc.planes.resize(static_cast<std::size_t>(np));
+      for (int pl = 0; pl < np; ++pl) {
+        qc.planes[pl].resize(static_cast<std::size_t>((pl == 0 ? bh * bw : cbh * cbw) * 64));
+        qc.chroma.push_back(pl > 0);
+      }
+    }
+    float scale[64], qt[2][64];
+    math::jpeg::fl_scale_table(scale);
+    for (int t = 0; t < 2; ++t) {
+      const auto table = core::quant_table(r.quality, t == 1);
+      for (int k = 0; k < 64; ++k) qt[t][k] = static_cast<float>(table[k]);
+    }
+    const float* src = img.data<float>();
+    HostTensor out(Shape2{h, w}, ch, core::Precision::kF32);
+    float* o = out.data<float>();
+    constexpr int kBins = 8192, kZero = kBins / 2;  // |q| <= 1025 (|F| <= 1024, Q >= 1)
+    std::vector<std::int64_t> hist(kBins, 0);
+    const int threads = static_cast<int>(std::min<std::int64_t>(detail::thread_count(), strips));
+    const jpeg::Stages& st = jpeg::stages();
+    using Clock = std::chrono::steady_clock;
+    double busy_all[3] = {0, 0, 0};
+    const double setup_ms = sw.elapsed_ms();  // the result's buffers
+    sw.reset();
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<std::int64_t> th(kBins, 0);
+      std::vector<std::uint8_t> cv(static_cast<std::size_t>(3 * mcu * xw)), rec(static_cast<std::size_t>(3 * mcu * xw));
+      std::vector<std::uint8_t> ds(static_cast<std::size_t>(2 * 8 * cw));  // 4:2:0's Cb, Cr
+      double busy[3] = {0, 0, 0};  // this thread's seconds in prepare, blocks, finish
+      std::int16_t scratch[64];
+      std::uint8_t* const cvp[3] = {cv.data(), cv.data() + mcu * xw, cv.data() + 2 * mcu * xw};
+      std::uint8_t* const rcp[3] = {rec.data(), rec.data() + mcu * xw, rec.data() + 2 * mcu * xw};
+      // One 8x8 block: samples from `from` (row stride fs) to q (quantized, natural order, counted) and back to `to`.
+      auto block = [&](const std::uint8_t* from, std::int64_t fs, const float* table, std::int16_t* q,
+                       std::uint8_t* to) {
+        if (!keep) q = scratch;
+        std::uint64_t nz = st.block(from, fs, scale, table, q, to, xw);
+        th[kZero] += 64 - __builtin_popcountll(nz);
+        for (; nz != 0; nz &= nz - 1) ++th[kZero + std::clamp<int>(q[__builtin_ctzll(nz)], -kZero, kZero - 1)];
+      };
+#pragma omp for schedule(static)
+      for (std::int64_t m = 0; m < strips; ++m) {
+        const auto t0 = Clock::now();
+        const std::int64_t y0 = m * mcu;
+        for (std::int64_t i = 0; i < mcu; ++i) {  // colour conversion, edges replicated
+          const float* row = src + std::min(y0 + i, h - 1) * w;
+          if (np == 1)
+            for (std::int64_t x = 0; x < w; ++x) cvp[0][i * xw + x] = static_cast<std::uint8_t>(row[x]);
+          else
+            st.ycc_row(row, row + hw, row + 2 * hw, w, cvp[0] + i * xw, cvp[1] + i * xw, cvp[2] + i * xw);
+          for (int pl = 0; pl < np; ++pl)
+            std::fill(cvp[pl] + i * xw + w, cvp[pl] + (i + 1) * xw, cvp[pl][i * xw + w - 1]);
+        }
+        for (int pl = 1; s420 && pl < np; ++pl)  // 4:2:0: Cb, Cr downsampled
+          for (int i = 0; i < 8; ++i) {
+            const std::uint8_t *a = cvp[pl] + 2 * i * xw, *b = a + xw;
+            std::uint8_t* d = ds.data() + ((pl - 1) * 8 + i) * cw;
+            for (std::int64_t x = 0; x < cw; ++x)
+              d[x] =
+                  static_cast<std::uint8_t>(math::jpeg::h2v2_sample(a[2 * x], a[2 * x + 1], b[2 * x], b[2 * x + 1], x));
+          }
+        const auto t1 = Clock::now();
+        for (std::int64_t br = y0 / 8; br < std::min(bh, (y0 + mcu) / 8); ++br) {  // luma / gray blocks
+          const std::int64_t lr = 8 * br - y0;
+          for (std::int64_t bx = 0; bx < bw; ++bx)
+            block(cvp[0] + lr * xw + 8 * bx, xw, qt[0], keep ? qc.planes[0].data() + (br * bw + bx) * 64 : nullptr,
+                  rcp[0] + lr * xw + 8 * bx);
+        }
+        for (int pl = 1; pl < np; ++pl) {  // chroma blocks
+          const std::uint8_t* from = s420 ? ds.data() + (pl - 1) * 8 * cw : cvp[pl];
+          const std::int64_t fs = s420 ? cw : xw;
+          for (std::int64_t bx = 0; bx < cbw; ++bx)
+            block(from + 8 * bx, fs, qt[1], keep ? qc.planes[pl].data() + (m * cbw + bx) * 64 : nullptr,
+                  rcp[pl] + 8 * bx);
+        }
+        const auto t2 = Clock::now();
+        for (std::int64_t i = 0; i < mcu && y0 + i < h; ++i) {  // back to RGB, cropped
+          const std::int64_t t = (y0 + i) * w;
+          const std::uint8_t* r0 = rcp[0] + i * xw;
+          if (np == 1) {
+            for (std::int64_t x = 0; x < w; ++x) o[t + x] = r0[x];
+            continue;
+          }
+          st.rgb_row(r0, rcp[1] + (s420 ? i / 2 : i) * xw, rcp[2] + (s420 ? i / 2 : i) * xw, w, s420, o + t, o + hw + t,
+                     o + 2 * hw + t);
+        }
+        const auto t3 = Clock::now();
+        busy[0] += std::chrono::duration<double>(t1 - t0).count();
+        busy[1] += std::chrono::duration<double>(t2 - t1).count();
+        busy[2] += std::chrono::duration<double>(t3 - t2).count();
+      }
+#pragma omp critical
+      {
+        for (int k = 0; k < kBins; ++k) hist[k] += th[k];
+        for (int k = 0; k < 3; ++k) busy_all[k] += busy[k];
+      }
+    }
+    const double loop_ms = sw.elapsed_ms();
+    sw.reset();
+    for (std::int64_t k = np == 1 ? 1 : 3; k < ch; ++k) std::copy(src + k * hw, src + (k + 1) * hw, o + k * hw);
+    res.coefficients = (bh * bw + (np - 1) * cbh * cbw) * 64;
+    res.nonzero = res.coefficients - hist[kZero];
+    res.entropy_bits = core::entropy_of_histogram(hist);
+    res.image = in.tensor.precision() == core::Precision::kF32 ? std::move(out) : out.to(in.tensor.precision());
+    // The loop's wall time shared out in proportion to the threads' time in each stage.
+    const double busy_sum = std::max(busy_all[0] + busy_all[1] + busy_all[2], 1e-30);
+    res.times.add("prepare", setup_ms + loop_ms * busy_all[0] / busy_sum);
+    res.times.add("blocks_8x8", loop_ms * busy_all[1] / busy_sum);
+    res.times.add("finish", loop_ms * busy_all[2] / busy_sum + sw.elapsed_ms());
+    if (!keep) res.quantized = core::QuantizedCoefficients{};
+    return res;
   }
 
   template <class T>

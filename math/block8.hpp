@@ -119,7 +119,9 @@ DCT_HD void aan_inverse(V (&y)[8], const Consts4<V>& c) {
 template <class T, void (*Graph)(T (&)[8], const Consts4<T>&)>
 inline void lanes(const T* __restrict in, std::ptrdiff_t is, T* __restrict out, std::ptrdiff_t os, std::ptrdiff_t n,
                   const Consts4<T>& c) {
+#if defined(_OPENMP)
 #pragma omp simd
+#endif
   for (std::ptrdiff_t l = 0; l < n; ++l) {
     T v[8];
     for (int i = 0; i < 8; ++i) v[i] = in[i * is + l];

@@ -3,6 +3,11 @@
 // Annex K quantization tables [9], libjpeg's quality scaling, and the JFIF full-range BT.601 colour conversion.
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdint>
+
+#include "math/block8.hpp"
+#include "math/hd.hpp"
 
 namespace dct::math::jpeg {
 
@@ -36,6 +41,104 @@ constexpr std::array<int, 64> quant_table(int quality, bool chroma) {
   std::array<int, 64> q{};
   for (int i = 0; i < 64; ++i) q[i] = static_cast<int>(std::clamp<long>((base[i] * s + 50) / 100, 1, 255));
   return q;
+}
+
+// ---- the exact coefficient arithmetic ------------------------------------------------------------------------
+// The quantized coefficients of jpeg mode are defined by the operations below, each one IEEE operation rounded to
+// nearest, none fused: the CPU compressor (cpu/compress_cpu.cpp, its AVX2 block kernels in cpu/compress_avx2.cpp)
+// and cuda-jpeg-fused's coefficient kernel (kernels/compress/jpeg_coef.cuh) evaluate them in the same order, so
+// their q agree bit for bit. Host code that uses them is compiled with -ffp-contract=off (CMakeLists.txt); device
+// code gets the _rn intrinsics, which nvcc never contracts.
+
+// A float or double whose +, −, × are single rounded operations (never contracted into an FMA).
+template <class T>
+struct Rn {
+  T v;
+};
+#if defined(__CUDA_ARCH__)
+DCT_HD Rn<float> operator+(Rn<float> a, Rn<float> b) { return {__fadd_rn(a.v, b.v)}; }
+DCT_HD Rn<float> operator-(Rn<float> a, Rn<float> b) { return {__fsub_rn(a.v, b.v)}; }
+DCT_HD Rn<float> operator*(Rn<float> a, Rn<float> b) { return {__fmul_rn(a.v, b.v)}; }
+DCT_HD Rn<double> operator+(Rn<double> a, Rn<double> b) { return {__dadd_rn(a.v, b.v)}; }
+DCT_HD Rn<double> operator*(Rn<double> a, Rn<double> b) { return {__dmul_rn(a.v, b.v)}; }
+DCT_HD float div_rn(float a, float b) { return __fdiv_rn(a, b); }
+#else
+template <class T>
+inline Rn<T> operator+(Rn<T> a, Rn<T> b) {
+  return {a.v + b.v};
+}
+template <class T>
+inline Rn<T> operator-(Rn<T> a, Rn<T> b) {
+  return {a.v - b.v};
+}
+template <class T>
+inline Rn<T> operator*(Rn<T> a, Rn<T> b) {
+  return {a.v * b.v};
+}
+inline float div_rn(float a, float b) { return a / b; }
+#endif
+
+// JFIF YCbCr of 8-bit R, G, B, as core::rgb_to_ycc: ((k_r R + k_g G) + k_b B) (+ 128 for Cb, Cr) in double, then
+// clamp(floor(v + 0.5), 0, 255).
+DCT_HD int ycc_round(Rn<double> v) {
+  const double f = floor((v + Rn<double>{0.5}).v);
+  return static_cast<int>(f < 0.0 ? 0.0 : f > 255.0 ? 255.0 : f);
+}
+DCT_HD int rgb_to_y(int r, int g, int b) {
+  return ycc_round(Rn<double>{kYr} * Rn<double>{double(r)} + Rn<double>{kYg} * Rn<double>{double(g)} +
+                   Rn<double>{kYb} * Rn<double>{double(b)});
+}
+DCT_HD int rgb_to_cb(int r, int g, int b) {
+  return ycc_round(Rn<double>{kCbR} * Rn<double>{double(r)} + Rn<double>{kCbG} * Rn<double>{double(g)} +
+                   Rn<double>{kCbB} * Rn<double>{double(b)} + Rn<double>{128.0});
+}
+DCT_HD int rgb_to_cr(int r, int g, int b) {
+  return ycc_round(Rn<double>{kCrR} * Rn<double>{double(r)} + Rn<double>{kCrG} * Rn<double>{double(g)} +
+                   Rn<double>{kCrB} * Rn<double>{double(b)} + Rn<double>{128.0});
+}
+
+// libjpeg's h2v2 downsampling (jcsample.c, cjpeg -sample 2x2): the 2x2 box of full-resolution samples a, b (upper
+// row) and c, d (lower row) at output column x: (a + b + c + d + bias) >> 2 with bias 1 at even x, 2 at odd x.
+DCT_HD int h2v2_sample(int a, int b, int c, int d, long long x) { return (a + b + c + d + 1 + int(x & 1)) >> 2; }
+
+// The Feig-Linzer constants of cpu-8x8-flmad as floats.
+DCT_HD block8::Consts4<Rn<float>> fl_consts() {
+  return {{static_cast<float>(block8::kFlT1)},
+          {static_cast<float>(block8::kFlT2)},
+          {static_cast<float>(block8::kFlT3)},
+          {static_cast<float>(block8::kFlR)}};
+}
+
+// The scale table of the 2-D forward transform: S[i][j] = float(s_i s_j), s = block8::fl_scale() (host side; the
+// GPU gets it as a parameter).
+inline void fl_scale_table(float (&s)[64]) {
+  const auto d = block8::fl_scale();
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) s[8 * i + j] = static_cast<float>(d[i] * d[j]);
+}
+
+// The quantized coefficients q[k] of one block of level-shifted samples x (row-major, x = sample − 128): the
+// Feig-Linzer graph along every column, then along every row, times S, then q = floor(F / Q + 0.5) in float with
+// the table qt (natural order); all single rounded f32 operations (Rn). F is returned in x.
+DCT_HD void forward_quantize(float (&x)[64], const float (&scale)[64], const float (&qt)[64], std::int16_t (&q)[64]) {
+  const block8::Consts4<Rn<float>> c = fl_consts();
+  for (int j = 0; j < 8; ++j) {
+    Rn<float> v[8];
+    for (int i = 0; i < 8; ++i) v[i] = {x[8 * i + j]};
+    block8::fl_forward(v, c);
+    for (int i = 0; i < 8; ++i) x[8 * i + j] = v[i].v;
+  }
+  for (int i = 0; i < 8; ++i) {
+    Rn<float> v[8];
+    for (int j = 0; j < 8; ++j) v[j] = {x[8 * i + j]};
+    block8::fl_forward(v, c);
+    for (int j = 0; j < 8; ++j) x[8 * i + j] = (v[j] * Rn<float>{scale[8 * i + j]}).v;
+  }
+  for (int k = 0; k < 64; ++k) {
+    float f = floorf((Rn<float>{div_rn(x[k], qt[k])} + Rn<float>{0.5f}).v);
+    f = f < -32768.f ? -32768.f : f > 32767.f ? 32767.f : f;
+    q[k] = static_cast<std::int16_t>(f);
+  }
 }
 
 }  // namespace dct::math::jpeg

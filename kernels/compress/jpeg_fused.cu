@@ -1,7 +1,10 @@
 /* cuda-jpeg-fused: the jpeg compress mode in one kernel, 8-bit planes in, 8-bit planes out (the image crosses device
    memory once each way). The device code and its design are in kernels/compress/jpeg_fused_tc.cuh (the 8x8 DCTs on
    the tensor cores); this file is the launch and the Compressor. CPU and GPU agree to > 50 dB: the kernel's f16
-   products move a few coefficients across a rounding boundary (PSNR(CPU, GPU) 57.3-63.8 dB on the sample images). */
+   products move a few coefficients across a rounding boundary (PSNR(CPU, GPU) 57.3-63.8 dB on the sample images).
+   With CompressRequest::keep_coefficients (a .jpg output) the compressor runs the coefficient kernel instead
+   (kernels/compress/jpeg_coef.cuh: q bit-identical to the CPU compressor's, 4:4:4 and 4:2:0) and returns no
+   reconstruction (the caller decodes the file). */
 #include <algorithm>
 #include <climits>
 #include <map>
@@ -14,6 +17,7 @@
 #include "core/error.hpp"
 #include "kernels/backends.hpp"
 #include "kernels/common/plan.cuh"
+#include "kernels/compress/jpeg_coef.cuh"
 #include "kernels/compress/jpeg_fused.cuh"
 #include "kernels/compress/jpeg_fused_tc.cuh"
 
@@ -31,6 +35,11 @@ __global__ void __launch_bounds__(tc::kThreads, kPlanes == 1 ? 3 : 2) fused_jpeg
   auto* stage = reinterpret_cast<unsigned char*>(smem_tc);
   auto* hist = reinterpret_cast<unsigned*>(stage + tc::stage_bytes(kPlanes, tc::kPairs));
   tc::fused_jpeg_cta<kPlanes, tc::kPairs, kDeqF16>(p, stage, hist, threadIdx.x, blockIdx.x);
+}
+
+__global__ void __launch_bounds__(jpeg_coef::kThreads) jpeg_coef_kernel(const jpeg_coef::Params p) {
+  const long long blk = static_cast<long long>(blockIdx.x) * jpeg_coef::kThreads + threadIdx.x;
+  if (blk < jpeg_coef::total_blocks(p)) jpeg_coef::code_block(p, blk);
 }
 
 using KernelFn = void (*)(jpeg_fused::Params);
@@ -53,6 +62,9 @@ class FusedJpegCompressor final : public core::Compressor {
     if (in.kind != core::SourceKind::kImage8) return core::Support::no("8-bit images only");
     if (in.tensor.channels() < 1 || in.tensor.channels() > 4) return core::Support::no("1 to 4 channels");
     if (r.prec != core::Precision::kF32) return core::Support::no("f32 only");
+    if (r.sampling != core::ChromaSampling::k444 && !r.keep_coefficients &&
+        core::coded_planes(in.tensor.channels()) == 3)
+      return core::Support::no("4:2:0 for a .jpg output only (the coefficients, no reconstruction)");
     if (in.tensor.rows() > (1 << 27) || in.tensor.cols() > (1 << 27)) return core::Support::no("image too large");
     // The kernel counts its (column, strip) units in an int.
     const long long units =
@@ -64,6 +76,7 @@ class FusedJpegCompressor final : public core::Compressor {
   core::CompressResult run(const core::CompressRequest& r, const core::Dataset& in) const override {
     core::validate_compress(r, in);
     if (core::Support s = supports(r, in); !s) throw Error(ErrorCode::kUnsupported, "cuda-jpeg-fused", s.reason);
+    if (r.keep_coefficients) return coefficients(r, in);
     core::CompressResult res;
     res.backend = "cuda-jpeg-fused";
     const std::size_t bytes = static_cast<std::size_t>(in.tensor.elements());
@@ -197,6 +210,91 @@ class FusedJpegCompressor final : public core::Compressor {
     times.add("device", st.ev[2].since(st.ev[1]));
     times.add("d2h", st.ev[3].since(st.ev[2]));
     std::copy_n(static_cast<const unsigned char*>(st.pin_out.get()), bytes, host.begin());
+  }
+
+  // keep_coefficients: the coefficient kernel's q (bit-identical to the CPU compressor's), their nonzero count and
+  // entropy counted on the host; no reconstruction (res.image empty).
+  core::CompressResult coefficients(const core::CompressRequest& r, const core::Dataset& in) const {
+    core::CompressResult res;
+    res.backend = "cuda-jpeg-fused";
+    core::Stopwatch sw;
+    const std::vector<unsigned char> host = pack(in.tensor);
+    const int h = static_cast<int>(in.tensor.rows()), w = static_cast<int>(in.tensor.cols());
+    const int np = core::coded_planes(in.tensor.channels());
+    const bool s420 = np == 3 && r.sampling == core::ChromaSampling::k420;
+    jpeg_coef::Params p{};
+    p.h = h;
+    p.w = w;
+    p.planes = np;
+    p.bh = (h + 7) / 8;
+    p.bw = (w + 7) / 8;
+    p.cbh = np == 3 ? (s420 ? (h + 15) / 16 : p.bh) : 0;
+    p.cbw = np == 3 ? (s420 ? (w + 15) / 16 : p.bw) : 0;
+    p.s420 = s420 ? 1 : 0;
+    math::jpeg::fl_scale_table(p.scale);
+    for (int t = 0; t < 2; ++t) {
+      const auto table = core::quant_table(r.quality, t == 1);
+      for (int k = 0; k < 64; ++k) p.qt[t][k] = static_cast<float>(table[k]);
+    }
+    core::QuantizedCoefficients& qc = res.quantized;
+    qc.blocks_high = p.bh;
+    qc.blocks_wide = p.bw;
+    qc.chroma_blocks_high = p.cbh;
+    qc.chroma_blocks_wide = p.cbw;
+    qc.sampling = s420 ? core::ChromaSampling::k420 : core::ChromaSampling::k444;
+    qc.quality = r.quality;
+    std::size_t counts[3] = {};
+    std::size_t total = 0;
+    for (int pl = 0; pl < np; ++pl) {
+      counts[pl] = static_cast<std::size_t>(pl == 0 ? static_cast<long long>(p.bh) * p.bw
+                                                    : static_cast<long long>(p.cbh) * p.cbw) *
+                   64;
+      total += counts[pl];
+      qc.planes.emplace_back(counts[pl]);
+      qc.chroma.push_back(pl > 0);
+    }
+    res.times.add("pack", sw.elapsed_ms());
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      activate_device();
+      State& st = state();
+      const cudaStream_t s = st.stream.get();
+      DeviceBuffer dev_in(host.size()), dev_q(total * sizeof(std::int16_t));
+      st.ev[0].record(s);
+      DCT_CUDA_CHECK(cudaMemcpyAsync(dev_in.get(), host.data(), host.size(), cudaMemcpyHostToDevice, s));
+      p.in = dev_in.as<const unsigned char>();
+      std::size_t off = 0;
+      for (int pl = 0; pl < np; ++pl) {
+        p.q[pl] = dev_q.as<std::int16_t>() + off;
+        off += counts[pl];
+      }
+      st.ev[1].record(s);
+      const long long blocks = jpeg_coef::total_blocks(p);
+      jpeg_coef_kernel<<<static_cast<unsigned>((blocks + jpeg_coef::kThreads - 1) / jpeg_coef::kThreads),
+                         jpeg_coef::kThreads, 0, s>>>(p);
+      DCT_CUDA_CHECK(cudaGetLastError());
+      st.ev[2].record(s);
+      off = 0;
+      for (int pl = 0; pl < np; ++pl) {
+        DCT_CUDA_CHECK(cudaMemcpyAsync(qc.planes[pl].data(), dev_q.as<std::int16_t>() + off,
+                                       counts[pl] * sizeof(std::int16_t), cudaMemcpyDeviceToHost, s));
+        off += counts[pl];
+      }
+      st.ev[3].record(s);
+      DCT_CUDA_CHECK(cudaStreamSynchronize(s));
+      res.times.add("h2d", st.ev[1].since(st.ev[0]));
+      res.times.add("device", st.ev[2].since(st.ev[1]));
+      res.times.add("d2h", st.ev[3].since(st.ev[2]));
+    }
+    sw.reset();
+    std::vector<std::int64_t> hist(65536, 0);
+    for (const auto& plane : qc.planes)
+      for (std::int16_t v : plane) ++hist[static_cast<std::size_t>(v + 32768)];
+    res.coefficients = static_cast<std::int64_t>(total);
+    res.nonzero = res.coefficients - hist[32768];
+    res.entropy_bits = core::entropy_of_histogram(hist);
+    res.times.add("count", sw.elapsed_ms());
+    return res;
   }
 
   // Coefficients, nonzero count and entropy from the kernel's histogram (the kernel does not count zeros).

@@ -2,12 +2,18 @@
 // histogram; and the CPU compressor's invariants on small synthetic images (sizes not multiples of 8, alpha).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "app/registry.hpp"
 #include "core/compress.hpp"
 #include "core/error.hpp"
 #include "core/metrics.hpp"
+#include "cpu/compress_jpeg.hpp"
+#include "math/jpeg.hpp"
 
 namespace {
 
@@ -26,7 +32,7 @@ core::Dataset image(std::int64_t h, std::int64_t w, std::int64_t c, unsigned see
   return d;
 }
 
-const core::Compressor& cpu() { return *app::compressors().back(); }
+const core::Compressor& cpu_compressor() { return *app::compressors().back(); }
 
 }  // namespace
 
@@ -84,7 +90,7 @@ TEST_CASE("compress cpu: every mode keeps shape and channels, values are 8-bit i
       r.quality = 60;
       r.threshold = 5;
       r.keep = 0.2;
-      const core::CompressResult res = cpu().run(r, in);
+      const core::CompressResult res = cpu_compressor().run(r, in);
       INFO("channels " << c << " mode " << core::to_string(mode));
       REQUIRE(res.image.shape() == in.tensor.shape());
       REQUIRE(res.image.channels() == c);
@@ -114,11 +120,169 @@ TEST_CASE("compress cpu: jpeg at quality 100 is near lossless; the transform bac
   r.quality = 100;
   for (const char* b : {"auto", "cpu-8x8-flmad", "cpu-8x8-aan", "cpu-fftw", "cpu-8x8-naive"}) {
     r.backend = b;
-    const core::CompressResult res = cpu().run(r, in);
+    const core::CompressResult res = cpu_compressor().run(r, in);
     INFO(b << " -> " << res.backend);
     CHECK(core::psnr_db(core::mse(in.tensor, res.image), 255) > 40);
     if (std::string(b) != "auto") CHECK(res.backend == b);
   }
   const core::Dataset m{in.tensor.clone(), core::SourceKind::kMatrix};  // compress takes images only
-  CHECK_THROWS_AS(cpu().run(r, m), Error);
+  CHECK_THROWS_AS(cpu_compressor().run(r, m), Error);
+}
+
+// The jpeg block loop's stages (cpu/compress_jpeg.hpp): the AVX2 ones give the portable ones' bits, and those are
+// the definitions (math::jpeg's colour conversion on all 2^24 colours, core::ycc_to_rgb on all 2^24 samples).
+TEST_CASE("compress cpu: the jpeg stages, AVX2 and portable, are bit-identical to the definitions", "[compress]") {
+  const cpu::jpeg::Stages& port = cpu::jpeg::portable_stages();
+  const cpu::jpeg::Stages& fast = cpu::jpeg::stages();
+  constexpr std::int64_t kRow = 4096 + 3;  // not a multiple of 4: the tails too
+  std::vector<float> r(kRow), g(kRow), b(kRow), o1(3 * kRow), o2(3 * kRow);
+  std::vector<std::uint8_t> y1(kRow), cb1(kRow), cr1(kRow), y2(kRow), cb2(kRow), cr2(kRow);
+  std::int64_t bad_ycc = 0, bad_rgb = 0, bad_def = 0;
+  for (std::int64_t c0 = 0; c0 < (1 << 24); c0 += kRow) {
+    const std::int64_t n = std::min<std::int64_t>(kRow, (1 << 24) - c0);
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t c = c0 + i;
+      r[i] = float(c >> 16), g[i] = float((c >> 8) & 255), b[i] = float(c & 255);
+      y1[i] = std::uint8_t(c >> 16), cb1[i] = std::uint8_t((c >> 8) & 255), cr1[i] = std::uint8_t(c & 255);
+    }
+    fast.rgb_row(y1.data(), cb1.data(), cr1.data(), n, false, o1.data(), o1.data() + kRow, o1.data() + 2 * kRow);
+    port.rgb_row(y1.data(), cb1.data(), cr1.data(), n, false, o2.data(), o2.data() + kRow, o2.data() + 2 * kRow);
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto want = core::ycc_to_rgb(y1[i], cb1[i], cr1[i]);
+      for (int k = 0; k < 3; ++k) {
+        bad_rgb += o1[k * kRow + i] != o2[k * kRow + i];
+        bad_def += o2[k * kRow + i] != want[k];
+      }
+    }
+    fast.ycc_row(r.data(), g.data(), b.data(), n, y1.data(), cb1.data(), cr1.data());
+    port.ycc_row(r.data(), g.data(), b.data(), n, y2.data(), cb2.data(), cr2.data());
+    for (std::int64_t i = 0; i < n; ++i) {
+      bad_ycc += y1[i] != y2[i] || cb1[i] != cb2[i] || cr1[i] != cr2[i];
+      const auto want = core::rgb_to_ycc(r[i], g[i], b[i]);
+      bad_def += y2[i] != want[0] || cb2[i] != want[1] || cr2[i] != want[2];
+    }
+  }
+  CHECK(bad_ycc == 0);
+  CHECK(bad_rgb == 0);
+  CHECK(bad_def == 0);
+  // Blocks: random samples, smooth ramps and flat blocks (exact ties at the DC) at qualities with Q = 1 and Q = 255.
+  float scale[64];
+  math::jpeg::fl_scale_table(scale);
+  std::uint32_t s = 12345;
+  std::int64_t bad_q = 0, bad_s = 0;
+  for (int quality : {1, 10, 50, 75, 90, 97, 100})
+    for (int chroma = 0; chroma < 2; ++chroma) {
+      float qt[64];
+      const auto t = core::quant_table(quality, chroma == 1);
+      for (int k = 0; k < 64; ++k) qt[k] = float(t[k]);
+      for (int trial = 0; trial < 3000; ++trial) {
+        std::uint8_t from[8 * 11], to1[8 * 11], to2[8 * 11];
+        for (int i = 0; i < 88; ++i) {
+          s = s * 1664525u + 1013904223u;
+          const int kind = trial % 3;
+          from[i] = kind == 0   ? std::uint8_t(s >> 24)
+                    : kind == 1 ? std::uint8_t((trial + 3 * (i % 11) + 5 * (i / 11)) & 255)
+                                : std::uint8_t(trial & 255);
+        }
+        std::int16_t q1[64], q2[64];
+        const int n1 = fast.block(from, 11, scale, qt, q1, to1, 11);
+        const int n2 = port.block(from, 11, scale, qt, q2, to2, 11);
+        bad_q += n1 != n2;
+        for (int k = 0; k < 64; ++k) bad_q += q1[k] != q2[k];
+        for (int i = 0; i < 8; ++i)
+          for (int j = 0; j < 8; ++j) bad_s += to1[i * 11 + j] != to2[i * 11 + j];
+      }
+    }
+  CHECK(bad_q == 0);
+  CHECK(bad_s == 0);
+}
+
+// 4:2:0 against its definition: the chroma planes' q are math::jpeg::forward_quantize of the h2v2 box averages
+// (libjpeg's bias 1, 2, 1, 2, ...) of the edge-replicated image; luma as 4:4:4; the reconstruction repeats chroma.
+TEST_CASE("compress cpu: 4:2:0 coefficients are those of libjpeg's h2v2 downsampling", "[compress]") {
+  for (auto [h, w] : {std::pair<std::int64_t, std::int64_t>{21, 35}, {16, 16}, {1, 1}, {40, 17}}) {
+    const core::Dataset in = image(h, w, 3, 5);
+    core::CompressRequest r;
+    r.quality = 60;
+    r.keep_coefficients = true;
+    const core::CompressResult full = cpu_compressor().run(r, in);
+    r.sampling = core::ChromaSampling::k420;
+    const core::CompressResult sub = cpu_compressor().run(r, in);
+    const core::QuantizedCoefficients& q = sub.quantized;
+    INFO(h << "x" << w);
+    REQUIRE(q.planes.size() == 3);
+    CHECK(q.sampling == core::ChromaSampling::k420);
+    CHECK(q.chroma_blocks_high == (h + 15) / 16);
+    CHECK(q.chroma_blocks_wide == (w + 15) / 16);
+    CHECK(q.planes[0] == full.quantized.planes[0]);
+    CHECK(sub.coefficients == (q.blocks_high * q.blocks_wide + 2 * q.chroma_blocks_high * q.chroma_blocks_wide) * 64);
+    float scale[64], qt[64];
+    math::jpeg::fl_scale_table(scale);
+    const auto t = core::quant_table(60, true);
+    for (int k = 0; k < 64; ++k) qt[k] = float(t[k]);
+    auto sample = [&](int pl, std::int64_t y, std::int64_t x) {
+      y = std::min(y, h - 1), x = std::min(x, w - 1);
+      const auto ycc = core::rgb_to_ycc(in.tensor.get(y * w + x), in.tensor.get(h * w + y * w + x),
+                                        in.tensor.get(2 * h * w + y * w + x));
+      return int(ycc[pl]);
+    };
+    std::int64_t bad = 0;
+    for (int pl = 1; pl < 3; ++pl)
+      for (std::int64_t by = 0; by < q.chroma_blocks_high; ++by)
+        for (std::int64_t bx = 0; bx < q.chroma_blocks_wide; ++bx) {
+          float x[64];
+          for (int i = 0; i < 8; ++i)
+            for (int j = 0; j < 8; ++j) {
+              const std::int64_t yy = 8 * by + i, xx = 8 * bx + j;
+              const int a = sample(pl, 2 * yy, 2 * xx), b = sample(pl, 2 * yy, 2 * xx + 1);
+              const int c = sample(pl, 2 * yy + 1, 2 * xx), d = sample(pl, 2 * yy + 1, 2 * xx + 1);
+              x[8 * i + j] = float((a + b + c + d + 1 + int(xx & 1)) >> 2) - 128.f;
+            }
+          std::int16_t want[64];
+          math::jpeg::forward_quantize(x, scale, qt, want);
+          const std::int16_t* got = q.planes[pl].data() + (by * q.chroma_blocks_wide + bx) * 64;
+          for (int k = 0; k < 64; ++k) bad += got[k] != want[k];
+        }
+    CHECK(bad == 0);
+    CHECK(core::psnr_db(core::mse(in.tensor, sub.image), 255) > 20);
+  }
+  // Other modes refuse it.
+  core::CompressRequest r;
+  r.mode = core::CompressMode::kThreshold;
+  r.threshold = 1;
+  r.sampling = core::ChromaSampling::k420;
+  CHECK_THROWS_AS(cpu_compressor().run(r, image(8, 8, 3, 1)), Error);
+}
+
+// core::blockiness against its definition (per channel, mean |difference| across 8-pixel block boundaries minus
+// inside), integer images (the integer path) and non-integer ones (the double path), odd sizes.
+TEST_CASE("compress core: blockiness equals its definition", "[compress]") {
+  auto reference = [](const core::HostTensor& img) {
+    const std::int64_t h = img.rows(), w = img.cols();
+    double total = 0;
+    for (std::int64_t c = 0; c < img.channels(); ++c) {
+      double edge = 0, inner = 0;
+      std::int64_t ne = 0, ni = 0;
+      auto add = [&](std::int64_t a, std::int64_t b, bool at_edge) {
+        const double d = std::abs(img.get(c * h * w + a) - img.get(c * h * w + b));
+        (at_edge ? edge : inner) += d;
+        ++(at_edge ? ne : ni);
+      };
+      for (std::int64_t i = 0; i < h; ++i)
+        for (std::int64_t j = 1; j < w; ++j) add(i * w + j, i * w + j - 1, j % 8 == 0);
+      for (std::int64_t i = 1; i < h; ++i)
+        for (std::int64_t j = 0; j < w; ++j) add(i * w + j, (i - 1) * w + j, i % 8 == 0);
+      total += (ne ? edge / double(ne) : 0.0) - (ni ? inner / double(ni) : 0.0);
+    }
+    return total / double(img.channels());
+  };
+  for (auto [h, w] : {std::pair<std::int64_t, std::int64_t>{21, 35}, {64, 64}, {9, 3}, {1, 40}}) {
+    const core::Dataset in = image(h, w, 3, 11);
+    CHECK(core::blockiness(in.tensor) == reference(in.tensor));
+    core::HostTensor f = in.tensor.clone();
+    for (std::int64_t i = 0; i < f.elements(); ++i) f.set(i, f.get(i) * 0.37 - 3.1);
+    CHECK(core::blockiness(f) == reference(f));
+    const core::HostTensor d = in.tensor.to(core::Precision::kF64);
+    CHECK(core::blockiness(d) == reference(d));
+  }
 }

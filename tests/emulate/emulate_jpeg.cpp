@@ -17,7 +17,9 @@
      fraction within 1e-3, entropy within 1e-2 bits), the same coefficient count, alpha carried through unchanged;
      PSNR(CPU, emulated GPU) listed, BELOW-50 where <= 50 dB (f16 products, so not bit-exact: one known synthetic
      case, the 24x40 ramp at q50, 49.9 dB; listed, not failed);
-   - where the kernel takes the f16 dequantizer, the f32 one on the same image: output and histogram bit-identical. */
+   - where the kernel takes the f16 dequantizer, the f32 one on the same image: output and histogram bit-identical;
+   - the coefficient kernel (kernels/compress/jpeg_coef.cuh, a .jpg output), every block on the host: its q equal the
+     CPU compressor's (keep_coefficients) exactly, 4:4:4 and 4:2:0, on the same images and qualities. */
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -35,6 +37,7 @@
 #include "cpu/block8.hpp"
 #include "cpu/compress.hpp"
 #include "cuda_host.hpp"
+#include "kernels/compress/jpeg_coef.cuh"
 
 using std::min;
 inline unsigned __float_as_uint(float f) {
@@ -317,6 +320,57 @@ int colour_conversion() {
   return ok ? 0 : 1;
 }
 
+// The coefficient kernel, every block of every plane (one thread each on the device), against the CPU compressor's
+// quantized coefficients. Returns the number of differing values.
+long long coefficient_check(const core::Compressor& cpu, const core::Dataset& d, int quality,
+                            core::ChromaSampling sampling) {
+  core::CompressRequest r;
+  r.quality = quality;
+  r.sampling = sampling;
+  r.keep_coefficients = true;
+  const core::CompressResult want = cpu.run(r, d);
+  const core::HostTensor& t = d.tensor;
+  std::vector<unsigned char> src(static_cast<std::size_t>(t.elements()));
+  for (std::size_t i = 0; i < src.size(); ++i)
+    src[i] = static_cast<unsigned char>(std::clamp(t.get(static_cast<std::int64_t>(i)), 0.0, 255.0));
+  namespace jc = cuda::jpeg_coef;
+  jc::Params p{};
+  p.in = src.data();
+  p.h = static_cast<int>(t.rows());
+  p.w = static_cast<int>(t.cols());
+  p.planes = core::coded_planes(t.channels());
+  const bool s420 = p.planes == 3 && sampling == core::ChromaSampling::k420;
+  p.bh = (p.h + 7) / 8;
+  p.bw = (p.w + 7) / 8;
+  p.cbh = p.planes == 3 ? (s420 ? (p.h + 15) / 16 : p.bh) : 0;
+  p.cbw = p.planes == 3 ? (s420 ? (p.w + 15) / 16 : p.bw) : 0;
+  p.s420 = s420;
+  math::jpeg::fl_scale_table(p.scale);
+  for (int c = 0; c < 2; ++c) {
+    const auto table = core::quant_table(quality, c == 1);
+    for (int k = 0; k < 64; ++k) p.qt[c][k] = static_cast<float>(table[k]);
+  }
+  std::vector<std::vector<std::int16_t>> got;
+  for (int pl = 0; pl < p.planes; ++pl) {
+    got.emplace_back(static_cast<std::size_t>((pl == 0 ? p.bh * p.bw : p.cbh * p.cbw) * 64), std::int16_t(0x5A5A));
+    p.q[pl] = got.back().data();
+  }
+  for (long long b = 0; b < jc::total_blocks(p); ++b) jc::code_block(p, b);
+  long long diff = want.quantized.planes.size() == got.size() ? 0 : 1;
+  for (std::size_t pl = 0; pl < got.size() && diff == 0; ++pl) {
+    const auto& w = want.quantized.planes[pl];
+    if (w.size() != got[pl].size()) {
+      ++diff;
+      break;
+    }
+    for (std::size_t i = 0; i < w.size(); ++i) diff += w[i] != got[pl][i];
+  }
+  if (want.quantized.blocks_high != p.bh || want.quantized.blocks_wide != p.bw ||
+      want.quantized.chroma_blocks_high != p.cbh || want.quantized.chroma_blocks_wide != p.cbw)
+    ++diff;
+  return diff;
+}
+
 int main(int argc, char** argv) {
   const std::string root = argc > 1 ? argv[1] : DCTOOL_SOURCE_DIR;
   core::Registry registry;
@@ -380,6 +434,21 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
   std::printf("f32 dequantizer identical to the f16 one in %d of %d cases\n", deq_same, deq_pairs);
+  int coef_cases = 0, coef_bad = 0;
+  for (const Case& c : cases)
+    for (int q : {10, 50, 90, 97})
+      for (auto smp : {core::ChromaSampling::k444, core::ChromaSampling::k420}) {
+        const long long d = coefficient_check(*cpu, c.d, q, smp);
+        ++coef_cases;
+        if (d != 0) {
+          ++coef_bad;
+          std::printf("%-26s q%-3d %s coefficient kernel: %lld values differ from the CPU's  FAIL\n", c.name.c_str(), q,
+                      std::string(core::to_string(smp)).c_str(), d);
+        }
+      }
+  std::printf("coefficient kernel equal to the CPU compressor's q in %d of %d cases (4:4:4 and 4:2:0)\n",
+              coef_cases - coef_bad, coef_cases);
+  bad += coef_bad;
   std::printf("min PSNR(CPU, GPU) %.2f dB, below 50 dB in %d of %d cases\n%s\n", worst, low, runs, bad ? "FAIL" : "OK");
   return bad ? 1 : 0;
 }

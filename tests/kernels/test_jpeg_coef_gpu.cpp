@@ -1,0 +1,92 @@
+// cuda-jpeg-fused's coefficient kernel (label gpu; kernels/compress/jpeg_coef.cuh): with keep_coefficients (a .jpg
+// output) the GPU's quantized coefficients equal the CPU compressor's exactly, 4:4:4 and 4:2:0, gray and RGB, on
+// the sample images and crops of odd sizes with alpha; nonzero count and entropy equal too. (The host emulator,
+// tests/emulate/emulate_jpeg.cpp, checks the same arithmetic without a GPU.)
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "app/jpeg_file.hpp"
+#include "app/registry.hpp"
+#include "core/compress.hpp"
+#include "support.hpp"
+
+namespace {
+
+using namespace dct;
+using core::Precision;
+using core::Shape2;
+
+core::Dataset crop(const core::Dataset& src, std::int64_t h, std::int64_t w, bool alpha) {
+  const std::int64_t H = src.tensor.rows(), W = src.tensor.cols(), C = src.tensor.channels();
+  core::Dataset in;
+  in.kind = src.kind;
+  const std::int64_t ch = C + (alpha ? 1 : 0);
+  in.tensor = core::HostTensor(Shape2{h, w}, ch, Precision::kF32);
+  for (std::int64_t c = 0; c < ch; ++c)
+    for (std::int64_t i = 0; i < h; ++i)
+      for (std::int64_t j = 0; j < w; ++j)
+        in.tensor.set((c * h + i) * w + j,
+                      c < C ? src.tensor.get((c * H + i % H) * W + j % W) : double((7 * i + 3 * j) % 256));
+  return in;
+}
+
+}  // namespace
+
+TEST_CASE("jpeg coef gpu: the GPU's quantized coefficients equal the CPU compressor's, 4:4:4 and 4:2:0",
+          "[compress][gpu]") {
+  const core::Compressor* fused = app::find_compressor("cuda-jpeg-fused");
+  const core::Compressor* cpu = app::find_compressor("cpu");
+  REQUIRE(fused != nullptr);
+  REQUIRE(cpu != nullptr);
+  for (const char* file : {"camera.png", "astronaut.png"}) {
+    const core::Dataset src = app::image_codec().read(test::source_dir() + "/data/" + file, Precision::kF32);
+    struct Crop {
+      std::int64_t h, w;
+      bool alpha;
+    };
+    for (const Crop cr : {Crop{src.tensor.rows(), src.tensor.cols(), false}, Crop{203, 301, false},
+                          Crop{205, 296, true}, Crop{17, 9, false}, Crop{1, 1, false}, Crop{1080, 1920, false}})
+      for (const int quality : {10, 50, 90, 97})
+        for (const auto sampling : {core::ChromaSampling::k444, core::ChromaSampling::k420}) {
+          const core::Dataset in = crop(src, cr.h, cr.w, cr.alpha);
+          core::CompressRequest r;
+          r.quality = quality;
+          r.sampling = sampling;
+          r.keep_coefficients = true;
+          core::CompressRequest rc = r;
+          rc.backend = "cpu-8x8-flmad";
+          const core::CompressResult want = cpu->run(rc, in);
+          REQUIRE(fused->supports(r, in).ok);
+          const core::CompressResult got = fused->run(r, in);
+          INFO(file << " " << cr.h << "x" << cr.w << (cr.alpha ? " +alpha" : "") << " q" << quality << " "
+                    << core::to_string(sampling));
+          const core::QuantizedCoefficients &a = want.quantized, &b = got.quantized;
+          CHECK(a.blocks_high == b.blocks_high);
+          CHECK(a.blocks_wide == b.blocks_wide);
+          CHECK(a.chroma_blocks_high == b.chroma_blocks_high);
+          CHECK(a.chroma_blocks_wide == b.chroma_blocks_wide);
+          CHECK(a.sampling == b.sampling);
+          CHECK(a.chroma == b.chroma);
+          REQUIRE(a.planes.size() == b.planes.size());
+          for (std::size_t p = 0; p < a.planes.size(); ++p) {
+            REQUIRE(a.planes[p].size() == b.planes[p].size());
+            std::int64_t diff = 0;
+            for (std::size_t i = 0; i < a.planes[p].size(); ++i) diff += a.planes[p][i] != b.planes[p][i];
+            INFO("plane " << p << ": " << diff << " of " << a.planes[p].size() << " values differ");
+            CHECK(diff == 0);
+          }
+          CHECK(want.coefficients == got.coefficients);
+          CHECK(want.nonzero == got.nonzero);
+          CHECK(want.entropy_bits == got.entropy_bits);
+          // The .jpg files are byte-identical.
+          CHECK(app::encode_jpeg(a, cr.h, cr.w, false, "cpu.jpg") == app::encode_jpeg(b, cr.h, cr.w, false, "gpu.jpg"));
+        }
+  }
+  // Without keep_coefficients 4:2:0 is not the GPU's (it has no 4:2:0 reconstruction): the CPU compressor runs it.
+  const core::Dataset rgb = app::image_codec().read(test::source_dir() + "/data/astronaut.png", Precision::kF32);
+  core::CompressRequest r;
+  r.sampling = core::ChromaSampling::k420;
+  CHECK_FALSE(fused->supports(r, rgb).ok);
+}
