@@ -569,12 +569,15 @@ class Batch {
     PipelineShape shape;
     shape.readers = shape.workers = shape.writers = jobs_;
     shape.depth = static_cast<std::size_t>(2 * jobs_);
-    using SourcePtr = std::shared_ptr<Source>;
-    run_pipeline<SourcePtr, Coded>(
-        job_.inputs(), shape, [this](std::int64_t i) { return read_source(job_, i); },
-        [this](SourcePtr&& s, const std::function<void(Coded &&)>& emit) {
-          for (std::int64_t k = 0; k < job_.per_input(); ++k) emit(compress_entry(job_, s, k));
+    // A value is one (input, quality) entry; the qualities of an input share its decoded image.
+    using Task = std::pair<std::shared_ptr<Source>, std::int64_t>;
+    run_pipeline<Task, Coded>(
+        job_.inputs(), shape,
+        [this](std::int64_t i, const std::function<void(Task &&)>& emit) {
+          const std::shared_ptr<Source> s = read_source(job_, i);
+          for (std::int64_t k = 0; k < job_.per_input(); ++k) emit(Task{s, k});
         },
+        [this](Task&& t, const std::function<void(Coded &&)>& emit) { emit(compress_entry(job_, t.first, t.second)); },
         [this](Coded&& c) { finish(std::move(c)); });
     const double wall = clock.elapsed_ms(), cpu = core::process_cpu_ms() - cpu0;
 
@@ -591,12 +594,12 @@ class Batch {
  private:
   void finish(Coded&& c) {
     const std::int64_t i = c.src->index, k = c.k;
+    const bool unread = !c.src->error.empty();
     Item it = write_entry(job_, std::move(c));
     if (it.error) {
       ++failed_;
       // One line per input that could not be read, one per entry that failed after.
-      if (k == 0 || it.error->find(job_.o.inputs[i]) == std::string::npos || job_.per_input() == 1)
-        bar_.message(*it.error);
+      if (!unread || k == 0) bar_.message(*it.error);
     }
     const std::string name = it.output;
     items_[static_cast<std::size_t>(i * job_.per_input() + k)] = std::move(it);
@@ -684,7 +687,7 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
   }
   const std::int64_t entries = job.inputs() * job.per_input();
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const int jobs = static_cast<int>(std::min<std::int64_t>(o.jobs > 0 ? o.jobs : cores, job.inputs()));
+  const int jobs = static_cast<int>(std::min<std::int64_t>(o.jobs > 0 ? o.jobs : cores, entries));
   // Entries run side by side on `jobs` workers, each image on cores / jobs threads (unless --threads says).
   configure_runtimes(g.device, g.threads > 0 || entries == 1 ? g.threads : std::max(1, int(cores) / jobs));
   if (entries == 1) return run_single(job);

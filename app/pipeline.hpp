@@ -1,9 +1,9 @@
 #pragma once
-// A three-stage pipeline for batch commands: reader threads turn input indices into values, worker threads
-// turn each value into zero or more results, writer threads consume the results. The stages are joined by
-// bounded queues, so at most about `depth` values and `depth` results are held at once whatever the number
-// of inputs; inputs are taken in index order. Stage functions report their own failures (they must not throw
-// out of the pipeline: an exception that escapes one is rethrown by run_pipeline after every thread ended).
+// A three-stage pipeline for batch commands: reader threads turn each input index into zero or more values,
+// worker threads turn each value into zero or more results, writer threads consume the results. The stages are joined
+// by bounded queues, so at most about `depth` values and `depth` results are held at once whatever the number of
+// inputs; inputs are taken in index order. Stage functions report their own failures (they must not throw out of the
+// pipeline: an exception that escapes one is rethrown by run_pipeline after every thread ended).
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -60,10 +60,12 @@ struct PipelineShape {
   std::size_t depth = 2;  // capacity of each of the two queues
 };
 
-// Runs read(i) for i = 0..n-1 on the readers, work(value, emit) on the workers (emit(result) hands a result
-// to the writers; it may wait for room), write(result) on the writers; returns when everything is written.
+// Runs read(i, emit) for i = 0..n-1 on the readers, work(value, emit) on the workers, write(result) on the
+// writers (each emit hands a value or a result to the next stage and may wait for room); returns when everything
+// is written.
 template <class Value, class Result>
-void run_pipeline(std::int64_t n, const PipelineShape& shape, const std::function<Value(std::int64_t)>& read,
+void run_pipeline(std::int64_t n, const PipelineShape& shape,
+                  const std::function<void(std::int64_t, const std::function<void(Value&&)>&)>& read,
                   const std::function<void(Value&&, const std::function<void(Result&&)>&)>& work,
                   const std::function<void(Result&&)>& write) {
   BoundedQueue<Value> values(shape.depth);
@@ -83,7 +85,8 @@ void run_pipeline(std::int64_t n, const PipelineShape& shape, const std::functio
       results.close();
     }
   };
-  // Readers claim indices under a lock and push in claim order, so values reach the queue close to input order.
+  const std::function<void(Value &&)> emit_value = [&](Value&& v) { values.push(std::move(v)); };
+  // Readers claim indices under a lock, so values reach the queue close to input order.
   auto reader = [&] {
     guard([&] {
       for (;;) {
@@ -93,7 +96,7 @@ void run_pipeline(std::int64_t n, const PipelineShape& shape, const std::functio
           if (next >= n) return;
           i = next++;
         }
-        values.push(read(i));
+        read(i, emit_value);
       }
     });
   };
