@@ -189,6 +189,9 @@ struct Job {
   bool skip = false;
   std::vector<int> qualities;
   std::vector<std::vector<std::string>> outputs;  // [input][quality]
+  // Whether entries are shown (--report, --json): blockiness is computed only then (PSNR always, for the text
+  // line and the summary).
+  bool details() const { return !o.report.empty() || g.json; }
   std::int64_t inputs() const { return static_cast<std::int64_t>(o.inputs.size()); }
   std::int64_t per_input() const { return static_cast<std::int64_t>(qualities.size()); }
   bool jpg(std::int64_t i, std::int64_t k) const {
@@ -207,7 +210,9 @@ struct Source {
   // Shared by the qualities' metrics, made by the first that needs them.
   std::mutex mu;
   std::optional<double> blockiness_input;
-  std::optional<core::HostTensor> colour;  // the coded channels as f32 (.jpg outputs' PSNR reference)
+  // The coded channels as f32 (.jpg outputs' PSNR reference): `data` itself when it has no others.
+  std::optional<core::HostTensor> colour_copy;
+  const core::HostTensor* colour = nullptr;
 };
 
 // An entry compressed (stage 2), waiting for its output to be written.
@@ -333,14 +338,17 @@ Item write_entry(const Job& job, Coded&& c) {
       sw.reset();
       {
         std::lock_guard<std::mutex> lock(src.mu);
-        if (!src.colour) src.colour = first_channels(in, np);
-        if (!src.blockiness_input) src.blockiness_input = core::blockiness(*src.colour);
+        if (src.colour == nullptr) {
+          if (np < in.channels() || in.precision() != core::Precision::kF32) src.colour_copy = first_channels(in, np);
+          src.colour = src.colour_copy ? &*src.colour_copy : &in;
+        }
+        if (!src.blockiness_input && job.details()) src.blockiness_input = core::blockiness(*src.colour);
       }
       it.bytes = static_cast<std::int64_t>(file.size());
       it.bpp = 8.0 * double(it.bytes) / double(h * w);
       it.mse = core::mse(*src.colour, decoded);
       it.psnr = core::psnr_db(it.mse, 255.0);
-      it.blockiness = core::blockiness(decoded);
+      if (job.details()) it.blockiness = core::blockiness(decoded);
     } else {
       core::WriteOptions wo;
       wo.image_bit_depth = src.data.kind == core::SourceKind::kImage16 ? 16 : 8;
@@ -353,12 +361,12 @@ Item write_entry(const Job& job, Coded&& c) {
       sw.reset();
       {
         std::lock_guard<std::mutex> lock(src.mu);
-        if (!src.blockiness_input) src.blockiness_input = core::blockiness(in);
+        if (!src.blockiness_input && job.details()) src.blockiness_input = core::blockiness(in);
       }
       const double peak = src.data.kind == core::SourceKind::kImage16 ? 65535.0 : 255.0;
       it.mse = core::mse(in, c.res.image);
       it.psnr = core::psnr_db(it.mse, peak);
-      it.blockiness = core::blockiness(c.res.image);
+      if (job.details()) it.blockiness = core::blockiness(c.res.image);
     }
   } catch (const Error& e) {
     it.error = message_of(e, it.output);
@@ -368,7 +376,7 @@ Item write_entry(const Job& job, Coded&& c) {
     it.error = "dctool: error: " + it.output + ": out of host memory";
     return it;
   }
-  it.blockiness_input = *src.blockiness_input;
+  it.blockiness_input = src.blockiness_input.value_or(0.0);
   it.nonzero_fraction = c.res.nonzero_fraction();
   it.entropy_bpp = c.res.entropy_bpp();
   it.backend = c.res.backend;
