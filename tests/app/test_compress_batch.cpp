@@ -253,3 +253,29 @@ TEST_CASE("compress batch: the summary line has images/s, mean PSNR and mean bpp
   CHECK(contains(t.err, "median_ms"));
   CHECK(contains(t.err, "cores busy"));
 }
+
+TEST_CASE("compress batch: an unreadable input at several qualities is one line; the others go on (exit 3)",
+          "[compress][batch]") {
+  Inputs in;
+  const std::string bad = in.in + "/bad.png", out = in.dir.file("out"), rep = in.dir.file("r.json");
+  spit(bad, std::string("\x89PNG\r\n\x1a\n not a png at all", 26));
+  const RunResult r = run_dctool("compress " + q(in.a) + " " + q(bad) + " " + q(in.b) + " -o " + q(out) +
+                                 " --quality 30,70 --report " + q(rep));
+  INFO(r.err);
+  CHECK(r.code == 3);
+  int error_lines = 0;
+  for (const auto& l : split_lines(r.err))
+    if (l.rfind("dctool: error: ", 0) == 0) {
+      ++error_lines;
+      CHECK(contains(l, "bad.png"));
+    }
+  CHECK(error_lines == 1);
+  CHECK(contains(r.err, "compressed 4 of 6 outputs (3 images x 2 qualities, 2 failed)"));
+  CHECK(list_dir(out) == std::set<std::string>{"a-q30.jpg", "a-q70.jpg", "b-q30.jpg", "b-q70.jpg"});
+  const FlatJson j = parse_json_text(in.dir, slurp(rep));
+  REQUIRE(j.size == 6);
+  CHECK(j.has("2.error"));
+  CHECK(j.has("3.error"));
+  CHECK(num(j, "3.quality") == 70);
+  CHECK(j.has("4.psnr_db"));
+}
