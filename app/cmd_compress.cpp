@@ -1,15 +1,19 @@
-// compress: parse into a core::CompressRequest, pick a Compressor (registry order), run it per input, write
-// the reconstruction atomically, report PSNR / nonzero fraction / entropy / timing. Batch mode (several
-// inputs, -o DIR): worker threads take inputs in turn; a failed input is one line on stderr and skipped.
-// A .jpg/.jpeg output in jpeg mode is a JFIF file of the quantized coefficients (app/jpeg_file.cpp), made by
-// the chosen compressor (CPU or GPU: the same coefficients); its PSNR is that of libjpeg-turbo's float decode of
-// the file, and the report gains the file's bytes and bits per pixel.
+// compress: parse into a core::CompressRequest, pick a Compressor (registry order), run it per input and
+// quality, write each output atomically, report PSNR / rate / nonzero fraction / entropy / per-stage timing.
+// Several entries (inputs x qualities) run through a three-stage pipeline (app/pipeline.hpp): readers decode,
+// workers compress, writers encode, commit and measure; a failed entry is one line on stderr and the others go
+// on; the report keeps input order. A .jpg/.jpeg output in jpeg mode is a JFIF file of the quantized
+// coefficients (app/jpeg_file.cpp), made by the chosen compressor (CPU or GPU: the same coefficients); its PSNR
+// is that of libjpeg-turbo's float decode of the file, and the report gains the file's bytes and bits per pixel.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -20,6 +24,7 @@
 #include "app/common.hpp"
 #include "app/jpeg_file.hpp"
 #include "app/options.hpp"
+#include "app/pipeline.hpp"
 #include "app/progress.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
@@ -36,20 +41,24 @@ struct CompressOptions {
   std::vector<std::string> inputs;
   std::string output;  // a file (one input) or a directory (batch)
   std::string mode = "jpeg";
-  int quality = 75;
-  double threshold = -1;  // < 0: not given
-  double keep = -1;       // < 0: not given
-  std::string report;     // --report FILE.json
-  int jobs = 0;           // 0: all cores
-  bool optimize = false;  // --optimize: optimized Huffman tables in a .jpg output
-
+  std::string quality = "75";    // Q, START:STOP:STEP or Q1,Q2,...
+  double threshold = -1;         // < 0: not given
+  double keep = -1;              // < 0: not given
+  std::string report;            // --report FILE.json
+  int jobs = 0;                  // 0: all cores
+  bool optimize = false;         // --optimize: optimized Huffman tables in a .jpg output
+  std::string format;            // --format jpg|png|same in batch mode; empty: by mode
   std::string sampling = "444";  // --sampling 444|420 (jpeg mode)
   bool progressive = false;      // --progressive: a progressive .jpg output
+  bool quality_given = false, threshold_given = false, keep_given = false;
 };
 
+// One report entry: an (input, quality) pair.
 struct Item {
   std::string input, output;
-  std::optional<std::string> error;
+  int quality = 0;
+  std::optional<std::string> error;  // the one-line message
+  ErrorCode code = ErrorCode::kInput;
   double psnr = 0, mse = 0, nonzero_fraction = 0, entropy_bpp = 0;
   double blockiness = 0, blockiness_input = 0;  // core::blockiness of the output and of the input
   std::int64_t bytes = -1;                      // size of the compressed file written (-1: none)
@@ -62,10 +71,77 @@ struct Item {
 // batch's images/s (decode + encode cost). Handled here, not a core::CompressMode.
 bool skip_transform(const CompressOptions& o) { return o.mode == "none"; }
 
+int parse_int(const std::string& s, const std::string& whole) {
+  int v = 0;
+  const char* end = s.data() + s.size();
+  const auto [p, ec] = std::from_chars(s.data(), end, v);
+  if (s.empty() || ec != std::errc() || p != end)
+    throw Error(ErrorCode::kUsage, "--quality",
+                "'" + whole + "' is not a quality (Q), a range (START:STOP:STEP) or a list (Q1,Q2,...)");
+  return v;
+}
+
+// --quality: one quality, an inclusive range START:STOP:STEP, or a list Q1,Q2,... (each 1..100, no repeats).
+std::vector<int> parse_qualities(const std::string& text) {
+  std::string s;
+  for (char c : text)
+    if (c != ' ') s += c;
+  std::vector<int> q;
+  if (s.find(':') != std::string::npos) {
+    std::vector<std::string> f;
+    std::string cur;
+    for (char c : s + ":") {
+      if (c == ':') {
+        f.push_back(cur);
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+    if (f.size() != 3)
+      throw Error(ErrorCode::kUsage, "--quality", "a range is START:STOP:STEP (e.g. 10:95:5), not '" + text + "'");
+    const int a = parse_int(f[0], text), b = parse_int(f[1], text), step = parse_int(f[2], text);
+    if (step < 1 || a > b)
+      throw Error(ErrorCode::kUsage, "--quality", "range '" + text + "' needs START <= STOP and a STEP of at least 1");
+    for (int v = a; v <= b; v += step) q.push_back(v);
+  } else {
+    std::string cur;
+    for (char c : s + ",") {
+      if (c == ',') {
+        q.push_back(parse_int(cur, text));
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    if (q[i] < 1 || q[i] > 100)
+      throw Error(ErrorCode::kUsage, "--quality", "must be 1..100, not " + std::to_string(q[i]));
+    for (std::size_t k = 0; k < i; ++k)
+      if (q[k] == q[i]) throw Error(ErrorCode::kUsage, "--quality", std::to_string(q[i]) + " is given twice");
+  }
+  return q;
+}
+
+// Mode-specific options need their mode: a value that would be ignored is a usage error, not a silent default.
+void check_mode_options(const CompressOptions& o) {
+  const std::string m = o.mode;
+  auto refuse = [&](const std::string& opt, const std::string& modes) {
+    throw Error(ErrorCode::kUsage, opt, "applies to " + modes + " only, and the mode is " + m);
+  };
+  if (o.threshold_given && m != "threshold") refuse("--threshold", "--mode threshold");
+  if (o.keep_given && m != "keep") refuse("--keep", "--mode keep");
+  // none ignores --quality, so that a baseline command line differs from the real one only by its mode.
+  if (o.quality_given && (m == "threshold" || m == "keep")) refuse("--quality", "--mode jpeg and lot");
+  if (o.optimize && m != "jpeg") refuse("--optimize", "--mode jpeg with .jpg outputs");
+  if (o.progressive && m != "jpeg") refuse("--progressive", "--mode jpeg with .jpg outputs");
+}
+
 core::CompressRequest request_of(const GlobalOptions& g, const CompressOptions& o) {
   core::CompressRequest r;
   if (!skip_transform(o)) r.mode = core::parse_compress_mode(o.mode);
-  r.quality = o.quality;
+  check_mode_options(o);
   r.sampling = core::parse_chroma_sampling(o.sampling);
   r.progressive = o.progressive;
   r.prec = precision_of(g);
@@ -78,8 +154,6 @@ core::CompressRequest request_of(const GlobalOptions& g, const CompressOptions& 
     if (o.keep < 0 || o.keep > 1) throw Error(ErrorCode::kUsage, "--keep", "keep mode needs --keep F with 0 <= F <= 1");
     r.keep = o.keep;
   }
-  if (r.quality < 1 || r.quality > 100)
-    throw Error(ErrorCode::kUsage, "--quality", "must be 1..100, not " + std::to_string(r.quality));
   return r;
 }
 
@@ -107,132 +181,240 @@ core::HostTensor first_channels(const core::HostTensor& t, std::int64_t n) {
   return out;
 }
 
-// The start of every item: its paths, the output checked against the inputs, the input read ("read" time).
-core::Dataset start_item(Item& it, const GlobalOptions& g, const std::string& input, const std::string& output,
-                         const std::vector<std::string>& all_inputs) {
-  core::Stopwatch sw;
-  it.input = input;
-  it.output = output;
-  core::check_output_path(output, all_inputs);
-  core::Dataset in = read_input(input, read_options(g, InputOptions{}, core::Precision::kF32));
-  it.times.add("read", sw.elapsed_ms());
-  return in;
+using Clock = std::chrono::steady_clock;
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-// jpeg mode with a .jpg/.jpeg output: the CPU compressor's quantized coefficients entropy coded by
-// libjpeg-turbo into `output`; PSNR of the file's float-IDCT decode against the input's colour channels.
-Item compress_to_jpeg(const GlobalOptions& g, const core::CompressRequest& r0, bool optimize, const std::string& input,
-                      const std::string& output, const std::vector<std::string>& all_inputs) {
-  Item it;
-  core::Stopwatch total, sw;
-  core::Dataset in = start_item(it, g, input, output, all_inputs);
-  core::CompressRequest r = r0;
-  r.keep_coefficients = true;
-  // A compressor's name (-b cuda-jpeg-fused, -b cpu) picks the compressor, not a transform backend: the CPU
-  // compressor's transforms then follow auto.
-  const std::string named = r.backend;
-  if (find_compressor(r.backend) != nullptr) r.backend = "auto";
+// Everything one command compresses: the request, the qualities, each input's outputs (one per quality).
+struct Job {
+  const GlobalOptions& g;
+  const CompressOptions& o;
+  core::CompressRequest r;
+  bool skip = false;
+  std::vector<int> qualities;
+  std::vector<std::vector<std::string>> outputs;  // [input][quality]
+  // Whether entries are shown (--report, --json): blockiness is computed only then (PSNR always, for the text
+  // line and the summary).
+  bool details() const { return !o.report.empty() || g.json; }
+  std::int64_t inputs() const { return static_cast<std::int64_t>(o.inputs.size()); }
+  std::int64_t per_input() const { return static_cast<std::int64_t>(qualities.size()); }
+  bool jpg(std::int64_t i, std::int64_t k) const {
+    return !skip && r.mode == core::CompressMode::kJpeg && is_jpeg_path(outputs[i][k]);
+  }
+};
+
+// An input as read (stage 1), shared by the entries of its qualities.
+struct Source {
+  std::int64_t index = 0;
+  std::string error;  // set when reading failed (the message, one line)
+  ErrorCode code = ErrorCode::kInput;
+  core::Dataset data;
+  Clock::time_point start, read_end;
+  double read_ms = 0;
+  // Shared by the qualities' metrics, made by the first that needs them.
+  std::mutex mu;
+  std::optional<double> blockiness_input;
+  // The coded channels as f32 (.jpg outputs' PSNR reference): `data` itself when it has no others.
+  std::optional<core::HostTensor> colour_copy;
+  const core::HostTensor* colour = nullptr;
+};
+
+// An entry compressed (stage 2), waiting for its output to be written.
+struct Coded {
+  std::shared_ptr<Source> src;
+  std::int64_t k = 0;
+  std::string error;
+  ErrorCode code = ErrorCode::kInput;
   core::CompressResult res;
-  const core::Compressor* comp = nullptr;
-  try {
-    core::CompressRequest pick = r;
-    pick.backend = named;
-    comp = &choose(pick, in);  // every compressor returns the same coefficients (core::CompressRequest)
-    res = comp->run(r, in);
-  } catch (const Error& e) {
-    rethrow_with_subject(e, input);
-  }
-  for (const auto& row : res.times.rows()) it.times.add(row.stage, row.ms);
-  const std::int64_t h = in.tensor.rows(), w = in.tensor.cols(), ch = in.tensor.channels();
-  const std::int64_t np = core::coded_planes(ch);
-  if (np < ch && !g.quiet)
-    std::fprintf(stderr, "dctool: note: %s: the alpha channel is not stored in the .jpg\n", printable(output).c_str());
-  sw.reset();
-  const std::vector<unsigned char> file = encode_jpeg(res.quantized, h, w, optimize, output, r.progressive);
-  it.times.add("encode", sw.elapsed_ms());
-  sw.reset();
-  try {
-    core::AtomicFile f(output);
-    f.write(file.data(), file.size());
-    f.commit();
-  } catch (const Error& e) {
-    rethrow_with_subject(e, output);
-  }
-  it.times.add("write", sw.elapsed_ms());
-  sw.reset();
-  const core::HostTensor decoded = decode_jpeg(file, output);
-  const core::HostTensor ref = first_channels(in.tensor, np);
-  it.times.add("decode", sw.elapsed_ms());
-  it.bytes = static_cast<std::int64_t>(file.size());
-  it.bpp = 8.0 * double(it.bytes) / double(h * w);
-  it.mse = core::mse(ref, decoded);
-  it.psnr = core::psnr_db(it.mse, 255.0);
-  it.nonzero_fraction = res.nonzero_fraction();
-  it.entropy_bpp = res.entropy_bpp();
-  it.blockiness = core::blockiness(decoded);
-  it.blockiness_input = core::blockiness(ref);
-  it.backend = res.backend + " (" + std::string(comp->name()) + " compressor: .jpg output)";
-  it.times.add("total", total.elapsed_ms());
-  return it;
+  core::StageTable times;  // queue and the compressor's stages
+  Clock::time_point end;
+};
+
+std::string message_of(const Error& e, const std::string& subject) {
+  return e.subject().empty() ? Error(e.code(), subject, e.what()).message() : e.message();
 }
 
-Item compress_one(const GlobalOptions& g, const core::CompressRequest& r, bool skip, const std::string& input,
-                  const std::string& output, const std::vector<std::string>& all_inputs, bool optimize = false) {
-  if (!skip && r.mode == core::CompressMode::kJpeg && is_jpeg_path(output))
-    return compress_to_jpeg(g, r, optimize, input, output, all_inputs);
-  Item it;
-  core::Stopwatch total, sw;
-  core::Dataset in = start_item(it, g, input, output, all_inputs);
-  core::CompressResult res;
+// Stage 1: the outputs checked against the inputs, the input decoded.
+std::shared_ptr<Source> read_source(const Job& job, std::int64_t i) {
+  auto s = std::make_shared<Source>();
+  s->index = i;
+  s->start = Clock::now();
+  const std::string& input = job.o.inputs[i];
   try {
-    if (skip) {
-      res.image = in.tensor.clone();
-      res.backend = "none";
+    for (const auto& out : job.outputs[i]) core::check_output_path(out, job.o.inputs);
+    s->data = read_input(input, read_options(job.g, InputOptions{}, core::Precision::kF32));
+  } catch (const Error& e) {
+    s->error = message_of(e, input);
+    s->code = e.code();
+  } catch (const std::bad_alloc&) {
+    s->error = "dctool: error: " + input + ": out of host memory";
+  }
+  s->read_end = Clock::now();
+  s->read_ms = ms_between(s->start, s->read_end);
+  return s;
+}
+
+// Stage 2: one quality of a read input through the compressor (the CPU one for a .jpg output: only it returns
+// the quantized coefficients).
+Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::int64_t k) {
+  Coded c;
+  c.src = src;
+  c.k = k;
+  const Clock::time_point t0 = Clock::now();
+  c.times.add("queue", ms_between(src->read_end, t0));
+  if (!src->error.empty()) {
+    c.end = Clock::now();
+    return c;
+  }
+  const std::string& input = job.o.inputs[src->index];
+  try {
+    core::CompressRequest r = job.r;
+    r.quality = job.qualities[k];
+    if (job.skip) {
+      c.res.image = src->data.tensor.clone();
+      c.res.backend = "none";
+    } else if (job.jpg(src->index, k)) {
+      r.keep_coefficients = true;
+      // A compressor's name (-b cuda-jpeg-fused, -b cpu) picks the compressor, not a transform backend: the CPU
+      // compressor's transforms then follow auto. Every compressor returns the same coefficients.
+      core::CompressRequest pick = r;
+      if (find_compressor(r.backend) != nullptr) r.backend = "auto";
+      const core::Compressor& comp = choose(pick, src->data);
+      c.res = comp.run(r, src->data);
+      c.res.backend += " (" + std::string(comp.name()) + " compressor: .jpg output)";
     } else {
-      res = choose(r, in).run(r, in);
+      c.res = choose(r, src->data).run(r, src->data);
     }
   } catch (const Error& e) {
-    rethrow_with_subject(e, input);
+    c.error = message_of(e, input);
+    c.code = e.code();
+  } catch (const std::bad_alloc&) {
+    c.error = "dctool: error: " + input + ": out of host memory";
   }
-  for (const auto& row : res.times.rows()) it.times.add(row.stage, row.ms);
-  sw.reset();
-  core::WriteOptions wo;
-  wo.image_bit_depth = in.kind == core::SourceKind::kImage16 ? 16 : 8;
+  c.end = Clock::now();
+  double named = 0;
+  for (const auto& row : c.res.times.rows()) {
+    c.times.add(row.stage, row.ms);
+    named += row.ms;
+  }
+  // What the compressor did outside its named stages (conversions, checks, plan look-up).
+  if (c.error.empty()) c.times.add("other", std::max(0.0, ms_between(t0, c.end) - named));
+  return c;
+}
+
+// Stage 3: the output encoded and committed, then the entry's metrics.
+Item write_entry(const Job& job, Coded&& c) {
+  Source& src = *c.src;
+  const std::int64_t i = src.index, k = c.k;
+  Item it;
+  it.input = job.o.inputs[i];
+  it.output = job.outputs[i][k];
+  it.quality = job.qualities[k];
+  const Clock::time_point t0 = Clock::now();
+  it.times.add("read", src.read_ms);
+  for (const auto& row : c.times.rows()) it.times.add(row.stage, row.ms);
+  it.times.add("queue_write", ms_between(c.end, t0));
+  if (!src.error.empty() || !c.error.empty()) {
+    it.error = !src.error.empty() ? src.error : c.error;
+    it.code = !src.error.empty() ? src.code : c.code;
+    return it;
+  }
+  core::Stopwatch sw;
+  const core::HostTensor& in = src.data.tensor;
+  const std::int64_t h = in.rows(), w = in.cols();
   try {
-    core::write_any(output, res.image, wo, &image_codec());
+    if (job.jpg(i, k)) {
+      const std::int64_t np = core::coded_planes(in.channels());
+      if (np < in.channels() && k == 0 && !job.g.quiet)
+        std::fprintf(stderr, "dctool: note: %s: the alpha channel is not stored in the .jpg\n", it.output.c_str());
+      const std::vector<unsigned char> file =
+          encode_jpeg(c.res.quantized, h, w, job.o.optimize, it.output, job.r.progressive);
+      it.times.add("encode", sw.elapsed_ms());
+      sw.reset();
+      try {
+        core::AtomicFile f(it.output);
+        f.write(file.data(), file.size());
+        f.commit();
+      } catch (const Error& e) {
+        rethrow_with_subject(e, it.output);
+      }
+      it.times.add("write", sw.elapsed_ms());
+      sw.reset();
+      const core::HostTensor decoded = decode_jpeg(file, it.output);
+      it.times.add("decode", sw.elapsed_ms());
+      sw.reset();
+      {
+        std::lock_guard<std::mutex> lock(src.mu);
+        if (src.colour == nullptr) {
+          if (np < in.channels() || in.precision() != core::Precision::kF32) src.colour_copy = first_channels(in, np);
+          src.colour = src.colour_copy ? &*src.colour_copy : &in;
+        }
+        if (!src.blockiness_input && job.details()) src.blockiness_input = core::blockiness(*src.colour);
+      }
+      it.bytes = static_cast<std::int64_t>(file.size());
+      it.bpp = 8.0 * double(it.bytes) / double(h * w);
+      it.mse = core::mse(*src.colour, decoded);
+      it.psnr = core::psnr_db(it.mse, 255.0);
+      if (job.details()) it.blockiness = core::blockiness(decoded);
+    } else {
+      core::WriteOptions wo;
+      wo.image_bit_depth = src.data.kind == core::SourceKind::kImage16 ? 16 : 8;
+      try {
+        core::write_any(it.output, c.res.image, wo, &image_codec());
+      } catch (const Error& e) {
+        rethrow_with_subject(e, it.output);
+      }
+      it.times.add("write", sw.elapsed_ms());
+      sw.reset();
+      {
+        std::lock_guard<std::mutex> lock(src.mu);
+        if (!src.blockiness_input && job.details()) src.blockiness_input = core::blockiness(in);
+      }
+      const double peak = src.data.kind == core::SourceKind::kImage16 ? 65535.0 : 255.0;
+      it.mse = core::mse(in, c.res.image);
+      it.psnr = core::psnr_db(it.mse, peak);
+      if (job.details()) it.blockiness = core::blockiness(c.res.image);
+    }
   } catch (const Error& e) {
-    rethrow_with_subject(e, output);
+    it.error = message_of(e, it.output);
+    it.code = e.code();
+    return it;
+  } catch (const std::bad_alloc&) {
+    it.error = "dctool: error: " + it.output + ": out of host memory";
+    return it;
   }
-  it.times.add("write", sw.elapsed_ms());
-  const double peak = in.kind == core::SourceKind::kImage16 ? 65535.0 : 255.0;
-  it.mse = core::mse(in.tensor, res.image);
-  it.psnr = core::psnr_db(it.mse, peak);
-  it.nonzero_fraction = res.nonzero_fraction();
-  it.entropy_bpp = res.entropy_bpp();
-  it.blockiness = core::blockiness(res.image);
-  it.blockiness_input = core::blockiness(in.tensor);
-  it.backend = res.backend;
-  it.times.add("total", total.elapsed_ms());
+  it.blockiness_input = src.blockiness_input.value_or(0.0);
+  it.nonzero_fraction = c.res.nonzero_fraction();
+  it.entropy_bpp = c.res.entropy_bpp();
+  it.backend = c.res.backend;
+  it.times.add("metrics", sw.elapsed_ms());
+  it.times.add("total", ms_between(src.start, Clock::now()));
   return it;
 }
 
-std::string param_json(const core::CompressRequest& r) {
-  switch (r.mode) {
+std::string param_json(const Job& job, const Item& it) {
+  switch (job.r.mode) {
     case core::CompressMode::kJpeg:
     case core::CompressMode::kLot:
-      return "\"quality\": " + std::to_string(r.quality);
+      return "\"quality\": " + std::to_string(it.quality);
     case core::CompressMode::kThreshold:
-      return "\"threshold\": " + json_number(r.threshold);
+      return "\"threshold\": " + json_number(job.r.threshold);
     default:
-      return "\"keep\": " + json_number(r.keep);
+      return "\"keep\": " + json_number(job.r.keep);
   }
 }
 
-std::string item_json(const core::CompressRequest& r, bool skip, const Item& it) {
-  std::string j =
-      "{\"input\": " + json_escape(it.input) + ", \"output\": " + json_escape(it.output) + ", \"mode\": " +
-      (skip ? std::string("\"none\"") : json_escape(std::string(core::to_string(r.mode))) + ", " + param_json(r));
-  if (it.error) return j + ", \"error\": " + json_escape(*it.error) + "}";
+std::string item_json(const Job& job, const Item& it) {
+  std::string j = "{\"input\": " + json_escape(it.input) + ", \"output\": " + json_escape(it.output) + ", \"mode\": " +
+                  (job.skip ? std::string("\"none\"")
+                            : json_escape(std::string(core::to_string(job.r.mode))) + ", " + param_json(job, it));
+  if (it.error) {
+    // The message without its "dctool: error: " prefix, as before.
+    std::string m = *it.error;
+    if (m.rfind("dctool: error: ", 0) == 0) m = m.substr(15);
+    return j + ", \"error\": " + json_escape(m) + ", \"timing_ms\": " + json_timing(it.times) + "}";
+  }
   j += ", \"psnr_db\": " + json_number(it.psnr) + ", \"mse\": " + json_number(it.mse) +
        ", \"nonzero_fraction\": " + json_number(it.nonzero_fraction) +
        ", \"entropy_bpp\": " + json_number(it.entropy_bpp) +
@@ -257,139 +439,277 @@ void write_text_file(const std::string& path, const std::string& text) {
   f.commit();
 }
 
-// The output path of each input: -o itself, or DIR/<stem>.png in batch mode.
-std::vector<std::string> outputs_of(const CompressOptions& o, bool out_is_dir) {
-  std::vector<std::string> outputs;
-  for (const auto& in : o.inputs)
-    outputs.push_back(out_is_dir ? (fs::path(o.output) / fs::path(in).stem()).string() + ".png" : o.output);
-  return outputs;
+// ---- output names -------------------------------------------------------------------------------------------
+// -o DIR (several inputs, an existing directory, or a name ending in '/'): DIR/<stem>[-qQQ].<format>;
+// -o FILE (one input): FILE, or FILE's stem with -qQQ before its extension for each of several qualities.
+struct Outputs {
+  bool dir = false;
+  std::vector<std::vector<std::string>> names;  // [input][quality]
+};
+
+std::string quality_suffix(const std::vector<int>& q, std::size_t k) {
+  if (q.size() < 2) return "";
+  char b[16];
+  std::snprintf(b, sizeof b, "-q%02d", q[k]);
+  return b;
 }
 
-int run_single(const GlobalOptions& g, const CompressOptions& o, const core::CompressRequest& r, bool skip,
-               const std::string& output) {
-  const Item it = compress_one(g, r, skip, o.inputs[0], output, o.inputs, o.optimize);
-  if (!o.report.empty()) write_text_file(o.report, item_json(r, skip, it) + "\n");
-  if (g.json)
-    std::printf("%s\n", item_json(r, skip, it).c_str());
-  else if (!g.quiet)
+Outputs outputs_of(const CompressOptions& o, const std::vector<int>& qualities) {
+  Outputs out;
+  std::error_code ec;
+  const bool exists = fs::exists(o.output, ec);
+  const bool is_dir = fs::is_directory(o.output, ec);
+  const bool batch = o.inputs.size() > 1;
+  out.dir = batch || is_dir || (!o.output.empty() && o.output.back() == '/');
+  if (out.dir && exists && !is_dir)
+    throw Error(ErrorCode::kUsage, o.output,
+                "is a file: several inputs need -o to name a directory (one that does not exist is created)");
+  const std::string format = o.format.empty() ? (o.mode == "jpeg" ? "jpg" : "png") : o.format;
+  if (format == "jpg" && o.mode != "jpeg" && o.mode != "none")
+    throw Error(ErrorCode::kUsage, "--format",
+                "jpg needs --mode jpeg (" + o.mode + " mode's coefficients are not JPEG's); use png");
+  if (!out.dir && !o.format.empty()) {
+    const std::string ext = core::lower_extension(o.output);
+    const bool same = format == "jpg" ? is_jpeg_path(o.output) : ext == "." + format;
+    if (!same)
+      throw Error(ErrorCode::kUsage, "--format",
+                  "names the format of outputs in a directory (-o DIR); " + o.output +
+                      " is a file, whose extension is its format");
+  }
+  for (const auto& in : o.inputs) {
+    std::vector<std::string> names;
+    for (std::size_t k = 0; k < qualities.size(); ++k) {
+      const std::string suffix = quality_suffix(qualities, k);
+      if (out.dir) {
+        std::string ext = format == "same" ? fs::path(in).extension().string() : "." + format;
+        names.push_back((fs::path(o.output) / (fs::path(in).stem().string() + suffix + ext)).string());
+      } else {
+        const fs::path p(o.output);
+        names.push_back(suffix.empty()
+                            ? o.output
+                            : (p.parent_path() / (p.stem().string() + suffix + p.extension().string())).string());
+      }
+    }
+    out.names.push_back(std::move(names));
+  }
+  return out;
+}
+
+// Whether the colliding outputs would be told apart by the inputs' own extensions (x.png and x.jpg).
+bool format_same_helps(const Job& job) {
+  if (job.o.format == "same") return false;
+  std::map<std::string, std::string> ext_of;  // stem -> first extension
+  for (const auto& in : job.o.inputs) {
+    const fs::path p(in);
+    const auto [at, fresh] = ext_of.emplace(p.stem().string(), p.extension().string());
+    if (!fresh && at->second == p.extension().string()) return false;
+  }
+  return true;
+}
+
+// Refuses, before any work, outputs that cannot be written as asked (a .jpg outside jpeg mode, a format the
+// image writer lacks, --optimize without .jpg outputs) and two entries that would write the same file.
+void check_outputs(const Job& job) {
+  const std::int64_t n = job.inputs(), nq = job.per_input();
+  bool all_jpg = true;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t k = 0; k < nq; ++k) {
+      const std::string& out = job.outputs[i][k];
+      const bool jpg = is_jpeg_path(out);
+      all_jpg = all_jpg && jpg;
+      if (jpg && !job.skip && job.r.mode != core::CompressMode::kJpeg)
+        throw Error(ErrorCode::kUsage, out,
+                    "a .jpg/.jpeg output needs --mode jpeg (" + std::string(core::to_string(job.r.mode)) +
+                        " mode's coefficients are not JPEG's); write .png for its reconstruction");
+      if (!jpg && !image_codec().handles_write(out))
+        throw Error(ErrorCode::kUsage, out,
+                    "cannot write images of type '" + core::lower_extension(out) + "' (expected .png .bmp .tga .jpg)");
+    }
+  if (job.o.optimize && (job.skip || !all_jpg))
+    throw Error(ErrorCode::kUsage, "--optimize", "needs --mode jpeg and .jpg/.jpeg outputs");
+  if (job.o.progressive && (job.skip || !all_jpg))
+    throw Error(ErrorCode::kUsage, "--progressive", "needs --mode jpeg and .jpg/.jpeg outputs");
+  std::map<std::string, std::int64_t> seen;  // output -> input index
+  std::int64_t collisions = 0;
+  std::string first;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t k = 0; k < nq; ++k) {
+      const std::string key = fs::path(job.outputs[i][k]).lexically_normal().string();
+      const auto [at, fresh] = seen.emplace(key, i);
+      if (fresh) continue;
+      if (collisions++ == 0)
+        first = job.o.inputs[at->second] + " and " + job.o.inputs[i] + " both give " + job.outputs[i][k];
+    }
+  if (collisions > 0)
+    throw Error(ErrorCode::kUsage, job.o.output,
+                "outputs collide: " + first +
+                    (collisions > 1 ? " (and " + std::to_string(collisions - 1) + " more)" : std::string()) +
+                    (format_same_helps(job) ? "; --format same keeps their extensions apart"
+                                            : "; rename the inputs apart or compress them separately"));
+}
+
+// ---- running ----------------------------------------------------------------------------------------------
+int run_single(const Job& job) {
+  core::Stopwatch total;
+  Item it = write_entry(job, compress_entry(job, read_source(job, 0), 0));
+  if (it.error) {
+    std::fprintf(stderr, "%s\n", it.error->c_str());
+    return static_cast<int>(it.code);
+  }
+  // One entry on its own has no queues.
+  core::StageTable t;
+  for (const auto& row : it.times.rows())
+    if (row.stage != "queue" && row.stage != "queue_write")
+      t.add(row.stage, row.stage == "total" ? total.elapsed_ms() : row.ms);
+  it.times = t;
+  if (!job.o.report.empty()) write_text_file(job.o.report, item_json(job, it) + "\n");
+  if (job.g.json)
+    std::printf("%s\n", item_json(job, it).c_str());
+  else if (!job.g.quiet)
     std::printf("%s\n", item_text(it).c_str());
-  print_timing(g, it.times);
+  print_timing(job.g, it.times);
   return 0;
 }
 
-// A batch: inputs taken in turn by worker threads; a failed input is one line on stderr and an item with
-// its error.
+// Several entries: the three-stage pipeline (app/pipeline.hpp). Readers decode inputs, workers compress each
+// quality of a read input, writers encode, commit and measure; entries are reported in input order.
 class Batch {
  public:
-  Batch(const GlobalOptions& g, const CompressOptions& o, const core::CompressRequest& r, bool skip,
-        std::vector<std::string> outputs)
-      : g_(g),
-        o_(o),
-        r_(r),
-        skip_(skip),
-        outputs_(std::move(outputs)),
-        n_(static_cast<std::int64_t>(o.inputs.size())),
-        items_(o.inputs.size()),
-        dup_(duplicates()),
-        bar_(n_, !g.quiet && ProgressBar::stderr_is_terminal()) {}
+  Batch(const Job& job, int jobs)
+      : job_(job),
+        jobs_(jobs),
+        items_(static_cast<std::size_t>(job.inputs() * job.per_input())),
+        bar_(static_cast<std::int64_t>(items_.size()), !job.g.quiet && ProgressBar::stderr_is_terminal()) {}
 
   int run() {
-    unsigned jobs = o_.jobs > 0 ? static_cast<unsigned>(o_.jobs) : std::max(1u, std::thread::hardware_concurrency());
-    jobs = static_cast<unsigned>(std::min<std::int64_t>(jobs, n_));
+    const double cpu0 = core::process_cpu_ms();
     core::Stopwatch clock;
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < jobs; ++t) pool.emplace_back([this] { work(); });
-    work();
-    for (auto& t : pool) t.join();
-    const double secs = clock.elapsed_ms() / 1000.0;
+    PipelineShape shape;
+    shape.readers = shape.workers = shape.writers = jobs_;
+    shape.depth = static_cast<std::size_t>(2 * jobs_);
+    // A value is one (input, quality) entry; the qualities of an input share its decoded image.
+    using Task = std::pair<std::shared_ptr<Source>, std::int64_t>;
+    run_pipeline<Task, Coded>(
+        job_.inputs(), shape,
+        [this](std::int64_t i, const std::function<void(Task &&)>& emit) {
+          const std::shared_ptr<Source> s = read_source(job_, i);
+          for (std::int64_t k = 0; k < job_.per_input(); ++k) emit(Task{s, k});
+        },
+        [this](Task&& t, const std::function<void(Coded &&)>& emit) { emit(compress_entry(job_, t.first, t.second)); },
+        [this](Coded&& c) { finish(std::move(c)); });
+    const double wall = clock.elapsed_ms(), cpu = core::process_cpu_ms() - cpu0;
 
     std::string arr = "[";
-    for (std::int64_t i = 0; i < n_; ++i) arr += (i ? ",\n " : "") + item_json(r_, skip_, items_[i]);
+    for (std::size_t i = 0; i < items_.size(); ++i) arr += (i ? ",\n " : "") + item_json(job_, items_[i]);
     arr += "]\n";
-    if (!o_.report.empty()) write_text_file(o_.report, arr);
-    if (g_.json) std::fputs(arr.c_str(), stdout);
-    if (!g_.quiet) summary(secs);
+    if (!job_.o.report.empty()) write_text_file(job_.o.report, arr);
+    if (job_.g.json) std::fputs(arr.c_str(), stdout);
+    if (job_.g.timing) stage_table(wall, cpu);
+    if (!job_.g.quiet) summary(wall / 1000.0);
     return failed_ > 0 ? static_cast<int>(ErrorCode::kInput) : 0;
   }
 
  private:
-  // Two inputs with the same stem would write the same output: the later ones fail.
-  std::vector<std::string> duplicates() const {
-    std::vector<std::string> dup(static_cast<std::size_t>(n_));
-    for (std::int64_t i = 0; i < n_; ++i)
-      for (std::int64_t k = 0; k < i; ++k)
-        if (outputs_[i] == outputs_[k]) dup[i] = "output " + outputs_[i] + " is also the output of " + o_.inputs[k];
-    return dup;
+  void finish(Coded&& c) {
+    const std::int64_t i = c.src->index, k = c.k;
+    const bool unread = !c.src->error.empty();
+    Item it = write_entry(job_, std::move(c));
+    if (it.error) {
+      ++failed_;
+      // One line per input that could not be read, one per entry that failed after.
+      if (!unread || k == 0) bar_.message(*it.error);
+    }
+    const std::string name = it.output;
+    items_[static_cast<std::size_t>(i * job_.per_input() + k)] = std::move(it);
+    bar_.advance(name);
   }
 
-  void work() {
-    for (std::int64_t i; (i = next_.fetch_add(1)) < n_;) {
-      one(i);
-      bar_.advance(o_.inputs[i]);
+  // --timing: where the time went, per stage over the entries (read once per input), and how busy the cores
+  // were.
+  void stage_table(double wall_ms, double cpu_ms) const {
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<double>> per;
+    for (std::size_t e = 0; e < items_.size(); ++e)
+      for (const auto& row : items_[e].times.rows()) {
+        if (row.stage == "read" && e % static_cast<std::size_t>(job_.per_input()) != 0) continue;
+        if (!per.count(row.stage)) order.push_back(row.stage);
+        per[row.stage].push_back(row.ms);
+      }
+    double busy = 0;
+    for (const auto& s : order)
+      if (s != "total" && s.rfind("queue", 0) != 0)
+        for (double v : per[s]) busy += v;
+    std::fprintf(stderr, "%-14s %10s %10s %7s\n", "stage", "median_ms", "sum_ms", "share");
+    for (const auto& s : order) {
+      double sum = 0;
+      for (double v : per[s]) sum += v;
+      const bool work = s != "total" && s.rfind("queue", 0) != 0;
+      std::fprintf(stderr, "%-14s %10.2f %10.1f %6s\n", s.c_str(), core::summarize(per[s]).median, sum,
+                   work && busy > 0 ? (format_number_fixed(100.0 * sum / busy, 1) + "%").c_str() : "");
     }
-  }
-
-  void one(std::int64_t i) {
-    Item& it = items_[i];
-    try {
-      if (!dup_[i].empty()) throw Error(ErrorCode::kInput, o_.inputs[i], dup_[i]);
-      it = compress_one(g_, r_, skip_, o_.inputs[i], outputs_[i], o_.inputs);
-    } catch (const Error& e) {
-      it.input = o_.inputs[i];
-      it.output = outputs_[i];
-      it.error = e.what();
-      ++failed_;
-      const Error named = e.subject().empty() ? Error(e.code(), o_.inputs[i], e.what()) : e;
-      bar_.message(named.message());
-    } catch (const std::bad_alloc&) {
-      it.input = o_.inputs[i];
-      it.error = "out of host memory";
-      ++failed_;
-      bar_.message(Error(ErrorCode::kRuntime, o_.inputs[i], "out of host memory").message());
-    }
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    std::fprintf(stderr, "wall %.1f ms, stages %.1f ms, cpu %.1f ms: %.2f of %u cores busy\n", wall_ms, busy, cpu_ms,
+                 wall_ms > 0 ? cpu_ms / wall_ms : 0.0, cores);
   }
 
   void summary(double secs) {
-    char line[256];
-    std::snprintf(line, sizeof line, "compressed %lld of %lld images (%lld failed) in %.2f s, %.1f images/s",
-                  static_cast<long long>(n_ - failed_), static_cast<long long>(n_),
-                  static_cast<long long>(failed_.load()), secs, secs > 0 ? double(n_ - failed_) / secs : 0.0);
-    bar_.message(std::string("dctool: ") + line);
+    const std::int64_t n = static_cast<std::int64_t>(items_.size()), done = n - failed_;
+    double psnr = 0, bpp = 0, ebpp = 0;
+    std::int64_t npsnr = 0, nbpp = 0;
+    for (const Item& it : items_) {
+      if (it.error) continue;
+      if (std::isfinite(it.psnr)) psnr += it.psnr, ++npsnr;
+      if (it.bytes >= 0) bpp += it.bpp, ++nbpp;
+      ebpp += it.entropy_bpp;
+    }
+    char line[512];
+    const std::int64_t nq = job_.per_input();
+    const std::string what =
+        nq > 1 ? "outputs (" + std::to_string(job_.inputs()) + " images x " + std::to_string(nq) + " qualities, "
+               : "images (";
+    std::snprintf(line, sizeof line, "compressed %lld of %lld %s%lld failed) in %.2f s, %.1f %s/s",
+                  static_cast<long long>(done), static_cast<long long>(n), what.c_str(),
+                  static_cast<long long>(failed_.load()), secs, secs > 0 ? double(done) / secs : 0.0,
+                  nq > 1 ? "outputs" : "images");
+    std::string s = std::string("dctool: ") + line;
+    if (npsnr > 0) s += ", mean PSNR " + format_number_fixed(psnr / double(npsnr), 2) + " dB";
+    if (nbpp > 0)
+      s += ", mean " + format_number_fixed(bpp / double(nbpp), 3) + " bpp";
+    else if (done > 0 && !job_.skip)
+      s += ", mean entropy " + format_number_fixed(ebpp / double(done), 3) + " bpp";
+    bar_.message(s);
   }
 
-  const GlobalOptions& g_;
-  const CompressOptions& o_;
-  const core::CompressRequest& r_;
-  const bool skip_;
-  const std::vector<std::string> outputs_;
-  const std::int64_t n_;
+  const Job& job_;
+  const int jobs_;
   std::vector<Item> items_;
-  const std::vector<std::string> dup_;
   ProgressBar bar_;
-  std::atomic<std::int64_t> next_{0}, failed_{0};
+  std::atomic<std::int64_t> failed_{0};
 };
 
 int run_compress(const GlobalOptions& g, const CompressOptions& o) {
-  configure_runtimes(g.device, g.threads);
-  const core::CompressRequest r = request_of(g, o);
-  const bool skip = skip_transform(o);
-  std::error_code ec;
-  const bool out_is_dir = fs::is_directory(o.output, ec);
-  const bool batch = o.inputs.size() > 1;
-  if (batch && !out_is_dir)
-    throw Error(ErrorCode::kUsage, o.output, "several inputs need -o to name an existing directory");
+  Job job{g, o, request_of(g, o), false, {}, {}};
+  job.skip = skip_transform(o);
+  job.qualities = parse_qualities(o.quality);
+  if (job.qualities.size() > 1 &&
+      (job.skip || (job.r.mode != core::CompressMode::kJpeg && job.r.mode != core::CompressMode::kLot)))
+    throw Error(ErrorCode::kUsage, "--quality", "several qualities need --mode jpeg or lot");
   if (!o.report.empty()) core::check_output_path(o.report, o.inputs);
-  std::vector<std::string> outputs = outputs_of(o, out_is_dir);
-  if (o.optimize && (batch || skip || r.mode != core::CompressMode::kJpeg || !is_jpeg_path(outputs[0])))
-    throw Error(ErrorCode::kUsage, "--optimize", "needs --mode jpeg and a .jpg/.jpeg output (one input)");
-  if (o.progressive && (batch || skip || r.mode != core::CompressMode::kJpeg || !is_jpeg_path(outputs[0])))
-    throw Error(ErrorCode::kUsage, "--progressive", "needs --mode jpeg and a .jpg/.jpeg output (one input)");
-  if (!batch && !skip && r.mode != core::CompressMode::kJpeg && is_jpeg_path(outputs[0]))
-    throw Error(ErrorCode::kUsage, o.output,
-                "a .jpg/.jpeg output needs --mode jpeg (" + std::string(core::to_string(r.mode)) +
-                    " mode's coefficients are not JPEG's); write .png for its reconstruction");
-  if (!batch) return run_single(g, o, r, skip, outputs[0]);
-  return Batch(g, o, r, skip, std::move(outputs)).run();
+  const Outputs outs = outputs_of(o, job.qualities);
+  job.outputs = outs.names;
+  check_outputs(job);
+  if (outs.dir) {
+    std::error_code ec;
+    fs::create_directories(o.output, ec);
+    if (ec) throw Error(ErrorCode::kInput, o.output, "cannot create the output directory: " + ec.message());
+  }
+  const std::int64_t entries = job.inputs() * job.per_input();
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const int jobs = static_cast<int>(std::min<std::int64_t>(o.jobs > 0 ? o.jobs : cores, entries));
+  // Entries run side by side on `jobs` workers, each image on cores / jobs threads (unless --threads says).
+  configure_runtimes(g.device, g.threads > 0 || entries == 1 ? g.threads : std::max(1, int(cores) / jobs));
+  if (entries == 1) return run_single(job);
+  return Batch(job, jobs).run();
 }
 
 }  // namespace
@@ -401,21 +721,36 @@ void add_compress(CLI::App& app, const GlobalOptions& g, Action& action) {
   c->add_option("inputs", o->inputs, "input images (several: batch mode, -o names a directory)")->required();
   c->add_option("-o,--output", o->output,
                 "output image (jpeg mode: .jpg/.jpeg is a JPEG file of the quantized coefficients; other formats "
-                "hold the reconstruction), or directory in batch mode")
+                "hold the reconstruction), or a directory (batch mode; created if missing)")
       ->required();
   c->add_option("--mode", o->mode,
                 "jpeg|threshold|keep|lot (default jpeg; lot: jpeg with the 8x8 LOT); none: no transform (decode + "
                 "encode only, a batch baseline)");
-  c->add_option("--quality", o->quality, "jpeg quality 1..100 (default 75, as cjpeg)");
-  c->add_option("--threshold", o->threshold, "threshold mode: zero DCT coefficients with |c| < E");
-  c->add_option("--keep", o->keep, "keep mode: keep the ceil(F*H*W) largest coefficients per channel");
+  CLI::Option* quality = c->add_option(
+      "--quality", o->quality,
+      "jpeg/lot quality 1..100 (default 75, as cjpeg); a range START:STOP:STEP (inclusive) or a list Q1,Q2,... "
+      "compresses each input at every quality (outputs NAME-qQQ.EXT)");
+  CLI::Option* threshold =
+      c->add_option("--threshold", o->threshold, "threshold mode: zero DCT coefficients with |c| < E");
+  CLI::Option* keep =
+      c->add_option("--keep", o->keep, "keep mode: keep the ceil(F*H*W) largest coefficients per channel");
+  c->add_option("--format", o->format,
+                "format of the outputs in -o DIR: jpg (default in jpeg mode), png (default otherwise), same (the "
+                "input's)")
+      ->check(CLI::IsMember({"jpg", "png", "same"}));
   c->add_option("--report", o->report, "write a JSON report (an array in batch mode)");
   c->add_flag("--optimize", o->optimize, "jpeg mode, .jpg output: optimized Huffman tables (as cjpeg -optimize)");
   c->add_option("--sampling", o->sampling, "jpeg mode chroma sampling: 444 (default) or 420 (as cjpeg -sample 2x2)");
   c->add_flag("--progressive", o->progressive, "jpeg mode, .jpg output: a progressive JPEG (as cjpeg -progressive)");
-  c->add_option("--jobs", o->jobs, "worker threads in batch mode, at most 1024 (default all cores)")
+  c->add_option("--jobs", o->jobs,
+                "images in flight per pipeline stage in batch mode, at most 1024 (default all cores)")
       ->check(CLI::Range(0, 1024));
-  c->callback([o, &g, &action] { action = [o, &g] { return run_compress(g, *o); }; });
+  c->callback([o, &g, &action, quality, threshold, keep] {
+    o->quality_given = quality->count() > 0;
+    o->threshold_given = threshold->count() > 0;
+    o->keep_given = keep->count() > 0;
+    action = [o, &g] { return run_compress(g, *o); };
+  });
 }
 
 }  // namespace dct::app

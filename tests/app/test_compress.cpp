@@ -190,9 +190,9 @@ TEST_CASE("compress batch: good files written, the corrupt one named on one line
                                  " -o " + q(out) + " --jobs 2 --report " + q(rep));
   INFO("stderr: " << r.err);
   CHECK(r.code == 3);
-  CHECK(exists(out + "/a.png"));
-  CHECK(exists(out + "/c.png"));
-  CHECK_FALSE(exists(out + "/b.png"));
+  CHECK(exists(out + "/a.jpg"));
+  CHECK(exists(out + "/c.jpg"));
+  CHECK_FALSE(exists(out + "/b.jpg"));
   const auto lines = split_lines(r.err);
   int error_lines = 0;
   for (const auto& l : lines)
@@ -202,7 +202,7 @@ TEST_CASE("compress batch: good files written, the corrupt one named on one line
     }
   CHECK(error_lines == 1);
   CHECK(contains(r.err, "2 of 3"));
-  CHECK(list_dir(out) == std::set<std::string>{"a.png", "c.png"});  // no temporaries left behind
+  CHECK(list_dir(out) == std::set<std::string>{"a.jpg", "c.jpg"});  // no temporaries left behind
   const FlatJson j = parse_json_text(dir, slurp(rep));
   CHECK(j.type == "list");
   CHECK(j.size == 3);

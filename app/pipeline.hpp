@@ -1,0 +1,130 @@
+#pragma once
+// A three-stage pipeline for batch commands: reader threads turn each input index into zero or more values,
+// worker threads turn each value into zero or more results, writer threads consume the results. The stages are joined
+// by bounded queues, so at most about `depth` values and `depth` results are held at once whatever the number of
+// inputs; inputs are taken in index order. Stage functions report their own failures (they must not throw out of the
+// pipeline: an exception that escapes one is rethrown by run_pipeline after every thread ended).
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+namespace dct::app {
+
+// A first-in first-out queue of at most `capacity` values: push waits while it is full, pop waits while it is
+// empty and returns nothing once it is closed and drained.
+template <class T>
+class BoundedQueue {
+ public:
+  explicit BoundedQueue(std::size_t capacity) : capacity_(capacity > 0 ? capacity : 1) {}
+
+  void push(T v) {
+    std::unique_lock<std::mutex> lock(mu_);
+    not_full_.wait(lock, [this] { return q_.size() < capacity_ || closed_; });
+    q_.push_back(std::move(v));
+    not_empty_.notify_one();
+  }
+
+  std::optional<T> pop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    not_empty_.wait(lock, [this] { return !q_.empty() || closed_; });
+    if (q_.empty()) return std::nullopt;
+    T v = std::move(q_.front());
+    q_.pop_front();
+    not_full_.notify_one();
+    return v;
+  }
+
+  void close() {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;
+    not_empty_.notify_all();
+    not_full_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable not_full_, not_empty_;
+  std::deque<T> q_;
+  std::size_t capacity_;
+  bool closed_ = false;
+};
+
+struct PipelineShape {
+  int readers = 1, workers = 1, writers = 1;
+  std::size_t depth = 2;  // capacity of each of the two queues
+};
+
+// Runs read(i, emit) for i = 0..n-1 on the readers, work(value, emit) on the workers, write(result) on the
+// writers (each emit hands a value or a result to the next stage and may wait for room); returns when everything
+// is written.
+template <class Value, class Result>
+void run_pipeline(std::int64_t n, const PipelineShape& shape,
+                  const std::function<void(std::int64_t, const std::function<void(Value&&)>&)>& read,
+                  const std::function<void(Value&&, const std::function<void(Result&&)>&)>& work,
+                  const std::function<void(Result&&)>& write) {
+  BoundedQueue<Value> values(shape.depth);
+  BoundedQueue<Result> results(shape.depth);
+  std::mutex next_mu, error_mu;
+  std::int64_t next = 0;
+  std::exception_ptr error;
+  auto guard = [&](auto&& body) {
+    try {
+      body();
+    } catch (...) {
+      {
+        std::lock_guard<std::mutex> lock(error_mu);
+        if (!error) error = std::current_exception();
+      }
+      values.close();  // nobody waits for room that will never come
+      results.close();
+    }
+  };
+  const std::function<void(Value &&)> emit_value = [&](Value&& v) { values.push(std::move(v)); };
+  // Readers claim indices under a lock, so values reach the queue close to input order.
+  auto reader = [&] {
+    guard([&] {
+      for (;;) {
+        std::int64_t i;
+        {
+          std::lock_guard<std::mutex> lock(next_mu);
+          if (next >= n) return;
+          i = next++;
+        }
+        read(i, emit_value);
+      }
+    });
+  };
+  const std::function<void(Result &&)> emit = [&](Result&& r) { results.push(std::move(r)); };
+  auto worker = [&] {
+    guard([&] {
+      while (auto v = values.pop()) work(std::move(*v), emit);
+    });
+  };
+  auto writer = [&] {
+    guard([&] {
+      while (auto r = results.pop()) write(std::move(*r));
+    });
+  };
+  auto start = [](int count, auto fn) {
+    std::vector<std::thread> t;
+    for (int k = 0; k < (count > 0 ? count : 1); ++k) t.emplace_back(fn);
+    return t;
+  };
+  std::vector<std::thread> wt = start(shape.writers, writer);
+  std::vector<std::thread> kt = start(shape.workers, worker);
+  std::vector<std::thread> rt = start(shape.readers, reader);
+  for (auto& t : rt) t.join();
+  values.close();
+  for (auto& t : kt) t.join();
+  results.close();
+  for (auto& t : wt) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace dct::app

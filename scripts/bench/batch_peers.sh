@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Batch JPEG throughput of dctool beside its peers, in one run on the same files: 1920x1080 JPEG photographs
+# re-encoded at quality 50 to .jpg by
+#   dctool:        dctool -q compress IN/*.jpg -o OUT --quality 50   (all cores; again with --report R.json:
+#                  the per-entry report adds each output's blockiness and the per-stage timing)
+#   mogrify:       mogrify -path OUT -quality 50 IN/*.jpg               (ImageMagick, its own threads)
+#   djpeg | cjpeg: ls IN/*.jpg | xargs -P N -I{} sh -c 'djpeg {} | cjpeg -quality 50 > OUT/…'   (N processes)
+# Prints a CSV on stdout: tool, images, seconds, images_per_s, cpu_seconds (user + system of the tool and its
+# children), images_per_cpu_s; medians of 3 runs, the tools interleaved so that they see the same machine load.
+# The dctool runs' per-stage medians (scripts/bench/batch_stages.py) go to BATCH_DIR/stages.txt.
+# Usage: scripts/bench/batch_peers.sh [BUILD_DIR] [BATCH_DIR]   (N processes = nproc)
+# The photographs are made once under BATCH_DIR/in from data/*.png with ImageMagick (scaled, cropped,
+# flipped, rotated and given a little grain so that no two are alike).
+set -euo pipefail
+one=
+if [ "${1:-}" = --one ]; then one=$2; shift 2; fi  # the script runs itself under /usr/bin/time, one tool at a time
+here=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$here/build}
+dir=${2:-$build/batch-peers}
+reps=3
+procs=$(nproc)
+count=30
+dctool=$build/dctool
+[ -x "$dctool" ] || { echo "batch_peers.sh: $dctool not built" >&2; exit 1; }
+for t in mogrify djpeg cjpeg bc /usr/bin/time; do
+  command -v $t >/dev/null || { echo "batch_peers.sh: $t not found (apt-get install imagemagick libjpeg-turbo-progs)" >&2; exit 1; }
+done
+
+make_photos() {
+  local in=$1 srcs=("$here"/data/*.png) k=0
+  mkdir -p "$in"
+  while [ $k -lt $count ]; do
+    local src=${srcs[$((k % ${#srcs[@]}))]} scale=$((2000 + (k * 137) % 1400)) ox=$(((k * 53) % 300)) oy=$(((k * 31) % 200))
+    local ops=()
+    case $((k % 4)) in 1) ops+=(-flop) ;; 2) ops+=(-flip) ;; 3) ops+=(-rotate 7) ;; esac
+    convert "$src" -colorspace sRGB -type TrueColor "${ops[@]}" -resize "${scale}x${scale}^" \
+      -crop "1920x1080+$ox+$oy" +repage -attenuate 0.4 +noise Gaussian -quality 92 \
+      "$(printf '%s/photo%02d.jpg' "$in" "$k")"
+    k=$((k + 1))
+  done
+}
+
+in=$dir/in
+[ "$(ls "$in"/*.jpg 2>/dev/null | wc -l)" -ge $count ] || make_photos "$in"
+files=("$in"/*.jpg)
+n=${#files[@]}
+
+run_dctool() { rm -rf "$dir/o_dctool"; "$dctool" -q compress "${files[@]}" -o "$dir/o_dctool" --quality 50; }
+run_dctool_report() {
+  rm -rf "$dir/o_dctool"; "$dctool" -q compress "${files[@]}" -o "$dir/o_dctool" --quality 50 --report "$dir/report.json"
+}
+run_mogrify() { rm -rf "$dir/o_mogrify"; mkdir -p "$dir/o_mogrify"; mogrify -path "$dir/o_mogrify" -quality 50 "${files[@]}"; }
+run_djcj() {
+  rm -rf "$dir/o_djcj"; mkdir -p "$dir/o_djcj"
+  printf '%s\n' "${files[@]}" | xargs -P "$procs" -I{} sh -c 'djpeg "$1" | cjpeg -quality 50 > "$2/$(basename "$1")"' _ {} "$dir/o_djcj"
+}
+if [ -n "$one" ]; then
+  $one
+  exit 0
+fi
+
+declare -A wall cpu
+tools=(dctool dctool_report mogrify djpeg_cjpeg)
+for r in $(seq $reps); do
+  for t in "${tools[@]}"; do
+    fn=run_$t; [ $t = djpeg_cjpeg ] && fn=run_djcj
+    /usr/bin/time -f "%e %U %S" -o "$dir/time.txt" "$0" --one "$fn" "$build" "$dir"
+    read -r e u s < <(tail -1 "$dir/time.txt")
+    wall[$t]="${wall[$t]:-} $e"
+    cpu[$t]="${cpu[$t]:-} $(echo "$u + $s" | bc -l)"
+    [ $t = dctool_report ] && cp "$dir/report.json" "$dir/report.$r.json"
+  done
+done
+
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+echo "tool,images,seconds,images_per_s,cpu_seconds,images_per_cpu_s"
+for t in "${tools[@]}"; do
+  w=$(median ${wall[$t]}); c=$(median ${cpu[$t]})
+  printf '%s,%d,%.2f,%.2f,%.2f,%.2f\n' "$t" "$n" "$w" "$(echo "$n / $w" | bc -l)" "$c" "$(echo "$n / $c" | bc -l)"
+done
+/usr/bin/python3 "$here/scripts/bench/batch_stages.py" "$dir"/report.[0-9]*.json > "$dir/stages.txt"
