@@ -197,6 +197,8 @@ struct Job {
   // Whether entries are shown (--report, --json): blockiness is computed only then (PSNR always, for the text
   // line and the summary).
   bool details() const { return !o.report.empty() || g.json; }
+  // --report's file, created (as a temporary) before any work, committed after the last entry.
+  std::shared_ptr<core::AtomicFile> report;
   std::int64_t inputs() const { return static_cast<std::int64_t>(o.inputs.size()); }
   std::int64_t per_input() const { return static_cast<std::int64_t>(qualities.size()); }
   bool jpg(std::int64_t i, std::int64_t k) const {
@@ -433,10 +435,28 @@ std::string item_text(const Item& it) {
          format_number_fixed(it.times.rows().back().ms, 1) + " ms";
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
-  core::AtomicFile f(path);
-  f.write(text.data(), text.size());
-  f.commit();
+void commit_report(const Job& job, const std::string& text) {
+  if (!job.report) return;
+  job.report->write(text.data(), text.size());
+  job.report->commit();
+}
+
+// --report names neither an input nor an output (exit 2), and its directory takes a file: the temporary is
+// made now, so that a report that cannot be written fails before any image is.
+void open_report(Job& job) {
+  if (job.o.report.empty()) return;
+  std::error_code ec;
+  const fs::path rep = fs::weakly_canonical(job.o.report, ec);
+  auto same = [&](const std::string& p) {
+    std::error_code e2;
+    return !ec && fs::weakly_canonical(p, e2) == rep && !e2;
+  };
+  for (const auto& in : job.o.inputs)
+    if (same(in)) throw Error(ErrorCode::kUsage, "--report", job.o.report + " is an input");
+  for (const auto& per_input : job.outputs)
+    for (const auto& out : per_input)
+      if (same(out)) throw Error(ErrorCode::kUsage, "--report", job.o.report + " is also an output");
+  job.report = std::make_shared<core::AtomicFile>(job.o.report);
 }
 
 // ---- output names -------------------------------------------------------------------------------------------
@@ -562,7 +582,7 @@ int run_single(const Job& job) {
     if (row.stage != "queue" && row.stage != "queue_write")
       t.add(row.stage, row.stage == "total" ? total.elapsed_ms() : row.ms);
   it.times = t;
-  if (!job.o.report.empty()) write_text_file(job.o.report, item_json(job, it) + "\n");
+  commit_report(job, item_json(job, it) + "\n");
   if (job.g.json)
     std::printf("%s\n", item_json(job, it).c_str());
   else if (!job.g.quiet)
@@ -602,7 +622,7 @@ class Batch {
     std::string arr = "[";
     for (std::size_t i = 0; i < items_.size(); ++i) arr += (i ? ",\n " : "") + item_json(job_, items_[i]);
     arr += "]\n";
-    if (!job_.o.report.empty()) write_text_file(job_.o.report, arr);
+    commit_report(job_, arr);
     if (job_.g.json) std::fputs(arr.c_str(), stdout);
     if (job_.g.timing) stage_table(wall, cpu);
     if (!job_.g.quiet) summary(wall / 1000.0);
@@ -694,7 +714,6 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
   if (job.qualities.size() > 1 &&
       (job.skip || (job.r.mode != core::CompressMode::kJpeg && job.r.mode != core::CompressMode::kLot)))
     throw Error(ErrorCode::kUsage, "--quality", "several qualities need --mode jpeg or lot");
-  if (!o.report.empty()) core::check_output_path(o.report, o.inputs);
   const Outputs outs = outputs_of(o, job.qualities);
   job.outputs = outs.names;
   check_outputs(job);
@@ -703,6 +722,7 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
     fs::create_directories(o.output, ec);
     if (ec) throw Error(ErrorCode::kInput, o.output, "cannot create the output directory: " + ec.message());
   }
+  open_report(job);
   const std::int64_t entries = job.inputs() * job.per_input();
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const int jobs = static_cast<int>(std::min<std::int64_t>(o.jobs > 0 ? o.jobs : cores, entries));

@@ -51,3 +51,25 @@ TEST_CASE("plan: measured FFTW plans go to the wisdom cache; a broken cache is i
   CHECK(r.code == 0);
   check_one_line_error(run_dctool("plan --ops dct2"), 2);
 }
+
+TEST_CASE("compress --report: naming an input or an output is exit 2; an unwritable report fails before any image",
+          "[compress]") {
+  TempDir dir;
+  const std::string in = dir.file("a.png"), out = dir.file("a.out.png");
+  fs::copy_file(source_dir() + "/data/camera.png", in);
+  check_one_line_error(run_dctool("compress " + q(in) + " -o " + q(out) + " --report " + q(out)), 2, {"--report"});
+  CHECK_FALSE(exists(out));
+  check_one_line_error(run_dctool("compress " + q(in) + " -o " + q(out) + " --report " + q(in)), 2, {"--report"});
+  CHECK(slurp(in) == slurp(source_dir() + "/data/camera.png"));
+  // Batch: the report may not be one of DIR's outputs either.
+  const std::string outdir = dir.file("o");
+  check_one_line_error(run_dctool("compress " + q(in) + " " + q(source_dir() + "/data/astronaut.png") + " -o " +
+                                  q(outdir) + " --format png --report " + q(outdir + "/a.png")),
+                       2, {"--report"});
+  check_one_line_error(run_dctool("compress " + q(in) + " -o " + q(out) + " --report " + q(dir.file("no/r.json"))), 3,
+                       {"r.json"});
+  CHECK_FALSE(exists(out));
+  const std::set<std::string> left = list_dir(dir.path().string());
+  CHECK(left.count("a.out.png") == 0);
+  CHECK(left.size() <= 2);  // a.png, and o/ if the batch made it before refusing
+}
