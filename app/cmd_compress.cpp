@@ -388,7 +388,7 @@ Item write_entry(const Job& job, Coded&& c) {
   }
   it.blockiness_input = src.blockiness_input.value_or(0.0);
   it.nonzero_fraction = c.res.nonzero_fraction();
-  it.entropy_bpp = c.res.entropy_bpp();
+  it.entropy_bpp = c.res.entropy_bpp(in.shape().count());
   it.backend = c.res.backend;
   it.times.add("metrics", sw.elapsed_ms());
   it.times.add("total", ms_between(src.start, Clock::now()));

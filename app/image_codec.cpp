@@ -42,14 +42,27 @@ bool one_of(const std::string& path, std::initializer_list<std::string_view> ext
 template <class Sample>
 core::Dataset planar(const Sample* px, std::int64_t w, std::int64_t h, int channels, core::Precision prec,
                      core::SourceKind kind) {
-  core::HostTensor t(core::Shape2{h, w}, channels, prec);
+  core::HostTensor t = core::HostTensor::uninitialized(core::Shape2{h, w}, channels, prec);
   const std::int64_t plane = w * h;
+  // Pixel by pixel (one pass over the interleaved samples), with the channel count a constant where it is common.
   const auto fill = [&](auto* dst) {
     using T = std::remove_pointer_t<decltype(dst)>;
-    for (int c = 0; c < channels; ++c) {
-      T* d = dst + c * plane;
-      const Sample* s = px + c;
-      for (std::int64_t p = 0; p < plane; ++p) d[p] = static_cast<T>(s[p * channels]);
+    const auto spread = [&](auto nc) {
+      constexpr int C = decltype(nc)::value;
+      T* d[C];
+      for (int c = 0; c < C; ++c) d[c] = dst + c * plane;
+      for (std::int64_t p = 0; p < plane; ++p)
+        for (int c = 0; c < C; ++c) d[c][p] = static_cast<T>(px[p * C + c]);
+    };
+    switch (channels) {
+      case 1:
+        return spread(std::integral_constant<int, 1>{});
+      case 2:
+        return spread(std::integral_constant<int, 2>{});
+      case 3:
+        return spread(std::integral_constant<int, 3>{});
+      default:
+        return spread(std::integral_constant<int, 4>{});
     }
   };
   if (prec == core::Precision::kF32)

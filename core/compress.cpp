@@ -62,9 +62,8 @@ std::int64_t keep_count(double fraction, Shape2 shape) {
   return std::clamp<std::int64_t>(static_cast<std::int64_t>(k), 0, n);
 }
 
-double CompressResult::entropy_bpp() const {
-  const double pixels = static_cast<double>(image.shape().count());
-  return pixels > 0 ? entropy_bits * static_cast<double>(coefficients) / pixels : 0.0;
+double CompressResult::entropy_bpp(std::int64_t pixels) const {
+  return pixels > 0 ? entropy_bits * static_cast<double>(coefficients) / static_cast<double>(pixels) : 0.0;
 }
 
 void validate_compress(const CompressRequest& r, const Dataset& in) {

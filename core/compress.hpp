@@ -63,7 +63,7 @@ struct CompressRequest {
   ChromaSampling sampling = ChromaSampling::k444;  // jpeg mode, 3 coded planes; gray ignores it
   bool progressive = false;  // a .jpg output's scans (the file writer's option; compressors ignore it)
   // jpeg mode: also return the quantized coefficients (CompressResult::quantized), bit-identical from every
-  // compressor (math/jpeg.hpp: the exact coefficient arithmetic). A GPU compressor may then leave
+  // compressor (math/jpeg.hpp: the exact coefficient arithmetic). A compressor may then leave
   // CompressResult::image empty (the caller decodes the coefficients' file).
   bool keep_coefficients = false;
 };
@@ -91,8 +91,9 @@ struct CompressResult {
   StageTable times;                 // per-stage milliseconds ("device" for GPU work)
   QuantizedCoefficients quantized;  // jpeg mode with CompressRequest::keep_coefficients; empty otherwise
   double nonzero_fraction() const { return coefficients > 0 ? double(nonzero) / double(coefficients) : 0.0; }
-  // Estimated coded size: entropy_bits * coefficients / (H * W).
-  double entropy_bpp() const;
+  // Estimated coded size: entropy_bits * coefficients / pixels, pixels = H * W of the input (the image is empty
+  // when only coefficients were asked for).
+  double entropy_bpp(std::int64_t pixels) const;
 };
 
 class Compressor {

@@ -26,8 +26,17 @@ HostTensor::HostTensor(Shape2 shape, std::int64_t channels, Precision prec)
   if (buf_.bytes() != 0) std::memset(buf_.data(), 0, buf_.bytes());
 }
 
+HostTensor HostTensor::uninitialized(Shape2 shape, std::int64_t channels, Precision prec) {
+  HostTensor t;
+  t.shape_ = shape;
+  t.channels_ = channels;
+  t.prec_ = prec;
+  t.buf_ = AlignedBuffer(static_cast<std::size_t>(shape.count() * channels) * element_size(prec));
+  return t;
+}
+
 HostTensor HostTensor::clone() const {
-  HostTensor t(shape_, channels_, prec_);
+  HostTensor t = uninitialized(shape_, channels_, prec_);
   if (bytes() != 0) std::memcpy(t.raw(), raw(), bytes());
   return t;
 }

@@ -53,6 +53,8 @@ class HostTensor {
  public:
   HostTensor() = default;
   HostTensor(Shape2 shape, std::int64_t channels, Precision prec);  // zero-filled
+  // Not filled: for a producer that writes every element (decoders, conversions).
+  static HostTensor uninitialized(Shape2 shape, std::int64_t channels, Precision prec);
   HostTensor(HostTensor&&) noexcept = default;
   HostTensor& operator=(HostTensor&&) noexcept = default;
   HostTensor clone() const;

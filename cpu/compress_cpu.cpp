@@ -130,8 +130,10 @@ class CpuCompressor final : public core::Compressor {
       for (int k = 0; k < 64; ++k) qt[t][k] = static_cast<float>(table[k]);
     }
     const float* src = img.data<float>();
-    HostTensor out(Shape2{h, w}, ch, core::Precision::kF32);
-    float* o = out.data<float>();
+    // With the coefficients kept (a .jpg output) the caller decodes the file for the reconstruction: none is made
+    // here (CompressRequest::keep_coefficients).
+    HostTensor out = keep ? HostTensor() : HostTensor::uninitialized(Shape2{h, w}, ch, core::Precision::kF32);
+    float* o = keep ? nullptr : out.data<float>();
     constexpr int kBins = 8192, kZero = kBins / 2;  // |q| <= 1025 (|F| <= 1024, Q >= 1)
     std::vector<std::int64_t> hist(kBins, 0);
     const int threads = static_cast<int>(std::min<std::int64_t>(detail::thread_count(), strips));
@@ -193,7 +195,7 @@ class CpuCompressor final : public core::Compressor {
                   rcp[pl] + 8 * bx);
         }
         const auto t2 = Clock::now();
-        for (std::int64_t i = 0; i < mcu && y0 + i < h; ++i) {  // back to RGB, cropped
+        for (std::int64_t i = 0; !keep && i < mcu && y0 + i < h; ++i) {  // back to RGB, cropped
           const std::int64_t t = (y0 + i) * w;
           const std::uint8_t* r0 = rcp[0] + i * xw;
           if (np == 1) {
@@ -216,11 +218,13 @@ class CpuCompressor final : public core::Compressor {
     }
     const double loop_ms = sw.elapsed_ms();
     sw.reset();
-    for (std::int64_t k = np == 1 ? 1 : 3; k < ch; ++k) std::copy(src + k * hw, src + (k + 1) * hw, o + k * hw);
+    for (std::int64_t k = np == 1 ? 1 : 3; !keep && k < ch; ++k)
+      std::copy(src + k * hw, src + (k + 1) * hw, o + k * hw);
     res.coefficients = (bh * bw + (np - 1) * cbh * cbw) * 64;
     res.nonzero = res.coefficients - hist[kZero];
     res.entropy_bits = core::entropy_of_histogram(hist);
-    res.image = in.tensor.precision() == core::Precision::kF32 ? std::move(out) : out.to(in.tensor.precision());
+    if (!keep)
+      res.image = in.tensor.precision() == core::Precision::kF32 ? std::move(out) : out.to(in.tensor.precision());
     // The loop's wall time shared out in proportion to the threads' time in each stage.
     const double busy_sum = std::max(busy_all[0] + busy_all[1] + busy_all[2], 1e-30);
     res.times.add("prepare", setup_ms + loop_ms * busy_all[0] / busy_sum);
@@ -327,7 +331,8 @@ class CpuCompressor final : public core::Compressor {
           for (int k = 0; k < 3; ++k) o[k * hw + t] = static_cast<T>(rgb[k]);
         }
       }
-    for (std::int64_t k = np == 1 ? 1 : 3; k < ch; ++k) std::copy(src + k * hw, src + (k + 1) * hw, o + k * hw);
+    for (std::int64_t k = np == 1 ? 1 : 3; !keep && k < ch; ++k)
+      std::copy(src + k * hw, src + (k + 1) * hw, o + k * hw);
     res.image = out.to(in.tensor.precision());
     res.times.add("finish", sw.elapsed_ms());
     return res;

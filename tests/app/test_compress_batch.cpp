@@ -221,7 +221,7 @@ TEST_CASE("compress --quality list: one entry per (input, quality) in order, tru
         sum += ms;
     }
     for (const char* s :
-         {"read", "queue", "prepare", "quantize", "queue_write", "encode", "write", "decode", "metrics"})
+         {"read", "queue", "prepare", "blocks_8x8", "queue_write", "encode", "write", "decode", "metrics"})
       CHECK(keys.count(s) == 1);
     CHECK(sum == Approx(total).margin(0.5 + 0.01 * total));
   }
