@@ -13,7 +13,8 @@
 #             $OUT/baseline, alternating capability by capability, and scripts/bench/compare.py's ratio table
 #   jpeg      the fused jpeg round trip of 4096x4096 RGB images (device and transfer times from --report), twice, and
 #             the copy of the same bytes (cuda-8x8 at 4096x3072 f32 = 50.3 MB: its x_copy gives the copy time)
-#   batch     200 copies of one 1920x1080 RGB PNG through `compress --quality 50` and `--mode none`: images/s
+#   batch     30 1920x1080 JPEG photos (scripts/bench/make_photos.py) to .jpg at quality 50 with -b auto (the GPU)
+#             and -b cpu, medians of 3; one-shot dct2 of a 4096x4096 .npy on the GPU and on cpu-fftw
 #   sanitize  compute-sanitizer memcheck, then racecheck, over every gpu test case (one process per case,
 #             GPU_CHECK_SANITIZE_JOBS at a time, default 4; GPU_CHECK_SANITIZE_TIMEOUT seconds for both tools,
 #             default 480): sanitize.log, one line per case and tool with its error/hazard count
@@ -104,16 +105,34 @@ if has_phase jpeg && [[ -x $DCTOOL ]]; then
 fi
 
 if has_phase batch && [[ -x $DCTOOL ]]; then
-  say "== batch: 200 x 1920x1080 RGB PNG, quality 50, default --jobs, then --mode none (decode + encode only)"
-  rm -rf /tmp/hd /tmp/hdo /tmp/hdn && mkdir -p /tmp/hd /tmp/hdo /tmp/hdn
-  /usr/bin/env python3 scripts/bench/make_images.py /tmp/hd/hd_000.png 1080 1920 >>"$EXTRA" 2>&1
-  for i in $(seq -w 1 199); do cp /tmp/hd/hd_000.png "/tmp/hd/hd_$i.png"; done
-  for m in jpeg none; do
-    dir=/tmp/hdo; [[ $m == none ]] && dir=/tmp/hdn
-    echo "batch --mode $m:" >>"$EXTRA"
-    { timeout 120 "$DCTOOL" compress /tmp/hd/*.png -o "$dir" --mode "$m" --quality 50; echo "exit $?"; } 2>&1 |
-      tail -n 3 | tee -a "$EXTRA" | tee -a "$LOG"
+  say "== batch: 30 1920x1080 JPEG photos to .jpg at quality 50, -b auto (GPU) beside -b cpu, medians of 3"
+  rm -rf /tmp/ph /tmp/pho && /usr/bin/env python3 scripts/bench/make_photos.py /tmp/ph 30 >>"$EXTRA" 2>&1
+  : >"$OUT/.batch"
+  for rep in 1 2 3; do
+    for b in auto cpu; do
+      rm -rf /tmp/pho
+      s=$(date +%s.%N)
+      timeout 120 "$DCTOOL" -q -b "$b" compress /tmp/ph/*.jpg -o /tmp/pho --quality 50 >>"$EXTRA" 2>&1
+      e=$(date +%s.%N)
+      echo "$b $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", 30 / (e - s) }')" >>"$OUT/.batch"
+    done
   done
+  for b in auto cpu; do
+    say "batch -b $b: images/s $(awk -v b="$b" '$1 == b { print $2 }' "$OUT/.batch" | sort -n | tr '\n' ' ')(median $(awk -v b="$b" '$1 == b { print $2 }' "$OUT/.batch" | sort -n | sed -n 2p))"
+    rm -rf /tmp/pho
+    "$DCTOOL" --timing -b "$b" compress /tmp/ph/*.jpg -o /tmp/pho --quality 50 --report "/tmp/batch-$b.json" >>"$EXTRA" 2>&1
+    grep -m1 '"backend"' "/tmp/batch-$b.json" | sed 's/.*"backend": \("[^"]*"\).*/backend \1/' | tee -a "$LOG"
+  done
+  say "== one-shot dct2 of a 4096x4096 f32 .npy: auto (GPU) and cpu-fftw, --timing"
+  /usr/bin/env python3 -c "import numpy as np; np.save('/tmp/big.npy', np.random.default_rng(1).random((4096, 4096), dtype=np.float32))"
+  for b in auto cpu-fftw auto; do
+    s=$(date +%s.%N)
+    "$DCTOOL" --timing -b "$b" dct2 /tmp/big.npy -o /tmp/big-out.npy >>"$EXTRA" 2>&1
+    e=$(date +%s.%N)
+    say "dct2 4096^2 -b $b: $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.1f", 1000 * (e - s) }') ms wall"
+  done
+  s=$(date +%s.%N); cat /tmp/big.npy >/tmp/copy.npy; e=$(date +%s.%N)
+  say "cat big.npy > copy.npy (read + write of the same bytes): $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.1f", 1000 * (e - s) }') ms"
 fi
 
 if has_phase sanitize; then

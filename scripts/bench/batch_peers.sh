@@ -9,8 +9,7 @@
 # children), images_per_cpu_s; medians of 3 runs, the tools interleaved so that they see the same machine load.
 # The dctool runs' per-stage medians (scripts/bench/batch_stages.py) go to BATCH_DIR/stages.txt.
 # Usage: scripts/bench/batch_peers.sh [BUILD_DIR] [BATCH_DIR]   (N processes = nproc)
-# The photographs are made once under BATCH_DIR/in from data/*.png with ImageMagick (scaled, cropped,
-# flipped, rotated and given a little grain so that no two are alike).
+# The photographs are made once under BATCH_DIR/in by scripts/bench/make_photos.py.
 set -euo pipefail
 one=
 if [ "${1:-}" = --one ]; then one=$2; shift 2; fi  # the script runs itself under /usr/bin/time, one tool at a time
@@ -26,22 +25,8 @@ for t in mogrify djpeg cjpeg bc /usr/bin/time; do
   command -v $t >/dev/null || { echo "batch_peers.sh: $t not found (apt-get install imagemagick libjpeg-turbo-progs)" >&2; exit 1; }
 done
 
-make_photos() {
-  local in=$1 srcs=("$here"/data/*.png) k=0
-  mkdir -p "$in"
-  while [ $k -lt $count ]; do
-    local src=${srcs[$((k % ${#srcs[@]}))]} scale=$((2000 + (k * 137) % 1400)) ox=$(((k * 53) % 300)) oy=$(((k * 31) % 200))
-    local ops=()
-    case $((k % 4)) in 1) ops+=(-flop) ;; 2) ops+=(-flip) ;; 3) ops+=(-rotate 7) ;; esac
-    convert "$src" -colorspace sRGB -type TrueColor "${ops[@]}" -resize "${scale}x${scale}^" \
-      -crop "1920x1080+$ox+$oy" +repage -attenuate 0.4 +noise Gaussian -quality 92 \
-      "$(printf '%s/photo%02d.jpg' "$in" "$k")"
-    k=$((k + 1))
-  done
-}
-
 in=$dir/in
-[ "$(ls "$in"/*.jpg 2>/dev/null | wc -l)" -ge $count ] || make_photos "$in"
+[ "$(ls "$in"/*.jpg 2>/dev/null | wc -l)" -ge $count ] || /usr/bin/python3 "$here/scripts/bench/make_photos.py" "$in" $count
 files=("$in"/*.jpg)
 n=${#files[@]}
 
