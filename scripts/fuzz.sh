@@ -6,9 +6,10 @@
 #                                      (default 20) from its seed corpus, FUZZ_JOBS (default nproc) at a time;
 #                                      fails on any crash, sanitizer report, leak, timeout (20 s) or allocation over
 #                                      2 GB. Crashing inputs are kept in FUZZ_ARTIFACTS (default <build>/fuzz-artifacts/).
-#   scripts/fuzz.sh --build-only DIR   build them for another machine into DIR: libjpeg, libpng, zlib, FFTW, libgomp
-#                                      and libstdc++ linked statically (DIR/build is the build tree), the seed corpora
-#                                      beside them and DIR/run.sh SECONDS [JOBS] to fuzz every reader in parallel.
+#   scripts/fuzz.sh --build-only DIR   build them for another machine into DIR: libjpeg, libpng, zlib, FFTW and
+#                                      libstdc++ linked statically, LLVM's libomp.so.5 (Debian ships no static one)
+#                                      copied beside them and found through RPATH $ORIGIN; DIR/build is the build
+#                                      tree; the seed corpora and DIR/run.sh SECONDS [JOBS] (every reader in parallel).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -21,14 +22,14 @@ if [ "${1:-}" = "--build-only" ]; then
   [ $# -eq 2 ] || { echo "usage: scripts/fuzz.sh --build-only DIR" >&2; exit 2; }
   out=$(mkdir -p "$2" && cd "$2" && pwd)
   lib=/usr/lib/x86_64-linux-gnu
-  gomp=$(g++ -print-file-name=libgomp.a)
+  omp=$(clang++ -print-file-name=libomp.so.5)
   cmake -S . -B "$out/build" "${gen[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
     -DDCTOOL_ENABLE_CUDA=OFF -DDCTOOL_BUILD_TESTS=OFF -DDCTOOL_BUILD_FUZZERS=ON -DDCTOOL_STATIC_FFTW=ON \
     -DJPEG_LIBRARY="$lib/libjpeg.a" -DPNG_LIBRARY="$lib/libpng16.a" -DPNG_LIBRARY_RELEASE="$lib/libpng16.a" \
     -DZLIB_LIBRARY="$lib/libz.a" -DZLIB_LIBRARY_RELEASE="$lib/libz.a" \
-    -DOpenMP_CXX_FLAGS="-fopenmp=libgomp" -DOpenMP_CXX_LIB_NAMES=gomp -DOpenMP_gomp_LIBRARY="$gomp" \
-    -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc -ldl" --no-warn-unused-cli
+    -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc" -DCMAKE_BUILD_RPATH='$ORIGIN' --no-warn-unused-cli
   cmake --build "$out/build" -j "$(nproc)" --target fuzzers
+  cp -L "$(readlink -f "$omp")" "$out/libomp.so.5"
   for r in "${readers[@]}"; do
     cp "$out/build/tests/fuzz/fuzz_$r" "$out/"
     mkdir -p "$out/corpus/$r"
