@@ -6,8 +6,9 @@
 # Configures SANITIZE_BUILD_DIR (default build-sanitize/; CUDA off, -O1 -g, -fno-omit-frame-pointer,
 # -fno-sanitize-recover=undefined) with clang when it is installed (the libFuzzer harnesses of scripts/fuzz.sh are
 # built in the same tree) or else with the default compiler, builds it and runs `ctest -LE gpu` on it: every test
-# except the GPU ones and the host emulators of the CUDA kernels (label emulate: long multi-threaded loops over the
-# kernels' arithmetic, not the file or command-line code the sanitizers are here for, and 20x slower under ASan) and
+# except the GPU ones, the host emulators of the CUDA kernels (DCTOOL_BUILD_EMULATORS=OFF: long multi-threaded loops
+# over the kernels' arithmetic, not the file or command-line code the sanitizers are here for, and the slowest
+# targets to build and run under ASan) and
 # the hostile-file suite (hostile:files: its 2 GB address-space limit cannot hold ASan's shadow memory; the fuzzers
 # cover the same readers in-process). A sanitizer report fails the test that triggered it; dctool's one-line-error
 # checks see it too.
@@ -20,7 +21,7 @@ if [ ! -f "$build_dir/CMakeCache.txt" ]; then
   cc=()
   command -v clang++ >/dev/null && cc=(-DCMAKE_CXX_COMPILER=clang++ -DDCTOOL_BUILD_FUZZERS=ON)
   cmake -S . -B "$build_dir" "${gen[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
-    -DDCTOOL_ENABLE_CUDA=OFF -DDCTOOL_SANITIZE=ON "${cc[@]}"
+    -DDCTOOL_ENABLE_CUDA=OFF -DDCTOOL_SANITIZE=ON -DDCTOOL_BUILD_EMULATORS=OFF "${cc[@]}"
 fi
 cmake --build "$build_dir" -j "$(nproc)"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1}
