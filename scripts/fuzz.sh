@@ -37,8 +37,9 @@ if [ "${1:-}" = "--build-only" ]; then
   done
   cat >"$out/run.sh" <<'EOF'
 #!/usr/bin/env bash
-# run.sh SECONDS [JOBS]: every fuzzer for SECONDS, JOBS processes each (default: the cores shared out), growing
-# corpus/<reader>/; crashes in findings/<reader>/, logs in logs/. Prints executions and crashes per reader.
+# run.sh SECONDS [JOBS]: every fuzzer for SECONDS in fork mode with JOBS workers each (default: the cores shared out),
+# going on after a finding; grows corpus/<reader>/, keeps findings in findings/<reader>/ and logs in logs/.
+# Prints the executions and findings per reader.
 set -uo pipefail
 cd "$(dirname "$0")"
 secs=${1:-600}
@@ -46,14 +47,14 @@ readers=(npy txt csv raw png jpeg bmp tga pgm ppm)
 jobs=${2:-$(( ($(nproc) + ${#readers[@]} - 1) / ${#readers[@]} ))}
 mkdir -p logs
 for r in "${readers[@]}"; do
-  mkdir -p "findings/$r" "logs/$r"
-  (cd "logs/$r" && exec "../../fuzz_$r" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 \
-     -jobs="$jobs" -workers="$jobs" -artifact_prefix="../../findings/$r/" "../../corpus/$r" >../$r.log 2>&1) &
+  mkdir -p "findings/$r"
+  ./fuzz_$r -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -max_total_time="$secs" \
+    -rss_limit_mb=2048 -timeout=20 -artifact_prefix="findings/$r/" "corpus/$r" >"logs/$r.log" 2>&1 &
 done
 wait
 for r in "${readers[@]}"; do
-  execs=$(cat logs/$r/fuzz-*.log 2>/dev/null | awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}')
-  echo "$r: $execs executions, $(ls findings/$r | wc -l) findings"
+  execs=$(grep -E '^#[0-9]+:' "logs/$r.log" | tail -1 | sed -E 's/^#([0-9]+):.*/\1/')
+  echo "$r: ${execs:-0} executions, $(ls "findings/$r" | wc -l) findings"
 done
 EOF
   chmod +x "$out/run.sh"
