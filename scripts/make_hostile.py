@@ -582,6 +582,9 @@ def check(a):
         except OSError:
             bad.append(name + " (missing)")
     extra = sorted(set(os.listdir(a.out)) - set(want))
+    for reader in corpus():
+        d = os.path.join(a.corpus, reader)
+        extra += sorted(os.path.join(d, f) for f in os.listdir(d) if not f.startswith("seed"))
     bad += [e + " (not written by this script)" for e in extra]
     if bad:
         print("make_hostile: out of date, rerun scripts/make_hostile.py: " + ", ".join(bad))
