@@ -14,8 +14,12 @@
 #include "cpu/block8.hpp"
 
 #pragma GCC diagnostic ignored "-Wignored-attributes"  // __m256 as a template argument
+#if defined(__clang__)                                 // clang ignores GCC's target pragma
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
+#endif
 
 #include "math/block8.hpp"
 
@@ -91,4 +95,8 @@ void aan_strip_inverse_avx2(const float* in, float* out, std::int64_t w, std::in
 
 }  // namespace dct::cpu::block8
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif

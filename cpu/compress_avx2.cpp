@@ -16,8 +16,12 @@
 #include "cpu/compress_jpeg.hpp"
 
 #pragma GCC diagnostic ignored "-Wignored-attributes"  // __m256 as a template argument
+#if defined(__clang__)  // clang ignores GCC's target pragma
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2")
+#endif
 
 #include "math/block8.hpp"
 #include "math/jpeg.hpp"
@@ -188,4 +192,8 @@ const Stages& avx2_stages() {
 
 }  // namespace dct::cpu::jpeg
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif

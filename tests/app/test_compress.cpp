@@ -184,7 +184,7 @@ TEST_CASE("compress batch: good files written, the corrupt one named on one line
   fs::create_directories(out);
   fs::copy_file(source_dir() + "/data/camera.png", src + "/a.png");
   fs::copy_file(source_dir() + "/data/astronaut.png", src + "/c.png");
-  spit(src + "/b.png", std::string("\x89PNG\r\n\x1a\n this is not really a png file", 40));
+  spit(src + "/b.png", std::string("\x89PNG\r\n\x1a\n this is not really a png file"));  // 38 bytes, no NUL
   const std::string rep = dir.file("report.json");
   const RunResult r = run_dctool("compress " + q(src + "/a.png") + " " + q(src + "/b.png") + " " + q(src + "/c.png") +
                                  " -o " + q(out) + " --jobs 2 --report " + q(rep));

@@ -261,7 +261,8 @@ np.save(os.path.join(d, 'zero.npy'), np.zeros((0, 3), dtype='<f4'))
   };
   for (const auto& [file, message] : cases) {
     INFO(file);
-    auto e = error_of([&] { read_npy(dir.file(file), {}); });
+    const std::string path = dir.file(file);  // clang 14 cannot capture a structured binding
+    auto e = error_of([&] { read_npy(path, {}); });
     CHECK(e.code() == ErrorCode::kInput);
     CHECK(e.subject() == dir.file(file));
     CHECK_THAT(e.what(), Catch::StartsWith(message));
