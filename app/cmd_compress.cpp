@@ -280,7 +280,10 @@ Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::in
       r.keep_coefficients = true;
       // A compressor's name (-b cuda-jpeg-fused, -b cpu) picks the compressor, not a transform backend: the CPU
       // compressor's transforms then follow auto. Every compressor returns the same coefficients.
+      // auto takes the CPU compressor here: measured (docs/decisions.md, "compress --format jpg"), the GPU's
+      // coefficient path is slower end to end than the CPU's on a batch; -b cuda-jpeg-fused still forces it.
       core::CompressRequest pick = r;
+      if (pick.backend == "auto") pick.backend = "cpu";
       if (find_compressor(r.backend) != nullptr) r.backend = "auto";
       const core::Compressor& comp = choose(pick, src->data);
       c.res = comp.run(r, src->data);
