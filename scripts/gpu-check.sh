@@ -15,9 +15,10 @@
 #             the copy of the same bytes (cuda-8x8 at 4096x3072 f32 = 50.3 MB: its x_copy gives the copy time)
 #   batch     30 1920x1080 JPEG photos (scripts/bench/make_photos.py) to .jpg at quality 50 with -b auto (the GPU)
 #             and -b cpu, medians of 3; one-shot dct2 of a 4096x4096 .npy on the GPU and on cpu-fftw
-#   sanitize  compute-sanitizer memcheck, then racecheck, over every gpu test case (one process per case,
-#             GPU_CHECK_SANITIZE_JOBS at a time, default 4; GPU_CHECK_SANITIZE_TIMEOUT seconds for both tools,
-#             default 480): sanitize.log, one line per case and tool with its error/hazard count
+#   sanitize  compute-sanitizer memcheck and racecheck over every gpu test case (one process per case and tool,
+#             GPU_CHECK_SANITIZE_JOBS at a time, default 4, within GPU_CHECK_SANITIZE_TIMEOUT seconds, default 480;
+#             GPU_CHECK_SANITIZE_TOOLS and GPU_CHECK_SANITIZE_ONLY narrow it): sanitize.log, one line per case and
+#             tool with its error/hazard count
 #   oom       a dct2 that cannot fit the device (a sparse raw file of 60000x60000 f64, 28.8 GB): its exit code and
 #             message
 # Everything goes to $OUT: gpu-check.log, tests.log, extra.log and sweeps.tgz (results/*.csv, baseline/*.csv: one
@@ -166,12 +167,15 @@ if has_phase sanitize; then
     rm -f "$log"
   }
   export -f one_case; export OUT
-  for tool in memcheck racecheck; do  # memcheck gets 60% of the time, racecheck the rest
-    if [[ $tool == memcheck ]]; then deadline=$((t0 + budget * 3 / 5)); else deadline=$((t0 + budget)); fi
-    export deadline
-    tr '\n' '\0' <"$cases" | xargs -0 -P "${GPU_CHECK_SANITIZE_JOBS:-4}" -I{} bash -c \
-      'IFS=$'"'"'\t'"'"' read -r b n <<<"$1"; one_case "$b" "$n" '"$tool" _ {} >>"$SLOG"
-  done
+  # Every (tool, case) pair in one pool, each with the whole time budget; GPU_CHECK_SANITIZE_TOOLS (default
+  # memcheck,racecheck) and GPU_CHECK_SANITIZE_ONLY (an extended regex over the case names) narrow it.
+  deadline=$((t0 + budget))
+  export deadline
+  tools=${GPU_CHECK_SANITIZE_TOOLS:-memcheck,racecheck}
+  for tool in ${tools//,/ }; do
+    grep -E -- "${GPU_CHECK_SANITIZE_ONLY:-.}" "$cases" | sed "s/^/$tool\t/"
+  done | tr '\n' '\0' | xargs -0 -P "${GPU_CHECK_SANITIZE_JOBS:-4}" -I{} bash -c \
+    'IFS=$'"'"'\t'"'"' read -r t b n <<<"$1"; one_case "$b" "$n" "$t"' _ {} >>"$SLOG"
   bad=$(grep -cvE 'exit 0' "$SLOG")
   say "sanitize: $(grep -c 'exit 0' "$SLOG") clean, $bad not clean or not run, $(($(date +%s) - t0)) s"
   grep -vE 'exit 0' "$SLOG" | head -n 20 | tee -a "$LOG"

@@ -200,7 +200,8 @@ TEST_CASE("compress cpu: the jpeg stages, AVX2 and portable, are bit-identical t
 // 4:2:0 against its definition: the chroma planes' q are math::jpeg::forward_quantize of the h2v2 box averages
 // (libjpeg's bias 1, 2, 1, 2, ...) of the edge-replicated image; luma as 4:4:4; the reconstruction repeats chroma.
 TEST_CASE("compress cpu: 4:2:0 coefficients are those of libjpeg's h2v2 downsampling", "[compress]") {
-  for (auto [h, w] : {std::pair<std::int64_t, std::int64_t>{21, 35}, {16, 16}, {1, 1}, {40, 17}}) {
+  for (const auto& size : {std::pair<std::int64_t, std::int64_t>{21, 35}, {16, 16}, {1, 1}, {40, 17}}) {
+    const std::int64_t h = size.first, w = size.second;  // not a structured binding: the lambda below uses them
     const core::Dataset in = image(h, w, 3, 5);
     core::CompressRequest r;
     r.quality = 60;
