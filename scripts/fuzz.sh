@@ -24,7 +24,7 @@ if [ "${1:-}" = "--build-only" ]; then
   lib=/usr/lib/x86_64-linux-gnu
   omp=$(clang++ -print-file-name=libomp.so.5)
   cmake -S . -B "$out/build" "${gen[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-    -DDCTOOL_ENABLE_CUDA=OFF -DDCTOOL_BUILD_TESTS=OFF -DDCTOOL_BUILD_FUZZERS=ON -DDCTOOL_STATIC_FFTW=ON \
+    -DDCTOOL_ENABLE_CUDA=OFF -DDCTOOL_BUILD_TESTS=OFF -DDCTOOL_BUILD_FUZZERS=ON -DDCTOOL_STATIC_LIBS=ON \
     -DJPEG_LIBRARY="$lib/libjpeg.a" -DPNG_LIBRARY="$lib/libpng16.a" -DPNG_LIBRARY_RELEASE="$lib/libpng16.a" \
     -DZLIB_LIBRARY="$lib/libz.a" -DZLIB_LIBRARY_RELEASE="$lib/libz.a" \
     -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc" -DCMAKE_BUILD_RPATH='$ORIGIN' --no-warn-unused-cli
