@@ -142,6 +142,16 @@ core::Dataset planar_dataset(const std::uint16_t* px, std::int64_t width, std::i
   return planar(px, width, height, channels, prec, core::SourceKind::kImage16);
 }
 
+void* allocate_decode_buffer(void* decode_buffer, std::size_t bytes) {
+  try {
+    auto* b = static_cast<DecodeBuffer*>(decode_buffer);
+    b->bytes = std::make_unique_for_overwrite<unsigned char[]>(bytes);
+    return b->bytes.get();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
 std::vector<unsigned char> read_file_bytes(const std::string& path) {
   core::require_input_file(path);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);

@@ -5,6 +5,7 @@
 // limit (and, for uncompressed formats, against the bytes present) before it allocates, reports truncation and
 // corrupt data as dct::Error(kInput) naming the file, and never returns uninitialised pixels.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -45,6 +46,13 @@ std::vector<unsigned char> encode_png(const core::HostTensor& t, int bit_depth, 
 
 // The whole file (require_input_file's checks first); errors name `path`.
 std::vector<unsigned char> read_file_bytes(const std::string& path);
+
+// The buffer a C-style decoder (libpng's, libjpeg's: no C++ object may live in their frames) fills: owned by the C++
+// caller, handed over with allocate_decode_buffer, a callback that does not throw (nullptr when out of memory).
+struct DecodeBuffer {
+  std::unique_ptr<unsigned char[]> bytes;
+};
+void* allocate_decode_buffer(void* decode_buffer, std::size_t bytes);
 
 // ---- shared by the decoders ----------------------------------------------------------------------------
 

@@ -181,20 +181,6 @@ bool encode_c(const EncodeArgs* a, PngState* st) {
   return true;
 }
 
-// The decode buffer: owned by the C++ caller, handed to decode_c through a callback that does not throw.
-struct Buffer {
-  std::unique_ptr<unsigned char[]> bytes;
-};
-
-void* allocate(void* ctx, std::size_t n) {
-  try {
-    static_cast<Buffer*>(ctx)->bytes = std::make_unique_for_overwrite<unsigned char[]>(n);
-    return static_cast<Buffer*>(ctx)->bytes.get();
-  } catch (...) {
-    return nullptr;
-  }
-}
-
 struct FreeOut {
   void operator()(unsigned char* p) const noexcept { std::free(p); }
 };
@@ -202,12 +188,12 @@ struct FreeOut {
 }  // namespace
 
 core::Dataset decode_png(Bytes file, const std::string& name, const core::ReadOptions& opt) {
-  Buffer buffer;
+  DecodeBuffer buffer;
   PngState st;
   st.data = file.data();
   st.size = file.size();
   st.max_pixels = opt.max_pixels;
-  st.alloc = allocate;
+  st.alloc = allocate_decode_buffer;
   st.alloc_ctx = &buffer;
   if (!decode_c(&st)) {
     if (st.too_large) check_image_size(name, "PNG", st.width, st.height, opt.max_pixels);

@@ -297,28 +297,13 @@ bool coefficients_c(DecodeState* s) {
   return true;
 }
 
-// The decode buffer: owned by the C++ caller, handed to the C-style functions through a callback that does not
-// throw.
-struct Buffer {
-  std::unique_ptr<unsigned char[]> bytes;
-};
-
-void* allocate(void* ctx, std::size_t n) {
-  try {
-    static_cast<Buffer*>(ctx)->bytes = std::make_unique_for_overwrite<unsigned char[]>(n);
-    return static_cast<Buffer*>(ctx)->bytes.get();
-  } catch (...) {
-    return nullptr;
-  }
-}
-
 // Runs `fn` on `file`; throws the input error naming `name` when it fails.
-void run_decoder(bool (*fn)(DecodeState*), DecodeState& s, Bytes file, Buffer& buffer, const std::string& name,
+void run_decoder(bool (*fn)(DecodeState*), DecodeState& s, Bytes file, DecodeBuffer& buffer, const std::string& name,
                  std::int64_t max_pixels) {
   s.data = file.data();
   s.size = static_cast<unsigned long>(file.size());
   s.max_pixels = max_pixels;
-  s.alloc = allocate;
+  s.alloc = allocate_decode_buffer;
   s.alloc_ctx = &buffer;
   if (fn(&s)) return;
   if (s.size_refused) check_image_size(name, "JPEG", s.width, s.height, max_pixels);
@@ -380,7 +365,7 @@ std::vector<unsigned char> encode_jpeg(const core::QuantizedCoefficients& q, std
 core::HostTensor decode_jpeg(const std::vector<unsigned char>& file, const std::string& path) {
   DecodeState s;
   s.method = JDCT_FLOAT;
-  Buffer buffer;
+  DecodeBuffer buffer;
   run_decoder(decode_c, s, file, buffer, path, core::kMaxElements);
   return planar_dataset(buffer.bytes.get(), s.width, s.height, s.components, core::Precision::kF32).tensor;
 }
@@ -388,14 +373,14 @@ core::HostTensor decode_jpeg(const std::vector<unsigned char>& file, const std::
 core::Dataset decode_jpeg_image(Bytes file, const std::string& name, const core::ReadOptions& opt) {
   DecodeState s;
   s.method = JDCT_ISLOW;
-  Buffer buffer;
+  DecodeBuffer buffer;
   run_decoder(decode_c, s, file, buffer, name, opt.max_pixels);
   return planar_dataset(buffer.bytes.get(), s.width, s.height, s.components, opt.prec);
 }
 
 core::HostTensor read_jpeg_coefficients(Bytes file, const std::string& name, const core::ReadOptions& opt) {
   DecodeState s;
-  Buffer buffer;
+  DecodeBuffer buffer;
   run_decoder(coefficients_c, s, file, buffer, name, opt.max_pixels);
   const std::int64_t rows = std::int64_t(s.blocks_high) * 8, cols = std::int64_t(s.blocks_wide) * 8;
   core::HostTensor t(core::Shape2{rows, cols}, s.components, opt.prec);

@@ -32,6 +32,7 @@
    execute and all output factors into one pass after it. */
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -131,10 +132,47 @@ void scale_pass(const T* in, T* out, std::int64_t batch, std::int64_t h, std::in
   }
 }
 
+// One guru r2r problem (a Layout) planned on scratch arrays of its shape: the plan for 64-byte aligned views, and
+// one made with FFTW_UNALIGNED on first use for others. In place when `in_place` (the input factors went into the
+// copy before the transform).
+template <class T>
+class GuruPlans {
+ public:
+  GuruPlans(const core::TransformDesc& d, Layout layout, bool in_place)
+      : desc_(d), layout_(std::move(layout)), in_place_(in_place), aligned_(make(0)) {}
+
+  // The plan for views `a` (input) and `b` (output). Plans are not shared between threads.
+  typename detail::Fftw<T>::Plan for_views(const T* a, const T* b) const {
+    if (detail::Fftw<T>::alignment_of(a) == 0 && detail::Fftw<T>::alignment_of(b) == 0) return aligned_.get();
+    if (!unaligned_) unaligned_ = make(FFTW_UNALIGNED);
+    return unaligned_.get();
+  }
+
+ private:
+  detail::FftwPlan<T> make(unsigned extra) const {
+    const std::size_t bytes = desc_.bytes();
+    core::AlignedBuffer a(bytes), b(in_place_ ? 0 : bytes);
+    T* pa = static_cast<T*>(a.data());
+    T* pb = in_place_ ? pa : static_cast<T*>(b.data());
+    const unsigned flags = detail::fftw_flags(desc_.effort) | extra;
+    return detail::make_fftw_plan<T>(desc_.elements(), desc_.effort, std::string(kName), desc_.to_string(), [&] {
+      return detail::Fftw<T>::guru_r2r(static_cast<int>(layout_.dims.size()), layout_.dims.data(),
+                                       static_cast<int>(layout_.loops.size()), layout_.loops.data(), pa, pb,
+                                       layout_.kinds.data(), flags);
+    });
+  }
+
+  core::TransformDesc desc_;
+  Layout layout_;
+  bool in_place_;
+  detail::FftwPlan<T> aligned_;
+  mutable detail::FftwPlan<T> unaligned_;  // made on first use
+};
+
 template <class T>
 class FftwDctPlan final : public core::Plan {
  public:
-  explicit FftwDctPlan(const core::TransformDesc& d) : desc_(d), layout_(layout_of(d)) {
+  explicit FftwDctPlan(const core::TransformDesc& d) : desc_(d) {
     const std::int64_t h = d.shape.rows, w = d.shape.cols;
     const bool rows_t = d.block > 0 || d.axis != Axis::kCols;  // the row axis (length W) is transformed
     const bool cols_t = d.block > 0 || d.axis != Axis::kRows;
@@ -143,7 +181,7 @@ class FftwDctPlan final : public core::Plan {
     row_factor_ = factors<T>(d, h, cols_t, nh);  // indexed by row i
     pre_scale_ = d.op == Op::kIdct2 && d.norm == Norm::kOrtho;
     post_scale_ = !pre_scale_ && !((d.op == Op::kDct2 || d.op == Op::kDct4) && d.norm == Norm::kNone);
-    aligned_ = make(0);
+    plans_.emplace(d, layout_of(d), pre_scale_);
   }
 
   const core::TransformDesc& desc() const override { return desc_; }
@@ -165,32 +203,12 @@ class FftwDctPlan final : public core::Plan {
   }
 
  private:
-  typename detail::Fftw<T>::Plan plan_for(const T* a, const T* b) const {
-    if (detail::Fftw<T>::alignment_of(a) == 0 && detail::Fftw<T>::alignment_of(b) == 0) return aligned_.get();
-    if (!unaligned_) unaligned_ = make(FFTW_UNALIGNED);
-    return unaligned_.get();
-  }
-
-  // Plans on scratch arrays of the views' layout (in place for ortho idct2).
-  detail::FftwPlan<T> make(unsigned extra) const {
-    const std::size_t bytes = desc_.bytes();
-    core::AlignedBuffer a(bytes), b(pre_scale_ ? 0 : bytes);
-    T* pa = static_cast<T*>(a.data());
-    T* pb = pre_scale_ ? pa : static_cast<T*>(b.data());
-    const unsigned flags = detail::fftw_flags(desc_.effort) | extra;
-    return detail::make_fftw_plan<T>(desc_.elements(), desc_.effort, std::string(kName), desc_.to_string(), [&] {
-      return detail::Fftw<T>::guru_r2r(static_cast<int>(layout_.dims.size()), layout_.dims.data(),
-                                       static_cast<int>(layout_.loops.size()), layout_.loops.data(), pa, pb,
-                                       layout_.kinds.data(), flags);
-    });
-  }
+  typename detail::Fftw<T>::Plan plan_for(const T* a, const T* b) const { return plans_->for_views(a, b); }
 
   core::TransformDesc desc_;
-  Layout layout_;
   std::vector<T> row_factor_, col_factor_;
   bool pre_scale_ = false, post_scale_ = false;
-  detail::FftwPlan<T> aligned_;
-  mutable detail::FftwPlan<T> unaligned_;  // made on first use (plans are not shared between threads)
+  std::optional<GuruPlans<T>> plans_;
 };
 
 fftw_r2r_kind fftw_kind_of(core::R2rKind k) {
@@ -256,11 +274,12 @@ class FftwR2rPlan final : public core::Plan {
     const int off = core::kMaxR2rRank - s.rank;
     std::int64_t stride = 1;
     std::vector<fftw_iodim64> dims, loops;
+    std::vector<fftw_r2r_kind> kinds;
     for (int a = s.rank - 1; a >= 0; --a) {
       const fftw_iodim64 dim{s.dims[a], stride, stride};
       if (s.kinds[a] != core::R2rKind::kNone) {
         dims.insert(dims.begin(), dim);
-        kinds_.insert(kinds_.begin(), fftw_kind_of(detail::computed_kind(s.kinds[a], s.inverse)));
+        kinds.insert(kinds.begin(), fftw_kind_of(detail::computed_kind(s.kinds[a], s.inverse)));
         const detail::AxisScale sc = detail::axis_scale(s.kinds[a], s.inverse, d.norm, s.dims[a]);
         pre_[off + a].assign(sc.pre.begin(), sc.pre.end());
         post_[off + a].assign(sc.post.begin(), sc.post.end());
@@ -270,13 +289,11 @@ class FftwR2rPlan final : public core::Plan {
       stride *= s.dims[a];
     }
     if (d.batch > 1) loops.insert(loops.begin(), fftw_iodim64{d.batch, stride, stride});
-    dims_ = std::move(dims);
-    loops_ = std::move(loops);
     for (int a = 0; a < core::kMaxR2rRank; ++a) {
       has_pre_ = has_pre_ || !pre_[a].empty();
       has_post_ = has_post_ || !post_[a].empty();
     }
-    aligned_ = make(0);
+    plans_.emplace(d, Layout{std::move(dims), std::move(loops), std::move(kinds)}, has_pre_);
   }
 
   const core::TransformDesc& desc() const override { return desc_; }
@@ -296,33 +313,13 @@ class FftwR2rPlan final : public core::Plan {
   }
 
  private:
-  typename detail::Fftw<T>::Plan plan_for(const T* a, const T* b) const {
-    if (detail::Fftw<T>::alignment_of(a) == 0 && detail::Fftw<T>::alignment_of(b) == 0) return aligned_.get();
-    if (!unaligned_) unaligned_ = make(FFTW_UNALIGNED);
-    return unaligned_.get();
-  }
-
-  // Plans on scratch arrays of the views' layout (in place when input factors go into the copy).
-  detail::FftwPlan<T> make(unsigned extra) const {
-    const std::size_t bytes = desc_.bytes();
-    core::AlignedBuffer a(bytes), b(has_pre_ ? 0 : bytes);
-    T* pa = static_cast<T*>(a.data());
-    T* pb = has_pre_ ? pa : static_cast<T*>(b.data());
-    const unsigned flags = detail::fftw_flags(desc_.effort) | extra;
-    return detail::make_fftw_plan<T>(desc_.elements(), desc_.effort, std::string(kName), desc_.to_string(), [&] {
-      return detail::Fftw<T>::guru_r2r(static_cast<int>(dims_.size()), dims_.data(), static_cast<int>(loops_.size()),
-                                       loops_.data(), pa, pb, kinds_.data(), flags);
-    });
-  }
+  typename detail::Fftw<T>::Plan plan_for(const T* a, const T* b) const { return plans_->for_views(a, b); }
 
   core::TransformDesc desc_;
   Block4 block_;
-  std::vector<fftw_iodim64> dims_, loops_;
-  std::vector<fftw_r2r_kind> kinds_;
   std::vector<T> pre_[core::kMaxR2rRank], post_[core::kMaxR2rRank];  // by padded axis
   bool has_pre_ = false, has_post_ = false;
-  detail::FftwPlan<T> aligned_;
-  mutable detail::FftwPlan<T> unaligned_;
+  std::optional<GuruPlans<T>> plans_;
 };
 
 class FftwBackend final : public core::Backend {
