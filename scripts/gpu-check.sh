@@ -98,7 +98,7 @@ if has_phase jpeg && [[ -x $DCTOOL ]]; then
   for i in 2 3 4; do cp /tmp/fj/big_1.png /tmp/fj/big_$i.png; done
   for pass in 1 2; do  # twice: drift check
     echo "## fused jpeg, pass $pass" >>"$EXTRA"
-    "$DCTOOL" compress /tmp/fj/*.png -o /tmp/fjo --quality 50 --jobs 1 --report /tmp/fj/report.json >>"$EXTRA" 2>&1
+    "$DCTOOL" compress /tmp/fj/*.png -o /tmp/fjo --format png --quality 50 --jobs 1 --report /tmp/fj/report.json >>"$EXTRA" 2>&1
     cat /tmp/fj/report.json >>"$EXTRA"
   done
   { timeout 60 "$DCTOOL" bench --ops dct2 --block 8 --norm ortho --sizes 4096x3072 --backends cuda-8x8 --precision f32 \
