@@ -58,6 +58,9 @@ class BoundedQueue {
 struct PipelineShape {
   int readers = 1, workers = 1, writers = 1;
   std::size_t depth = 2;  // capacity of each of the two queues
+  // Called on each worker thread before its first value, with the worker's number 0..workers-1 (binds a worker to
+  // a GPU with --devices); none: nothing.
+  std::function<void(int)> worker_init;
 };
 
 // Runs read(i, emit) for i = 0..n-1 on the readers, work(value, emit) on the workers, write(result) on the
@@ -101,8 +104,9 @@ void run_pipeline(std::int64_t n, const PipelineShape& shape,
     });
   };
   const std::function<void(Result &&)> emit = [&](Result&& r) { results.push(std::move(r)); };
-  auto worker = [&] {
+  auto worker = [&](int k) {
     guard([&] {
+      if (shape.worker_init) shape.worker_init(k);
       while (auto v = values.pop()) work(std::move(*v), emit);
     });
   };
@@ -117,7 +121,8 @@ void run_pipeline(std::int64_t n, const PipelineShape& shape,
     return t;
   };
   std::vector<std::thread> wt = start(shape.writers, writer);
-  std::vector<std::thread> kt = start(shape.workers, worker);
+  std::vector<std::thread> kt;
+  for (int k = 0; k < (shape.workers > 0 ? shape.workers : 1); ++k) kt.emplace_back(worker, k);
   std::vector<std::thread> rt = start(shape.readers, reader);
   for (auto& t : rt) t.join();
   values.close();
