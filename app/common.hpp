@@ -17,5 +17,10 @@ core::Dataset read_input(const std::string& path, const core::ReadOptions& opt);
 void note(const GlobalOptions& g, const std::string& msg);  // "dctool: <msg>" on stderr unless --quiet
 void print_timing(const GlobalOptions& g, const core::StageTable& t);
 std::vector<std::string> split_list(const std::string& s);  // "a,b, c" -> {a, b, c}
+// The CUDA devices a batch spreads its workers over: --devices (all: every device present, none without one; a list:
+// each must exist, else exit 4), or --device alone.
+std::vector<int> devices_of(const GlobalOptions& g);
+// A batch worker's device: workers take the devices in turn (worker k: devices[k mod count]).
+void bind_worker(const std::vector<int>& devices, int worker);
 
 }  // namespace dct::app
