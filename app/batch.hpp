@@ -1,0 +1,99 @@
+#pragma once
+// Batch mode of the transform commands (dct2, idct2, dct4, lot, dct, dst, r2r): several inputs, or -o naming a
+// directory. The output names in the directory, the checks made before any work (colliding outputs, an output or
+// the report over an input: exit 2), the report's temporary, each worker's own plans, and the run itself on the
+// three-stage pipeline (app/pipeline.hpp): a progress bar, one line per failed input, the report in input order,
+// one summary line, exit 3 when an input failed.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/commands.hpp"
+#include "core/formats.hpp"
+#include "core/plan_cache.hpp"
+#include "core/timing.hpp"
+
+namespace dct::app {
+
+// --format, --report and --jobs of a transform command.
+struct BatchOptions {
+  std::string format;  // the outputs' format in -o DIR; "" = npy
+  std::string report;  // --report FILE.json
+  int jobs = 0;        // 0: all cores
+};
+void add_batch_options(CLI::App* c, BatchOptions& b);
+
+// What -o means: a directory (several inputs, a name ending in '/', or an existing directory whose name is not
+// that of an output file, such as out.npy) receiving DIR/<input stem>.<format>; else the one output file.
+struct BatchTargets {
+  bool dir = false;
+  std::vector<std::string> outputs;  // one per input
+};
+// Throws kUsage: a file where a directory is needed, an unknown --format, a --format that disagrees with -o FILE.
+BatchTargets resolve_targets(const std::vector<std::string>& inputs, const std::string& output,
+                             const std::string& format);
+
+// Refuses (kUsage, before any work) an output the writers cannot make, two inputs that would write the same
+// output, and an output that is one of the inputs.
+void check_batch_outputs(const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
+                         const std::string& dir);
+// Refuses, before any work, a --backend that no input could use: unknown (kUsage) or not usable here
+// (kUnsupported). Whether it supports each input is that input's question.
+void check_backend_usable(const std::string& name);
+// Creates -o DIR when missing (kInput when it cannot be made).
+void create_output_directory(const std::string& dir);
+
+// --report: kUsage when it names an input or an output; otherwise its temporary, made now, so that a report that
+// cannot be written fails before any input is transformed. Null without --report.
+std::unique_ptr<core::AtomicFile> open_report(const std::string& report, const std::vector<std::string>& inputs,
+                                              const std::vector<std::string>& outputs);
+void commit_report(core::AtomicFile* report, const std::string& text);  // nothing when null
+
+// Each worker thread's own plans. A core::Plan runs one execute at a time, so the workers of a batch never share
+// one (the shared plan_cache() hands the same plan to every caller); on a GPU each plan has its own stream.
+class WorkerPlans {
+ public:
+  core::PlanCache& mine();  // the calling thread's cache, made on its first call
+
+ private:
+  std::mutex mu_;
+  std::map<std::thread::id, std::unique_ptr<core::PlanCache>> caches_;
+};
+
+// One input's work, stage by stage (a reader, a worker, a writer call them in turn). A stage throws dct::Error
+// when the input fails; the later stages are then skipped. Each stage adds its rows to `t`.
+class BatchTask {
+ public:
+  virtual ~BatchTask() = default;
+  virtual void read(core::StageTable& t) = 0;
+  virtual void transform(core::PlanCache& plans, core::StageTable& t) = 0;
+  virtual void write(core::StageTable& t) = 0;  // the output, committed
+  virtual std::string json(const core::StageTable& t) const = 0;  // the report entry of a success
+  std::vector<std::string> notes;  // lines for stderr made by the stages ("dctool: " is added)
+};
+
+// One input and -o FILE: the stages in a row on this thread with the shared plan cache, notes printed as they
+// come; errors propagate as in any command.
+void run_alone(const GlobalOptions& g, BatchTask& task, core::StageTable& t);
+
+struct BatchRun {
+  std::string op;  // the report's "op" of an entry that failed
+  std::vector<std::string> inputs, outputs;
+  int jobs = 1;
+  core::AtomicFile* report = nullptr;
+  std::function<std::unique_ptr<BatchTask>(std::int64_t)> task;  // the task of input i
+};
+// Runs the batch; 0, or 3 when any input failed.
+int run_batch(const GlobalOptions& g, const BatchRun& b);
+
+// --jobs for `inputs` inputs: at most that many, all cores when 0.
+int batch_jobs(int jobs, std::int64_t inputs);
+// CPU threads for each of `jobs` workers: --threads when given, else the cores shared out.
+int threads_per_job(const GlobalOptions& g, int jobs);
+
+}  // namespace dct::app
