@@ -186,7 +186,7 @@ TEST_CASE("transform batch: colliding outputs and an output over an input are re
   CHECK(slurp(in.out("afile")) == "x");
 }
 
-TEST_CASE("transform batch: --report over an input or an output is exit 2; entries keep input order", "[app][batch]") {
+TEST_CASE("transform batch: --report over an input or an output is exit 2, entries keep input order", "[app][batch]") {
   Inputs in;
   const std::string out = in.out("out");
   check_one_line_error(run_dctool("dct2 " + Inputs::words(in.all()) + " -o " + q(out) + " --report " + q(in.b)), 2,
@@ -282,7 +282,7 @@ TEST_CASE("transform batch: --format same and images follow the single-input rul
   CHECK_FALSE(exists(in.out("x.npy")));
 }
 
-TEST_CASE("transform batch: -o DIR is created; one input with DIR/ or an existing directory", "[app][batch]") {
+TEST_CASE("transform batch: -o DIR is created, and one input with DIR/ or an existing directory is a batch too", "[app][batch]") {
   Inputs in;
   const std::string deep = in.out("new/deeper");
   REQUIRE(run_dctool("-q dct4 " + Inputs::words(in.all()) + " -o " + q(deep)).code == 0);
@@ -296,7 +296,7 @@ TEST_CASE("transform batch: -o DIR is created; one input with DIR/ or an existin
   CHECK(list_dir(existing) == std::set<std::string>{"b.npy"});
 }
 
-TEST_CASE("transform batch: one summary line, none with -q; --timing adds the stage table", "[app][batch]") {
+TEST_CASE("transform batch: one summary line, none with -q, and --timing adds the stage table", "[app][batch]") {
   Inputs in;
   const std::string out = in.out("out");
   const RunResult r = run_dctool("dct2 " + Inputs::words(in.all()) + " -o " + q(out));
