@@ -117,10 +117,6 @@ std::int64_t write_output(const std::string& output, core::HostTensor out, core:
   return clamped;
 }
 
-std::string clamped_note(const std::string& output, std::int64_t clamped) {
-  return output + ": " + std::to_string(clamped) + " values clamped to the image range";
-}
-
 std::string result_json(const std::string& input, const std::string& output, const core::TransformDesc& d,
                         const core::Backend& backend, const core::StageTable& times) {
   return "{\"input\": " + json_escape(input) + ", \"output\": " + json_escape(output) +
@@ -134,12 +130,33 @@ std::string result_json(const std::string& input, const std::string& output, con
          ", \"channels\": " + std::to_string(d.batch) + ", \"timing_ms\": " + json_timing(times) + "}";
 }
 
-// One input through the transform: read, plan and execute, write.
-class TransformTask : public BatchTask {
+// What the tasks of dct2/idct2/dct4/lot share: the options, the descriptor, the paths, and writing the result.
+class CommandTask : public BatchTask {
  public:
-  TransformTask(const GlobalOptions& g, const TransformOptions& o, const core::TransformDesc& d, std::string input,
-                std::string output)
+  CommandTask(const GlobalOptions& g, const TransformOptions& o, const core::TransformDesc& d, std::string input,
+              std::string output)
       : g_(g), o_(o), d_(d), input_(std::move(input)), output_(std::move(output)) {}
+
+ protected:
+  // Writes the coefficients (or their picture) atomically, with a note when an image's range clamped values.
+  void write_result(core::HostTensor out, core::SourceKind kind, core::StageTable& t) {
+    core::Stopwatch sw;
+    const std::int64_t clamped =
+        write_output(output_, std::move(out), kind, picture_output(o_, d_, output_), d_.prec);
+    if (clamped > 0) notes.push_back(output_ + ": " + std::to_string(clamped) + " values clamped to the image range");
+    t.add("write", sw.elapsed_ms());
+  }
+
+  const GlobalOptions& g_;
+  const TransformOptions& o_;
+  core::TransformDesc d_;
+  std::string input_, output_;
+};
+
+// One input through the transform: read, plan and execute, write.
+class TransformTask : public CommandTask {
+ public:
+  using CommandTask::CommandTask;
 
   void read(core::StageTable& t) override {
     core::Stopwatch sw;
@@ -166,11 +183,7 @@ class TransformTask : public BatchTask {
   }
 
   void write(core::StageTable& t) override {
-    core::Stopwatch sw;
-    const std::int64_t clamped =
-        write_output(output_, std::move(out_), in_.kind, picture_output(o_, d_, output_), d_.prec);
-    if (clamped > 0) notes.push_back(clamped_note(output_, clamped));
-    t.add("write", sw.elapsed_ms());
+    write_result(std::move(out_), in_.kind, t);
     if (g_.verbose)
       notes.push_back(std::string(backend_->name()) + ": " + d_.to_string() + " on " +
                       backend_->runtime().device_name());
@@ -179,10 +192,6 @@ class TransformTask : public BatchTask {
   std::string json(const core::StageTable& t) const override { return result_json(input_, output_, d_, *backend_, t); }
 
  private:
-  const GlobalOptions& g_;
-  const TransformOptions& o_;
-  core::TransformDesc d_;
-  std::string input_, output_;
   core::Dataset in_;
   core::HostTensor out_;
   const core::Backend* backend_ = nullptr;
@@ -190,11 +199,9 @@ class TransformTask : public BatchTask {
 
 // dct2 --block 8 --jpeg-coefficients: the coefficients stored in a JPEG file, dequantized, in the layout of
 // dct2 --block 8 --norm ortho of the level-shifted component planes (app/jpeg_file.hpp); no decode, no transform.
-class JpegCoefficientsTask : public BatchTask {
+class JpegCoefficientsTask : public CommandTask {
  public:
-  JpegCoefficientsTask(const GlobalOptions& g, const TransformOptions& o, const core::TransformDesc& d,
-                       std::string input, std::string output)
-      : g_(g), o_(o), d_(d), input_(std::move(input)), output_(std::move(output)) {}
+  using CommandTask::CommandTask;
 
   void read(core::StageTable& t) override {
     core::Stopwatch sw;
@@ -213,13 +220,7 @@ class JpegCoefficientsTask : public BatchTask {
 
   void transform(core::PlanCache&, core::StageTable&) override {}
 
-  void write(core::StageTable& t) override {
-    core::Stopwatch sw;
-    const std::int64_t clamped =
-        write_output(output_, std::move(coef_), core::SourceKind::kMatrix, picture_output(o_, d_, output_), d_.prec);
-    if (clamped > 0) notes.push_back(clamped_note(output_, clamped));
-    t.add("write", sw.elapsed_ms());
-  }
+  void write(core::StageTable& t) override { write_result(std::move(coef_), core::SourceKind::kMatrix, t); }
 
   std::string json(const core::StageTable& t) const override {
     return "{\"input\": " + json_escape(input_) + ", \"output\": " + json_escape(output_) +
@@ -230,10 +231,6 @@ class JpegCoefficientsTask : public BatchTask {
   }
 
  private:
-  const GlobalOptions& g_;
-  const TransformOptions& o_;
-  core::TransformDesc d_;
-  std::string input_, output_;
   core::HostTensor coef_;
   core::Shape2 shape_{};
   std::int64_t channels_ = 0;

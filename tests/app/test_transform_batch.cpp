@@ -3,7 +3,6 @@
 // (exit 3); colliding outputs, an output over an input and a --report over either are refused before any work
 // (exit 2); the report keeps input order; --format; the summary line.
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -14,12 +13,10 @@ namespace {
 using namespace dct::test;
 using namespace dct::test::cli;
 
+// n values uniform in [-1, 1] (tests/support.hpp's random_tensor as a vector).
 std::vector<double> random_values(std::int64_t n, unsigned seed) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> v(static_cast<std::size_t>(n));
-  for (auto& x : v) x = u(g);
-  return v;
+  const dct::core::HostTensor t = random_tensor({1, n}, 1, dct::core::Precision::kF64, seed);
+  return std::vector<double>(t.data<double>(), t.data<double>() + n);
 }
 
 // A C-order float64 .npy of any shape ("(N,)", "(H, W)", "(A, B, C)") holding `count` random values.
@@ -96,6 +93,13 @@ TEST_CASE("transform batch: every output equals the input transformed alone", "[
   check_batch_equals_alone(in, in.all(), "-p f64 dct4", ".f64", " --format f64");
   REQUIRE(run_dctool("-q lot " + Inputs::words(in.all()) + " -o " + q(in.out("coef"))).code == 0);
   check_batch_equals_alone(in, {in.out("coef/a.npy"), in.out("coef/c.npy")}, "lot --inverse");
+  // A JPEG file's stored coefficients, and images in and out.
+  const std::string j1 = in.in + "/cam.jpg", j2 = in.in + "/ast.jpg";
+  REQUIRE(run_dctool("-q compress " + q(source_dir() + "/data/camera.png") + " -o " + q(j1) + " --quality 50").code == 0);
+  REQUIRE(run_dctool("-q compress " + q(source_dir() + "/data/astronaut.png") + " -o " + q(j2)).code == 0);
+  check_batch_equals_alone(in, {j1, j2}, "dct2 --block 8 --jpeg-coefficients");
+  check_batch_equals_alone(in, {j1, j2}, "dct2 --block 8");
+  check_batch_equals_alone(in, {j1, j2}, "dct2 --visualize", ".png", " --format png");
 }
 
 TEST_CASE("transform batch: --jobs 1 and --jobs 4 write the same bytes", "[app][batch]") {
