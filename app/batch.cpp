@@ -76,6 +76,61 @@ class InputSet {
   std::map<std::pair<dev_t, ino_t>, std::string> by_inode_;
 };
 
+void commit_report(core::AtomicFile* report, const std::string& text) {
+  if (report == nullptr) return;
+  report->write(text.data(), text.size());
+  report->commit();
+}
+
+// A --backend that no input could use: unknown (kUsage) or not usable here (kUnsupported). Whether it supports
+// each input is that input's question.
+void check_backend_usable(const std::string& name) {
+  if (name == "auto") return;
+  const core::Backend* b = registry().find(name);
+  if (b == nullptr) {
+    registry().select(core::TransformDesc{}, name);  // throws its usage error, listing the known names
+    return;
+  }
+  if (const core::Support u = b->runtime().usable(); !u)
+    throw Error(ErrorCode::kUnsupported, name, "not usable here: " + u.reason);
+}
+
+void create_output_directory(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw Error(ErrorCode::kInput, dir, "cannot create the output directory: " + ec.message());
+}
+
+// --jobs for `inputs` inputs: at most that many, all cores when 0.
+int batch_jobs(int jobs, std::int64_t inputs) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(jobs > 0 ? jobs : cores, inputs)));
+}
+
+// CPU threads for each of `jobs` workers: --threads when given, else the cores shared out.
+int threads_per_job(const GlobalOptions& g, int jobs) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return g.threads > 0 ? g.threads : std::max(1, cores / std::max(1, jobs));
+}
+
+void run_alone(const GlobalOptions& g, BatchTask& task, core::StageTable& t) {
+  auto flush = [&] {
+    for (const auto& n : task.notes) note(g, n);
+    task.notes.clear();
+  };
+  try {
+    task.read(t);
+    flush();
+    task.transform(plan_cache(), t);
+    flush();
+    task.write(t);
+    flush();
+  } catch (...) {
+    flush();
+    throw;
+  }
+}
+
 void refuse_collisions(const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
                        const std::string& dir) {
   std::map<std::string, std::size_t> seen;  // output -> the first input giving it
@@ -90,6 +145,30 @@ void refuse_collisions(const std::vector<std::string>& inputs, const std::vector
                 "outputs collide: " + first +
                     (collisions > 1 ? " (and " + std::to_string(collisions - 1) + " more)" : std::string()) +
                     "; rename the inputs apart, choose another --format or transform them separately");
+}
+
+void check_batch_outputs(const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
+                         const std::string& dir) {
+  for (const auto& out : outputs)
+    if (!writable(out))
+      throw Error(ErrorCode::kUsage, out,
+                  "cannot write files of type '" + core::lower_extension(out) +
+                      "' (expected .npy .txt .csv .raw .f32 .f64 .png .bmp .tga .jpg; see --format)");
+  refuse_collisions(inputs, outputs, dir);
+  const InputSet set(inputs);
+  for (const auto& out : outputs)
+    if (const std::string* in = set.find(out))
+      throw Error(ErrorCode::kUsage, out, "output would overwrite input '" + *in + "'");
+}
+
+std::unique_ptr<core::AtomicFile> open_report(const std::string& report, const std::vector<std::string>& inputs,
+                                              const std::vector<std::string>& outputs) {
+  if (report.empty()) return nullptr;
+  if (InputSet(inputs).find(report) != nullptr)
+    throw Error(ErrorCode::kUsage, "--report", report + " is an input");
+  if (InputSet(outputs).find(report) != nullptr)
+    throw Error(ErrorCode::kUsage, "--report", report + " is also an output");
+  return std::make_unique<core::AtomicFile>(report);
 }
 
 }  // namespace
@@ -131,86 +210,11 @@ BatchTargets resolve_targets(const std::vector<std::string>& inputs, const std::
   return t;
 }
 
-void check_batch_outputs(const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
-                         const std::string& dir) {
-  for (const auto& out : outputs)
-    if (!writable(out))
-      throw Error(ErrorCode::kUsage, out,
-                  "cannot write files of type '" + core::lower_extension(out) +
-                      "' (expected .npy .txt .csv .raw .f32 .f64 .png .bmp .tga .jpg; see --format)");
-  refuse_collisions(inputs, outputs, dir);
-  const InputSet set(inputs);
-  for (const auto& out : outputs)
-    if (const std::string* in = set.find(out))
-      throw Error(ErrorCode::kUsage, out, "output would overwrite input '" + *in + "'");
-}
-
-void check_backend_usable(const std::string& name) {
-  if (name == "auto") return;
-  const core::Backend* b = registry().find(name);
-  if (b == nullptr) {
-    registry().select(core::TransformDesc{}, name);  // throws its usage error, listing the known names
-    return;
-  }
-  if (const core::Support u = b->runtime().usable(); !u)
-    throw Error(ErrorCode::kUnsupported, name, "not usable here: " + u.reason);
-}
-
-void create_output_directory(const std::string& dir) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw Error(ErrorCode::kInput, dir, "cannot create the output directory: " + ec.message());
-}
-
-std::unique_ptr<core::AtomicFile> open_report(const std::string& report, const std::vector<std::string>& inputs,
-                                              const std::vector<std::string>& outputs) {
-  if (report.empty()) return nullptr;
-  if (InputSet(inputs).find(report) != nullptr)
-    throw Error(ErrorCode::kUsage, "--report", report + " is an input");
-  if (InputSet(outputs).find(report) != nullptr)
-    throw Error(ErrorCode::kUsage, "--report", report + " is also an output");
-  return std::make_unique<core::AtomicFile>(report);
-}
-
-void commit_report(core::AtomicFile* report, const std::string& text) {
-  if (report == nullptr) return;
-  report->write(text.data(), text.size());
-  report->commit();
-}
-
 core::PlanCache& WorkerPlans::mine() {
   std::lock_guard<std::mutex> lock(mu_);
   std::unique_ptr<core::PlanCache>& c = caches_[std::this_thread::get_id()];
   if (!c) c = std::make_unique<core::PlanCache>(8);
   return *c;
-}
-
-void run_alone(const GlobalOptions& g, BatchTask& task, core::StageTable& t) {
-  auto flush = [&] {
-    for (const auto& n : task.notes) note(g, n);
-    task.notes.clear();
-  };
-  try {
-    task.read(t);
-    flush();
-    task.transform(plan_cache(), t);
-    flush();
-    task.write(t);
-    flush();
-  } catch (...) {
-    flush();
-    throw;
-  }
-}
-
-int batch_jobs(int jobs, std::int64_t inputs) {
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(jobs > 0 ? jobs : cores, inputs)));
-}
-
-int threads_per_job(const GlobalOptions& g, int jobs) {
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  return g.threads > 0 ? g.threads : std::max(1, cores / std::max(1, jobs));
 }
 
 // ---- the run ----------------------------------------------------------------------------------------------
@@ -242,9 +246,11 @@ std::string entry_message(const Error& e, const std::string& input, const std::s
 
 class TransformBatch {
  public:
-  TransformBatch(const GlobalOptions& g, const BatchRun& b)
+  TransformBatch(const GlobalOptions& g, const BatchRun& b, int jobs, core::AtomicFile* report)
       : g_(g),
         b_(b),
+        jobs_(jobs),
+        report_(report),
         entries_(b.inputs.size()),
         times_(b.inputs.size()),
         bar_(static_cast<std::int64_t>(b.inputs.size()), !g.quiet && ProgressBar::stderr_is_terminal()) {}
@@ -253,8 +259,8 @@ class TransformBatch {
     const double cpu0 = core::process_cpu_ms();
     core::Stopwatch clock;
     PipelineShape shape;  // worker_init: none
-    shape.readers = shape.workers = shape.writers = b_.jobs;
-    shape.depth = static_cast<std::size_t>(2 * b_.jobs);
+    shape.readers = shape.workers = shape.writers = jobs_;
+    shape.depth = static_cast<std::size_t>(2 * jobs_);
     run_pipeline<EntryPtr, EntryPtr>(
         static_cast<std::int64_t>(b_.inputs.size()), shape,
         [this](std::int64_t i, const std::function<void(EntryPtr &&)>& emit) { emit(read(i)); },
@@ -268,7 +274,7 @@ class TransformBatch {
     std::string arr = "[";
     for (std::size_t i = 0; i < entries_.size(); ++i) arr += (i ? ",\n " : "") + entries_[i];
     arr += "]\n";
-    commit_report(b_.report, arr);
+    commit_report(report_, arr);
     if (g_.json) std::fputs(arr.c_str(), stdout);
     if (g_.timing) stage_table(wall, cpu);
     if (!g_.quiet) summary(wall / 1000.0);
@@ -295,7 +301,7 @@ class TransformBatch {
     e->index = i;
     e->start = Clock::now();
     stage(*e, [&] {
-      e->task = b_.task(i);
+      e->task = b_.task(b_.inputs[static_cast<std::size_t>(i)], b_.outputs[static_cast<std::size_t>(i)]);
       e->task->read(e->times);
     });
     if (!e->error.empty()) e->times.add("read", ms_between(e->start, Clock::now()));
@@ -378,6 +384,8 @@ class TransformBatch {
 
   const GlobalOptions& g_;
   const BatchRun& b_;
+  const int jobs_;
+  core::AtomicFile* report_;
   WorkerPlans plans_;
   std::vector<std::string> entries_;  // the report's entries, in input order
   std::vector<core::StageTable> times_;
@@ -387,6 +395,27 @@ class TransformBatch {
 
 }  // namespace
 
-int run_batch(const GlobalOptions& g, const BatchRun& b) { return TransformBatch(g, b).run(); }
+int run_single(const GlobalOptions& g, BatchTask& task, const std::string& report, const std::string& input,
+               const std::string& output, const core::Stopwatch& total) {
+  const auto rep = open_report(report, {input}, {output});
+  core::StageTable times;
+  run_alone(g, task, times);
+  times.add("total", total.elapsed_ms());
+  print_timing(g, times);
+  const std::string json = task.json(times) + "\n";
+  commit_report(rep.get(), json);
+  if (g.json) std::fputs(json.c_str(), stdout);
+  return 0;
+}
+
+int run_batch(const GlobalOptions& g, const BatchRun& b) {
+  check_batch_outputs(b.inputs, b.outputs, b.dir);
+  if (b.check_backend) check_backend_usable(g.backend);
+  const auto report = open_report(b.options.report, b.inputs, b.outputs);
+  create_output_directory(b.dir);
+  const int jobs = batch_jobs(b.options.jobs, static_cast<std::int64_t>(b.inputs.size()));
+  configure_runtimes(g.device, threads_per_job(g, jobs));
+  return TransformBatch(g, b, jobs, report.get()).run();
+}
 
 }  // namespace dct::app

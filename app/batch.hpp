@@ -38,22 +38,6 @@ struct BatchTargets {
 BatchTargets resolve_targets(const std::vector<std::string>& inputs, const std::string& output,
                              const std::string& format);
 
-// Refuses (kUsage, before any work) an output the writers cannot make, two inputs that would write the same
-// output, and an output that is one of the inputs.
-void check_batch_outputs(const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
-                         const std::string& dir);
-// Refuses, before any work, a --backend that no input could use: unknown (kUsage) or not usable here
-// (kUnsupported). Whether it supports each input is that input's question.
-void check_backend_usable(const std::string& name);
-// Creates -o DIR when missing (kInput when it cannot be made).
-void create_output_directory(const std::string& dir);
-
-// --report: kUsage when it names an input or an output; otherwise its temporary, made now, so that a report that
-// cannot be written fails before any input is transformed. Null without --report.
-std::unique_ptr<core::AtomicFile> open_report(const std::string& report, const std::vector<std::string>& inputs,
-                                              const std::vector<std::string>& outputs);
-void commit_report(core::AtomicFile* report, const std::string& text);  // nothing when null
-
 // Each worker thread's own plans. A core::Plan runs one execute at a time, so the workers of a batch never share
 // one (the shared plan_cache() hands the same plan to every caller); on a GPU each plan has its own stream.
 class WorkerPlans {
@@ -77,23 +61,23 @@ class BatchTask {
   std::vector<std::string> notes;  // lines for stderr made by the stages ("dctool: " is added)
 };
 
-// One input and -o FILE: the stages in a row on this thread with the shared plan cache, notes printed as they
-// come; errors propagate as in any command.
-void run_alone(const GlobalOptions& g, BatchTask& task, core::StageTable& t);
+// One input and -o FILE (its checks made): the report opened, the stages in a row on this thread with the shared
+// plan cache, notes printed as they come, errors propagated as in any command; then --timing, the report and
+// --json. `total` runs from the command's start.
+int run_single(const GlobalOptions& g, BatchTask& task, const std::string& report, const std::string& input,
+               const std::string& output, const core::Stopwatch& total);
 
 struct BatchRun {
   std::string op;  // the report's "op" of an entry that failed
   std::vector<std::string> inputs, outputs;
-  int jobs = 1;
-  core::AtomicFile* report = nullptr;
-  std::function<std::unique_ptr<BatchTask>(std::int64_t)> task;  // the task of input i
+  std::string dir;  // -o DIR
+  BatchOptions options;
+  bool check_backend = true;  // whether a --backend runs (refused up front when unknown or unusable here)
+  std::function<std::unique_ptr<BatchTask>(const std::string& input, const std::string& output)> task;
 };
-// Runs the batch; 0, or 3 when any input failed.
+// Several inputs or -o DIR, once the command has checked what is its own (an output's format against the op): the
+// outputs checked, the backend too, the report opened and the directory created, all before any work; then the
+// pipeline on --jobs workers, each with --threads or its share of the cores. Returns 0, or 3 when an input failed.
 int run_batch(const GlobalOptions& g, const BatchRun& b);
-
-// --jobs for `inputs` inputs: at most that many, all cores when 0.
-int batch_jobs(int jobs, std::int64_t inputs);
-// CPU threads for each of `jobs` workers: --threads when given, else the cores shared out.
-int threads_per_job(const GlobalOptions& g, int jobs);
 
 }  // namespace dct::app

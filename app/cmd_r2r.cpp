@@ -231,53 +231,22 @@ class R2rTask : public BatchTask {
   const core::Backend* backend_ = nullptr;
 };
 
-// One input and -o FILE.
-int run_one(const GlobalOptions& g, const R2rOptions& o, const core::Stopwatch& total) {
-  const std::string& input = o.inputs.front();
-  check_image_output(o, o.output);
-  core::check_output_path(o.output, {input});
-  const auto report = open_report(o.batch.report, o.inputs, {o.output});
-  R2rTask task(g, o, input, o.output);
-  core::StageTable times;
-  run_alone(g, task, times);
-  times.add("total", total.elapsed_ms());
-  print_timing(g, times);
-  const std::string json = task.json(times) + "\n";
-  commit_report(report.get(), json);
-  if (g.json) std::fputs(json.c_str(), stdout);
-  return 0;
-}
-
-// Several inputs, or -o DIR: every output checked before any work, then the pipeline (app/batch.hpp).
-int run_many(const GlobalOptions& g, const R2rOptions& o, const BatchTargets& targets) {
-  check_batch_outputs(o.inputs, targets.outputs, o.output);
-  for (const auto& out : targets.outputs) check_image_output(o, out);
-  check_backend_usable(g.backend);
-  const auto report = open_report(o.batch.report, o.inputs, targets.outputs);
-  create_output_directory(o.output);
-  BatchRun run;
-  run.op = o.command;
-  run.inputs = o.inputs;
-  run.outputs = targets.outputs;
-  run.jobs = batch_jobs(o.batch.jobs, static_cast<std::int64_t>(o.inputs.size()));
-  run.report = report.get();
-  run.task = [&](std::int64_t i) -> std::unique_ptr<BatchTask> {
-    return std::make_unique<R2rTask>(g, o, run.inputs[static_cast<std::size_t>(i)],
-                                     run.outputs[static_cast<std::size_t>(i)]);
-  };
-  configure_runtimes(g.device, threads_per_job(g, run.jobs));
-  return run_batch(g, run);
-}
-
 int run_r2r(const GlobalOptions& g, const R2rOptions& o) {
   const core::Stopwatch total;
   core::parse_norm(o.norm);  // usage errors before any file is touched
   const BatchTargets targets = resolve_targets(o.inputs, o.output, o.batch.format);
+  for (const auto& out : targets.outputs) check_image_output(o, out);
   if (!targets.dir) {
     configure_runtimes(g.device, g.threads);
-    return run_one(g, o, total);
+    core::check_output_path(o.output, o.inputs);
+    R2rTask task(g, o, o.inputs.front(), o.output);
+    return run_single(g, task, o.batch.report, o.inputs.front(), o.output, total);
   }
-  return run_many(g, o, targets);
+  BatchRun run{o.command, o.inputs, targets.outputs, o.output, o.batch, true,
+               [&](const std::string& in, const std::string& out) -> std::unique_ptr<BatchTask> {
+                 return std::make_unique<R2rTask>(g, o, in, out);
+               }};
+  return run_batch(g, run);
 }
 
 void add_one(CLI::App& app, const char* name, const char* help, const GlobalOptions& g, Action& action) {

@@ -256,55 +256,22 @@ std::unique_ptr<BatchTask> make_task(const GlobalOptions& g, const TransformOpti
   return std::make_unique<TransformTask>(g, o, d, input, output);
 }
 
-// One input and -o FILE.
-int run_one(const GlobalOptions& g, const TransformOptions& o, const core::TransformDesc& d,
-            const std::string& output, const core::Stopwatch& total) {
-  const std::string& input = o.inputs.front();
-  picture_output(o, d, output);
-  core::check_output_path(output, {input});
-  const auto report = open_report(o.batch.report, o.inputs, {output});
-  const auto task = make_task(g, o, d, input, output);
-  core::StageTable times;
-  run_alone(g, *task, times);
-  times.add("total", total.elapsed_ms());
-  print_timing(g, times);
-  const std::string json = task->json(times) + "\n";
-  commit_report(report.get(), json);
-  if (g.json) std::fputs(json.c_str(), stdout);
-  return 0;
-}
-
-// Several inputs, or -o DIR: every output checked before any work, then the pipeline (app/batch.hpp).
-int run_many(const GlobalOptions& g, const TransformOptions& o, const core::TransformDesc& d,
-             const BatchTargets& targets) {
-  check_batch_outputs(o.inputs, targets.outputs, o.output);
-  for (const auto& out : targets.outputs) picture_output(o, d, out);
-  if (!o.jpeg_coefficients) check_backend_usable(g.backend);
-  const auto report = open_report(o.batch.report, o.inputs, targets.outputs);
-  create_output_directory(o.output);
-  BatchRun run;
-  run.op = core::to_string(d.op);
-  run.inputs = o.inputs;
-  run.outputs = targets.outputs;
-  run.jobs = batch_jobs(o.batch.jobs, static_cast<std::int64_t>(o.inputs.size()));
-  run.report = report.get();
-  run.task = [&](std::int64_t i) {
-    return make_task(g, o, d, run.inputs[static_cast<std::size_t>(i)], run.outputs[static_cast<std::size_t>(i)]);
-  };
-  configure_runtimes(g.device, threads_per_job(g, run.jobs));
-  return run_batch(g, run);
-}
-
 int run_transform(const GlobalOptions& g, const TransformOptions& o) {
   const core::Stopwatch total;
   if (o.jpeg_coefficients) check_jpeg_coefficients_options(o);
   const core::TransformDesc d = describe(g, o);
   const BatchTargets targets = resolve_targets(o.inputs, o.output, o.batch.format);
+  for (const auto& out : targets.outputs) picture_output(o, d, out);
   if (!targets.dir) {
     if (!o.jpeg_coefficients) configure_runtimes(g.device, g.threads);
-    return run_one(g, o, d, o.output, total);
+    core::check_output_path(o.output, o.inputs);
+    const auto task = make_task(g, o, d, o.inputs.front(), o.output);
+    return run_single(g, *task, o.batch.report, o.inputs.front(), o.output, total);
   }
-  return run_many(g, o, d, targets);
+  BatchRun run{std::string(core::to_string(d.op)), o.inputs, targets.outputs, o.output, o.batch,
+               !o.jpeg_coefficients,
+               [&](const std::string& in, const std::string& out) { return make_task(g, o, d, in, out); }};
+  return run_batch(g, run);
 }
 
 void add_transform(CLI::App& app, const char* name, const char* help, const GlobalOptions& g, Action& action) {
