@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <set>
 #include <utility>
 
 #include "app/common.hpp"
@@ -53,17 +52,17 @@ Identity identity_of(const std::string& path) {
   return id;
 }
 
-// The inputs' identities, looked up by path or inode.
-class InputSet {
+// Files' identities (the inputs, or the outputs), looked up by path or inode.
+class FileSet {
  public:
-  explicit InputSet(const std::vector<std::string>& inputs) {
-    for (const auto& in : inputs) {
-      const Identity id = identity_of(in);
-      by_path_.emplace(id.canonical, in);
-      if (id.exists) by_inode_.emplace(id.inode, in);
+  explicit FileSet(const std::vector<std::string>& files) {
+    for (const auto& f : files) {
+      const Identity id = identity_of(f);
+      by_path_.emplace(id.canonical, f);
+      if (id.exists) by_inode_.emplace(id.inode, f);
     }
   }
-  // The input that `path` names, or null.
+  // The file of the set that `path` names, or null.
   const std::string* find(const std::string& path) const {
     const Identity id = identity_of(path);
     if (auto it = by_path_.find(id.canonical); it != by_path_.end()) return &it->second;
@@ -155,7 +154,7 @@ void check_batch_outputs(const std::vector<std::string>& inputs, const std::vect
                   "cannot write files of type '" + core::lower_extension(out) +
                       "' (expected .npy .txt .csv .raw .f32 .f64 .png .bmp .tga .jpg; see --format)");
   refuse_collisions(inputs, outputs, dir);
-  const InputSet set(inputs);
+  const FileSet set(inputs);
   for (const auto& out : outputs)
     if (const std::string* in = set.find(out))
       throw Error(ErrorCode::kUsage, out, "output would overwrite input '" + *in + "'");
@@ -164,9 +163,9 @@ void check_batch_outputs(const std::vector<std::string>& inputs, const std::vect
 std::unique_ptr<core::AtomicFile> open_report(const std::string& report, const std::vector<std::string>& inputs,
                                               const std::vector<std::string>& outputs) {
   if (report.empty()) return nullptr;
-  if (InputSet(inputs).find(report) != nullptr)
+  if (FileSet(inputs).find(report) != nullptr)
     throw Error(ErrorCode::kUsage, "--report", report + " is an input");
-  if (InputSet(outputs).find(report) != nullptr)
+  if (FileSet(outputs).find(report) != nullptr)
     throw Error(ErrorCode::kUsage, "--report", report + " is also an output");
   return std::make_unique<core::AtomicFile>(report);
 }
@@ -181,6 +180,11 @@ void add_batch_options(CLI::App* c, BatchOptions& b) {
   c->add_option("--report", b.report, "write a JSON report: an object, or with -o DIR an array in input order");
   c->add_option("--jobs", b.jobs, "with -o DIR: inputs in flight per pipeline stage, at most 1024 (default all cores)")
       ->check(CLI::Range(0, 1024));
+  c->footer(
+      "Batch mode (several inputs, or -o DIR): each input goes to DIR/<stem>.<format> with the same options. Colliding "
+      "outputs, an output over an input and a --report naming either are refused before any work (exit 2). A failed "
+      "input is one line on stderr and the others go on (exit 3 at the end); a progress bar on a terminal, then one "
+      "summary line.");
 }
 
 BatchTargets resolve_targets(const std::vector<std::string>& inputs, const std::string& output,
