@@ -8,6 +8,9 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <mutex>
+#include <thread>
 #include <utility>
 
 #include "app/common.hpp"
@@ -16,6 +19,7 @@
 #include "app/registry.hpp"
 #include "app/report.hpp"
 #include "core/error.hpp"
+#include "core/formats.hpp"
 
 namespace dct::app {
 namespace {
@@ -214,13 +218,6 @@ BatchTargets resolve_targets(const std::vector<std::string>& inputs, const std::
   return t;
 }
 
-core::PlanCache& WorkerPlans::mine() {
-  std::lock_guard<std::mutex> lock(mu_);
-  std::unique_ptr<core::PlanCache>& c = caches_[std::this_thread::get_id()];
-  if (!c) c = std::make_unique<core::PlanCache>(8);
-  return *c;
-}
-
 // ---- the run ----------------------------------------------------------------------------------------------
 namespace {
 
@@ -229,6 +226,26 @@ using Clock = std::chrono::steady_clock;
 double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
+
+// A batch's inputs come in few shapes; each worker keeps the plans of the last few.
+constexpr std::size_t kPlansPerWorker = 8;
+
+// Each worker thread's own plans. A core::Plan runs one execute at a time, so the workers of a batch never share
+// one (the shared plan_cache() hands the same plan to every caller); on a GPU each plan has its own stream.
+class WorkerPlans {
+ public:
+  // The calling thread's cache, made on its first call.
+  core::PlanCache& mine() {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::unique_ptr<core::PlanCache>& c = caches_[std::this_thread::get_id()];
+    if (!c) c = std::make_unique<core::PlanCache>(kPlansPerWorker);
+    return *c;
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::thread::id, std::unique_ptr<core::PlanCache>> caches_;
+};
 
 // An input on its way through the stages.
 struct Entry {

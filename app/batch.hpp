@@ -1,20 +1,16 @@
 #pragma once
 // Batch mode of the transform commands (dct2, idct2, dct4, lot, dct, dst, r2r): several inputs, or -o naming a
 // directory. The output names in the directory, the checks made before any work (colliding outputs, an output or
-// the report over an input: exit 2), the report's temporary, each worker's own plans, and the run itself on the
-// three-stage pipeline (app/pipeline.hpp): a progress bar, one line per failed input, the report in input order,
-// one summary line, exit 3 when an input failed.
+// the report over an input: exit 2), the report's temporary, and the run itself on the three-stage pipeline
+// (app/pipeline.hpp), each worker with its own plans: a progress bar, one line per failed input, the report in
+// input order, one summary line, exit 3 when an input failed.
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "app/commands.hpp"
-#include "core/formats.hpp"
 #include "core/plan_cache.hpp"
 #include "core/timing.hpp"
 
@@ -37,17 +33,6 @@ struct BatchTargets {
 // Throws kUsage: a file where a directory is needed, an unknown --format, a --format that disagrees with -o FILE.
 BatchTargets resolve_targets(const std::vector<std::string>& inputs, const std::string& output,
                              const std::string& format);
-
-// Each worker thread's own plans. A core::Plan runs one execute at a time, so the workers of a batch never share
-// one (the shared plan_cache() hands the same plan to every caller); on a GPU each plan has its own stream.
-class WorkerPlans {
- public:
-  core::PlanCache& mine();  // the calling thread's cache, made on its first call
-
- private:
-  std::mutex mu_;
-  std::map<std::thread::id, std::unique_ptr<core::PlanCache>> caches_;
-};
 
 // One input's work, stage by stage (a reader, a worker, a writer call them in turn). A stage throws dct::Error
 // when the input fails; the later stages are then skipped. Each stage adds its rows to `t`.
