@@ -279,9 +279,12 @@ class TransformBatch {
   int run() {
     const double cpu0 = core::process_cpu_ms();
     core::Stopwatch clock;
-    PipelineShape shape;  // worker_init: none
+    PipelineShape shape;
     shape.readers = shape.workers = shape.writers = jobs_;
     shape.depth = static_cast<std::size_t>(2 * jobs_);
+    // Workers take the --devices in turn: each one's plans (and streams) live on its device.
+    const std::vector<int> devices = devices_of(g_);
+    shape.worker_init = [devices](int k) { bind_worker(devices, k); };
     run_pipeline<EntryPtr, EntryPtr>(
         static_cast<std::int64_t>(b_.inputs.size()), shape,
         [this](std::int64_t i, const std::function<void(EntryPtr &&)>& emit) { emit(read(i)); },
@@ -323,6 +326,7 @@ class TransformBatch {
     e->start = Clock::now();
     stage(*e, [&] {
       e->task = b_.task(b_.inputs[static_cast<std::size_t>(i)], b_.outputs[static_cast<std::size_t>(i)]);
+      e->task->in_batch = true;
       e->task->read(e->times);
     });
     if (!e->error.empty()) e->times.add("read", ms_between(e->start, Clock::now()));

@@ -203,7 +203,6 @@ struct Job {
   // Batch mode: GPU faults fall back to the CPU (run_guarded), with notes through `notice` (the progress bar's).
   bool batch = false;
   std::function<void(const std::string&)> notice{};
-  mutable std::atomic<bool> retired{false};  // a device error set the GPUs aside for the rest of the batch
   std::int64_t inputs() const { return static_cast<std::int64_t>(o.inputs.size()); }
   std::int64_t per_input() const { return static_cast<std::int64_t>(qualities.size()); }
   bool jpg(std::int64_t i, std::int64_t k) const {
@@ -262,31 +261,16 @@ std::shared_ptr<Source> read_source(const Job& job, std::int64_t i) {
   return s;
 }
 
-// Batch mode under -b auto (README "GPU faults"): an entry too large for the device's memory is compressed again on the
-// CPU, with a note; after any other device error that entry fails and every later one runs on the CPU (the device
-// may be unusable: its context is not reset under the other workers' feet). Elsewhere the error stands (exit 1).
+// Batch mode under -b auto: GPU faults fall back to the CPU (run_with_gpu_fallback, README "GPU faults").
 core::CompressResult run_guarded(const Job& job, const std::string& input,
                                  const std::function<core::CompressResult()>& run) {
-  try {
-    return run();
-  } catch (const Error& e) {
-    if (!job.batch || job.r.backend != "auto" || e.fault() == Fault::kNone) throw;
-    if (e.fault() == Fault::kDeviceMemory) {
-      if (job.notice && !job.g.quiet)
-        job.notice("dctool: note: " + printable(input) + ": " + printable(e.what()) + "; compressed on the CPU instead");
-      set_thread_cpu_only(true);
-      struct Restore {
-        ~Restore() { set_thread_cpu_only(false); }
-      } restore;
-      return run();
-    }
-    if (!job.retired.exchange(true)) {
-      retire_devices();
-      if (job.notice && !job.g.quiet)
-        job.notice("dctool: note: after a device error the rest of the batch runs on the CPU");
-    }
-    throw;
-  }
+  core::CompressResult res;
+  run_with_gpu_fallback(
+      job.batch && job.r.backend == "auto", input, [&] { res = run(); },
+      [&](const std::string& line) {
+        if (job.notice && !job.g.quiet) job.notice("dctool: note: " + printable(line));
+      });
+  return res;
 }
 
 // Stage 2: one quality of a read input through the compressor (the CPU one for a .jpg output: only it returns

@@ -186,13 +186,18 @@ class R2rTask : public BatchTask {
 
   void transform(core::PlanCache& plans, core::StageTable& t) override {
     req_ = describe(o_, input_, in_.tensor, info_, prec_);
-    backend_ = &registry().select(req_.desc, g_.backend);
-    core::Stopwatch sw;
-    auto plan = plans.get(*backend_, req_.desc, g_.device);
-    t.add("plan", sw.elapsed_ms());
-    out_ = core::HostTensor(in_.tensor.shape(), in_.tensor.channels(), prec_);
-    const core::StageTimes st = plan->execute_host(in_.tensor.view(), out_.view());
-    t.add("execute_e2e", st.e2e_ms);
+    run_with_gpu_fallback(
+        in_batch && g_.backend == "auto", input_,
+        [&] {
+          backend_ = &registry().select(req_.desc, g_.backend);
+          core::Stopwatch sw;
+          auto plan = plans.get(*backend_, req_.desc, active_device());
+          t.add("plan", sw.elapsed_ms());
+          out_ = core::HostTensor(in_.tensor.shape(), in_.tensor.channels(), prec_);
+          const core::StageTimes st = plan->execute_host(in_.tensor.view(), out_.view());
+          t.add("execute_e2e", st.e2e_ms);
+        },
+        [&](const std::string& line) { notes.push_back(line); });
     in_.tensor = core::HostTensor();
   }
 

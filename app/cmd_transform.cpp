@@ -170,12 +170,17 @@ class TransformTask : public CommandTask {
   }
 
   void transform(core::PlanCache& plans, core::StageTable& t) override {
-    backend_ = &registry().select(d_, g_.backend);
     try {  // plan and device errors (out of memory above all) name the input they concern
-      core::Stopwatch sw;
-      auto plan = plans.get(*backend_, d_, g_.device);
-      t.add("plan", sw.elapsed_ms());
-      out_ = execute(*plan, d_, in_.tensor, t);
+      run_with_gpu_fallback(
+          in_batch && g_.backend == "auto", input_,
+          [&] {
+            backend_ = &registry().select(d_, g_.backend);
+            core::Stopwatch sw;
+            auto plan = plans.get(*backend_, d_, active_device());
+            t.add("plan", sw.elapsed_ms());
+            out_ = execute(*plan, d_, in_.tensor, t);
+          },
+          [&](const std::string& line) { notes.push_back(line); });
     } catch (const Error& e) {
       rethrow_with_subject(e, input_);
     }

@@ -1,5 +1,6 @@
 #include "app/common.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 
@@ -73,6 +74,30 @@ std::vector<int> devices_of(const GlobalOptions& g) {
   }
   if (out.empty()) throw Error(ErrorCode::kUsage, "--devices", "names no device (all, or a list such as 0,2)");
   return out;
+}
+
+void run_with_gpu_fallback(bool enabled, const std::string& input, const std::function<void()>& work,
+                           const std::function<void(const std::string&)>& tell) {
+  try {
+    work();
+  } catch (const Error& e) {
+    if (!enabled || e.fault() == Fault::kNone) throw;
+    if (e.fault() == Fault::kDeviceMemory) {
+      tell(input + ": " + e.what() + "; done on the CPU instead");
+      set_thread_cpu_only(true);
+      struct Restore {
+        ~Restore() { set_thread_cpu_only(false); }
+      } restore;
+      work();
+      return;
+    }
+    static std::atomic<bool> retired{false};
+    if (!retired.exchange(true)) {
+      retire_devices();
+      tell("after a device error the rest of the batch runs on the CPU");
+    }
+    throw;
+  }
 }
 
 void bind_worker(const std::vector<int>& devices, int worker) {
