@@ -32,7 +32,7 @@ std::int64_t file_size(const std::string& path) { return static_cast<std::int64_
 }  // namespace
 
 TEST_CASE(
-    "compress .jpg: size within 2% of cjpeg -dct float -sample 1x1, PSNR within 0.05 dB; 4:2:0 within 3% and "
+    "compress .jpg: size within 2% of cjpeg -dct float -sample 1x1, PSNR within 0.05 dB, 4:2:0 within 3% and "
     "0.1 dB of -sample 2x2",
     "[compress][jpeg]") {
   REQUIRE(run_cmd("command -v cjpeg && command -v djpeg").code == 0);

@@ -350,7 +350,7 @@ assert (a == ref).all()
 )PY") == 0);
 }
 
-TEST_CASE("printable: control bytes and broken UTF-8 become \\xNN, one line, empty reasons filled", "[core][error]") {
+TEST_CASE("printable: control bytes and broken UTF-8 become xNN escapes, one line, empty reasons filled", "[core][error]") {
   using dct::printable;
   CHECK(printable("plain text: 1/2") == "plain text: 1/2");
   CHECK(printable("a\x1b[2Jb\nc\r\td") == "a\\x1b[2Jb\\x0ac\\x0d\\x09d");
