@@ -69,6 +69,7 @@ struct Item {
   double bpp = 0;                               // 8 * bytes / pixels
   std::string backend;
   core::StageTable times;
+  std::string note;  // a line for stderr (unless --quiet) beside the entry's figures; empty: none
 };
 
 // --mode none: read and write only (the output is the input re-encoded), no transform: the baseline for a
@@ -336,8 +337,8 @@ Item write_entry(const Job& job, Coded&& c) {
   try {
     if (job.jpg(i, k)) {
       const std::int64_t np = core::coded_planes(in.channels());
-      if (np < in.channels() && k == 0 && !job.g.quiet)
-        std::fprintf(stderr, "dctool: note: %s: the alpha channel is not stored in the .jpg\n", it.output.c_str());
+      if (np < in.channels() && k == 0)
+        it.note = "dctool: note: " + printable(it.output) + ": the alpha channel is not stored in the .jpg";
       const std::vector<unsigned char> file =
           encode_jpeg(c.res.quantized, h, w, job.o.optimize, it.output, job.r.progressive);
       it.times.add("encode", sw.elapsed_ms());
@@ -584,6 +585,7 @@ void check_outputs(const Job& job) {
 int run_single(const Job& job) {
   core::Stopwatch total;
   Item it = write_entry(job, compress_entry(job, read_source(job, 0), 0));
+  if (!it.note.empty() && !job.g.quiet) std::fprintf(stderr, "%s\n", it.note.c_str());
   if (it.error) {
     std::fprintf(stderr, "%s\n", it.error->c_str());
     return static_cast<int>(it.code);
@@ -610,7 +612,7 @@ std::string pack_entry(std::int64_t k, bool unread, const Item& it) {
   dispatch::PayloadWriter w;
   w.i64(k).i64(unread ? 1 : 0).i64(it.error ? 1 : 0).str(it.error.value_or("")).i64(static_cast<int>(it.code));
   w.f64(it.psnr).f64(it.mse).f64(it.nonzero_fraction).f64(it.entropy_bpp).f64(it.blockiness).f64(it.blockiness_input);
-  w.i64(it.bytes).f64(it.bpp).str(it.backend).i64(static_cast<std::int64_t>(it.times.rows().size()));
+  w.i64(it.bytes).f64(it.bpp).str(it.backend).str(it.note).i64(static_cast<std::int64_t>(it.times.rows().size()));
   for (const auto& row : it.times.rows()) w.str(row.stage).f64(row.ms);
   return w.take();
 }
@@ -645,6 +647,7 @@ Unpacked unpack_entry(const Job& job, std::int64_t i, const std::string& payload
   it.bytes = r.i64();
   it.bpp = r.f64();
   it.backend = r.str();
+  it.note = r.str();
   for (std::int64_t n = r.i64(); n > 0; --n) {
     std::string stage = r.str();
     it.times.add(std::move(stage), r.f64());
@@ -757,6 +760,7 @@ class Batch {
 
   void record(std::int64_t i, std::int64_t k, bool unread, Item&& it) {
     const auto e = static_cast<std::size_t>(i * job_.per_input() + k);
+    if (!it.note.empty() && !job_.g.quiet) bar_.message(it.note);
     if (it.error) {
       ++failed_;
       // One line per input that could not be read, one per entry that failed after.
