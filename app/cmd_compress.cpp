@@ -920,27 +920,34 @@ Job make_job(const GlobalOptions& g, const CompressOptions& o) {
 
 int run_compress(const GlobalOptions& g, const CompressOptions& o) {
   // Under an MPI launcher every process runs this command line and rank 0 alone tells: the others are quiet, and
-  // exit in silence with the code of a problem found before the batch starts (rank 0 reports it).
+  // leave a problem found before the batch starts (the same for all) to rank 0, exiting 0: a launcher stops the
+  // whole job at the first process that exits otherwise, which could cut rank 0 off before its line is out.
   const bool other_rank = dispatch::launched_distributed() && dispatch::launcher_rank() != 0;
   GlobalOptions local = g;
   if (other_rank) local.quiet = true, local.timing = false;  // --json stays: it decides what entries measure
   std::optional<Job> made;
   try {
     made.emplace(make_job(local, o));
-  } catch (const Error& e) {
-    if (other_rank) return e.exit_code();
+    if (made->to_dir) {
+      std::error_code ec;
+      fs::create_directories(o.output, ec);
+      // Another process of the batch may have made it meanwhile.
+      if (ec && !fs::is_directory(o.output))
+        throw Error(ErrorCode::kInput, o.output, "cannot create the output directory: " + ec.message());
+    }
+  } catch (const Error&) {
+    if (other_rank) return 0;
     throw;
   }
   Job& job = *made;
   const std::int64_t entries = job.inputs() * job.per_input();
   if (entries == 1 && other_rank) return 0;  // one entry is not spread: rank 0 does it
-  const std::unique_ptr<dispatch::Dispatcher> d = entries > 1 ? dispatch::Dispatcher::start(job.inputs()) : nullptr;
-  if (job.to_dir) {
-    std::error_code ec;
-    fs::create_directories(o.output, ec);
-    // Another process of the batch may have made it meanwhile.
-    if (ec && !fs::is_directory(o.output))
-      throw Error(ErrorCode::kInput, o.output, "cannot create the output directory: " + ec.message());
+  std::unique_ptr<dispatch::Dispatcher> d;
+  try {
+    if (entries > 1) d = dispatch::Dispatcher::start(job.inputs());
+  } catch (const Error& e) {
+    if (other_rank && e.code() == ErrorCode::kUnsupported) return 0;  // no MPI compiled in: rank 0 says so
+    throw;
   }
   if (!d || d->root()) open_report(job);
   // The host's cores are shared by the ranks on it.
@@ -984,8 +991,16 @@ void add_compress(CLI::App& app, const GlobalOptions& g, Action& action) {
   c->add_option("--sampling", o->sampling, "jpeg mode chroma sampling: 444 (default) or 420 (as cjpeg -sample 2x2)");
   c->add_flag("--progressive", o->progressive, "jpeg mode, .jpg output: a progressive JPEG (as cjpeg -progressive)");
   c->add_option("--jobs", o->jobs,
-                "images in flight per pipeline stage in batch mode, at most 1024 (default all cores)")
+                "images in flight per pipeline stage in batch mode, at most 1024 (default all cores; under mpirun or "
+                "srun, the host's cores shared by its processes)")
       ->check(CLI::Range(0, 1024));
+  c->footer(
+      "Under mpirun or srun with several processes (the launcher's environment says so; a plain dctool never starts "
+      "MPI), a batch is spread over them: rank 0 hands the inputs out one at a time, every process compresses those it "
+      "gets, and rank 0 alone prints errors and the summary, writes --report and --json, and exits 3 if any input "
+      "failed anywhere. If a process dies, the launcher stops the others; rank 0 then names the inputs not done and "
+      "removes the temporaries left for their outputs, and the launcher exits non-zero. A dctool built without MPI "
+      "refuses such a batch (exit 4).");
   c->callback([o, &g, &action, quality, threshold, keep] {
     o->quality_given = quality->count() > 0;
     o->threshold_given = threshold->count() > 0;
