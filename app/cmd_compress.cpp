@@ -717,7 +717,12 @@ class Batch {
     explicit Collector(Batch& b) : b_(b) {
       if (!b_.d_) return;
       if (!b_.d_->root()) {
-        core::set_interrupt_summary([](const std::string&) { return std::string(); });
+        // The whole job is being stopped: rank 0 may be the process that died, and the temporaries it left are
+        // this batch's to remove too (a live process whose temporary goes fails to commit it: nothing partial).
+        core::set_interrupt_summary([this](const std::string&) {
+          core::remove_temporaries_of(b_.all_outputs());
+          return std::string();
+        });
         return;
       }
       core::set_interrupt_summary([this](const std::string&) { return b_.interrupted(); });
@@ -729,7 +734,10 @@ class Batch {
       if (!b_.d_) return;
       b_.d_->finish();
       if (thread_.joinable()) thread_.join();
-      if (b_.d_->root()) core::set_interrupt_summary({});
+      if (b_.d_->root())
+        core::set_interrupt_summary({});
+      else
+        core::set_interrupt_summary([](const std::string&) { return std::string(); });
     }
     Collector(const Collector&) = delete;
     Collector& operator=(const Collector&) = delete;
@@ -738,6 +746,12 @@ class Batch {
     Batch& b_;
     std::thread thread_;
   };
+
+  std::vector<std::string> all_outputs() const {
+    std::vector<std::string> all;
+    for (const auto& per_input : job_.outputs) all.insert(all.end(), per_input.begin(), per_input.end());
+    return all;
+  }
 
   void finish(Coded&& c) {
     const std::int64_t i = c.src->index, k = c.k;

@@ -93,7 +93,7 @@ TEST_CASE("dispatch: the launcher's environment decides whether a batch is sprea
   CHECK(local_size() == 1);
 }
 
-TEST_CASE("dispatch: payload fields come back as written, bit for bit; a short payload is an error",
+TEST_CASE("dispatch: payload fields come back as written, bit for bit, and a short payload is an error",
           "[app][dispatch]") {
   const double tiny = std::numeric_limits<double>::denorm_min();
   const std::string text("a\0b\xff", 4);
