@@ -1,9 +1,14 @@
 // bench: parses the sweep into a core::BenchRequest and renders the rows (README "bench" columns). JSON is an
 // object: what measured (dctool version and revision, the command, the date, the device) and the rows.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <exception>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "app/commands.hpp"
 #include "app/common.hpp"
@@ -168,7 +173,7 @@ std::string utc_now() {
 }
 
 // The devices the swept backends run on, each named once ("; " between several).
-std::string devices_of(const std::vector<const core::Backend*>& backends) {
+std::string device_names_of(const std::vector<const core::Backend*>& backends) {
   std::vector<std::string> names;
   for (const core::Backend* b : backends) {
     if (!b->runtime().usable()) continue;
@@ -201,6 +206,84 @@ void write_report(const BenchOptions& o, const std::string& text) {
   f.commit();
 }
 
+using NoteFn = std::function<void(const std::string&)>;
+using RowFn = std::function<void(const core::BenchRow&)>;
+
+// One aggregate row per case measured on several devices: their rates added (the devices ran the case at the same
+// time, each on its own thread), so median_ms is the time per transform of the devices together.
+std::vector<core::BenchRow> aggregate_rows(const std::vector<std::vector<core::BenchRow>>& per_device) {
+  std::vector<core::BenchRow> out;
+  if (per_device.size() < 2) return out;
+  for (const core::BenchRow& first : per_device.front()) {
+    core::BenchRow a = first;
+    double rate = 0, rate_min = 0, rate_max = 0;  // transforms per ms at the median, best and worst times
+    a.gbps = 0;
+    int found = 0;
+    for (const auto& rows : per_device)
+      for (const core::BenchRow& r : rows)
+        if (r.op == first.op && r.backend == first.backend && r.precision == first.precision &&
+            r.shape.rows == first.shape.rows && r.shape.cols == first.shape.cols && r.dims == first.dims &&
+            r.median_ms > 0) {
+          rate += 1.0 / r.median_ms;
+          rate_min += 1.0 / r.max_ms;
+          rate_max += 1.0 / std::max(r.min_ms, 1e-12);
+          a.gbps += r.gbps;
+          ++found;
+          break;
+        }
+    if (found != static_cast<int>(per_device.size())) continue;
+    a.median_ms = 1.0 / rate;
+    a.min_ms = 1.0 / rate_max;
+    a.max_ms = 1.0 / rate_min;
+    a.x_copy = a.x_fft = a.e2e_ms = a.cpu_ms = a.max_rel_err = std::nullopt;
+    a.device = "all " + std::to_string(per_device.size()) + " devices at once";
+    out.push_back(a);
+  }
+  return out;
+}
+
+// bench --devices: CPU backends once; the GPU backends on every listed device at the same time, one thread per device,
+// rows named "cuda:N <device>", then the aggregate rows.
+std::vector<core::BenchRow> bench_on_devices(const core::BenchRequest& req, const std::vector<int>& devices,
+                                             const NoteFn& on_note, const RowFn& on_row) {
+  core::BenchRequest cpu = req, gpu = req;
+  cpu.backends.clear();
+  gpu.backends.clear();
+  for (const core::Backend* b : req.backends) (b->runtime().name() == "cuda" ? gpu : cpu).backends.push_back(b);
+  std::vector<core::BenchRow> rows;
+  if (!cpu.backends.empty()) rows = core::run_bench(cpu, on_note, on_row);
+  if (gpu.backends.empty() || devices.empty()) return rows;
+  std::mutex mu;
+  const NoteFn note_locked = [&](const std::string& m) {
+    std::lock_guard<std::mutex> lock(mu);
+    on_note(m);
+  };
+  const RowFn row_locked = [&](const core::BenchRow& r) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (on_row) on_row(r);
+  };
+  std::vector<std::vector<core::BenchRow>> per(devices.size());
+  std::vector<std::exception_ptr> errors(devices.size());
+  std::vector<std::thread> threads;
+  for (std::size_t k = 0; k < devices.size(); ++k)
+    threads.emplace_back([&, k] {
+      try {
+        bind_thread_device(devices[k]);
+        per[k] = core::run_bench(gpu, note_locked, row_locked);
+        for (auto& r : per[k]) r.device = "cuda:" + std::to_string(devices[k]) + " " + r.device;
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  for (const auto& p : per) rows.insert(rows.end(), p.begin(), p.end());
+  const std::vector<core::BenchRow> agg = aggregate_rows(per);
+  rows.insert(rows.end(), agg.begin(), agg.end());
+  return rows;
+}
+
 int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   configure_runtimes(g.device, g.threads);
   const Format fmt = format_for(o, g);
@@ -209,24 +292,24 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
 
   const std::string date = utc_now();
   std::string first_skip;
-  auto rows = core::run_bench(
-      req,
-      [&](const std::string& msg) {
-        if (first_skip.empty() && msg.rfind("skip ", 0) == 0) first_skip = msg.substr(5);
-        note(g, msg);
-      },
-      [&](const core::BenchRow& r) {
-        if (g.verbose)
-          note(g, r.op + " " + r.backend + " " + r.precision + " " + core::to_string(r.shape) + ": " +
-                      format_number(r.median_ms, 4) + " ms");
-      });
+  const NoteFn on_note = [&](const std::string& msg) {
+    if (first_skip.empty() && msg.rfind("skip ", 0) == 0) first_skip = msg.substr(5);
+    note(g, msg);
+  };
+  const RowFn on_row = [&](const core::BenchRow& r) {
+    if (g.verbose)
+      note(g, r.op + " " + r.backend + " " + r.precision + " " + core::to_string(r.shape) + ": " +
+                  format_number(r.median_ms, 4) + " ms");
+  };
+  auto rows = g.devices.empty() ? core::run_bench(req, on_note, on_row)
+                                : bench_on_devices(req, devices_of(g), on_note, on_row);
   // Nothing measured is not a result: exit 4 (README "Exit codes") rather than an empty table.
   if (rows.empty())
     throw Error(
         ErrorCode::kUnsupported, "bench",
         "no requested backend can run any requested case" + (first_skip.empty() ? "" : " (" + first_skip + ")"));
   const Table t = table_of(rows);
-  write_report(o, fmt == Format::kJson ? bench_json(g, date, devices_of(req.backends), t) : render(t, fmt));
+  write_report(o, fmt == Format::kJson ? bench_json(g, date, device_names_of(req.backends), t) : render(t, fmt));
   return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -204,7 +205,10 @@ struct Job {
   // line and the summary).
   bool details() const { return !o.report.empty() || g.json; }
   // --report's file, created (as a temporary) before any work, committed after the last entry.
-  std::shared_ptr<core::AtomicFile> report;
+  std::shared_ptr<core::AtomicFile> report{};
+  // Batch mode: GPU faults fall back to the CPU (run_guarded), with notes through `notice` (the progress bar's).
+  bool batch = false;
+  std::function<void(const std::string&)> notice{};
   std::int64_t inputs() const { return static_cast<std::int64_t>(o.inputs.size()); }
   std::int64_t per_input() const { return static_cast<std::int64_t>(qualities.size()); }
   bool jpg(std::int64_t i, std::int64_t k) const {
@@ -240,7 +244,7 @@ struct Coded {
 };
 
 std::string message_of(const Error& e, const std::string& subject) {
-  return e.subject().empty() ? Error(e.code(), subject, e.what()).message() : e.message();
+  return e.subject().empty() ? Error(e.code(), subject, e.what(), e.fault()).message() : e.message();
 }
 
 // Stage 1: the outputs checked against the inputs, the input decoded.
@@ -261,6 +265,18 @@ std::shared_ptr<Source> read_source(const Job& job, std::int64_t i) {
   s->read_end = Clock::now();
   s->read_ms = ms_between(s->start, s->read_end);
   return s;
+}
+
+// Batch mode under -b auto: GPU faults fall back to the CPU (run_with_gpu_fallback, README "GPU faults").
+core::CompressResult run_guarded(const Job& job, const std::string& input,
+                                 const std::function<core::CompressResult()>& run) {
+  core::CompressResult res;
+  run_with_gpu_fallback(
+      job.batch && job.r.backend == "auto", input, [&] { res = run(); },
+      [&](const std::string& line) {
+        if (job.notice && !job.g.quiet) job.notice("dctool: note: " + printable(line));
+      });
+  return res;
 }
 
 // Stage 2: one quality of a read input through the compressor (the CPU one for a .jpg output: only it returns
@@ -291,11 +307,14 @@ Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::in
       core::CompressRequest pick = r;
       if (pick.backend == "auto") pick.backend = "cpu";
       if (find_compressor(r.backend) != nullptr) r.backend = "auto";
-      const core::Compressor& comp = choose(pick, src->data);
-      c.res = comp.run(r, src->data);
-      c.res.backend += " (" + std::string(comp.name()) + " compressor: .jpg output)";
+      c.res = run_guarded(job, input, [&] {
+        const core::Compressor& comp = choose(pick, src->data);
+        core::CompressResult res = comp.run(r, src->data);
+        res.backend += " (" + std::string(comp.name()) + " compressor: .jpg output)";
+        return res;
+      });
     } else {
-      c.res = choose(r, src->data).run(r, src->data);
+      c.res = run_guarded(job, input, [&] { return choose(r, src->data).run(r, src->data); });
     }
   } catch (const Error& e) {
     c.error = message_of(e, input);
@@ -669,12 +688,17 @@ class Batch {
         state_(items_.size(), kPending),
         bar_(static_cast<std::int64_t>(items_.size()), !job.g.quiet && ProgressBar::stderr_is_terminal()) {}
 
+  void message(const std::string& line) { bar_.message(line); }
+
   int run() {
     const double cpu0 = core::process_cpu_ms();
     core::Stopwatch clock;
     PipelineShape shape;
     shape.readers = shape.workers = shape.writers = jobs_;
     shape.depth = static_cast<std::size_t>(2 * jobs_);
+    // Workers take the --devices in turn; the GPU work of each goes to its own device, stream and buffers.
+    const std::vector<int> devices = devices_of(job_.g);
+    shape.worker_init = [devices](int k) { bind_worker(devices, k); };
     if (d_) shape.next_index = [this] { return d_->next_index(); };
     {
       Collector collector(*this);
@@ -918,7 +942,7 @@ class Batch {
 // Everything decided before any work: the same on every process of a distributed batch, which all parse the same
 // command line and see the same files.
 Job make_job(const GlobalOptions& g, const CompressOptions& o) {
-  Job job{g, o, request_of(g, o), false, {}, {}, false, {}};
+  Job job{g, o, request_of(g, o), false, {}, {}};
   job.skip = skip_transform(o);
   job.qualities = parse_qualities(o.quality);
   if (job.qualities.size() > 1 &&
@@ -971,7 +995,10 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
   // Entries run side by side on `jobs` workers, each image on cores / jobs threads (unless --threads says).
   configure_runtimes(g.device, g.threads > 0 || entries == 1 ? g.threads : std::max(1, int(cores) / jobs));
   if (entries == 1) return run_single(job);
-  return Batch(job, jobs, d.get()).run();
+  job.batch = true;
+  Batch batch(job, jobs, d.get());
+  job.notice = [&batch](const std::string& line) { batch.message(line); };
+  return batch.run();
 }
 
 }  // namespace

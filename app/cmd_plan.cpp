@@ -30,7 +30,9 @@ int run_plan(const GlobalOptions& g, const PlanOptions& o) {
   configure_runtimes(g.device, g.threads);
   const std::string backend = g.backend == "auto" ? "cpu-fftw" : g.backend;
   int planned = 0;
-  for (const auto& ps : split_list(o.precisions.empty() ? g.precision : o.precisions))
+  // Neither --precision nor -p: f32, as every command's default.
+  const std::string precisions = !o.precisions.empty() ? o.precisions : !g.precision.empty() ? g.precision : "f32";
+  for (const auto& ps : split_list(precisions))
     for (const auto& ss : split_list(o.sizes))
       for (const auto& os : split_list(o.ops)) {
         core::TransformDesc d;
@@ -61,7 +63,7 @@ void add_plan(CLI::App& app, const GlobalOptions& g, Action& action) {
   CLI::App* c = app.add_subcommand("plan", "measure FFTW plans for these shapes once; later commands reuse them");
   c->add_option("--sizes", o->sizes, "comma list of HxW")->required();
   c->add_option("--ops", o->ops, "comma list: dct2,idct2,dct4,idct4 (default dct2,idct2)");
-  c->add_option("--precision", o->precisions, "comma list: f32,f64 (default the global -p)");
+  c->add_option("--precision", o->precisions, "comma list: f32,f64 (default the global -p, else f32)");
   c->add_option("--norm", o->norm, "none|ortho");
   c->add_option("--axis", o->axis, "both|rows|cols");
   c->add_option("--batch", o->batch, "matrices (channels) per transform")->check(CLI::PositiveNumber);

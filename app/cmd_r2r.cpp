@@ -1,12 +1,14 @@
 // dct / dst / r2r: the real-to-real family (DCT and DST types I-IV, a kind per axis) of an array of 1 to 3
 // dimensions, as scipy.fft.dctn / dstn / idctn / idstn. Parses the options and the input's shape into an r2r
-// descriptor (core::r2r_desc) and runs it through the registry like the other transforms.
+// descriptor (core::r2r_desc) and runs it through the registry like the other transforms; several inputs (or -o DIR)
+// run as a batch (app/batch.hpp).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <memory>
 
+#include "app/batch.hpp"
 #include "app/commands.hpp"
 #include "app/common.hpp"
 #include "app/options.hpp"
@@ -19,13 +21,15 @@ namespace {
 
 struct R2rOptions {
   std::string command;  // dct | dst | r2r
-  std::string input, output;
+  std::vector<std::string> inputs;
+  std::string output;  // a file (one input) or a directory (batch mode)
   int type = 0;       // dct, dst
   std::string kinds;  // r2r
   std::string axes;   // "" = every axis of a matrix, (0, 1) of an image
   std::string norm = "backward";
   bool inverse = false;
   InputOptions in;
+  BatchOptions batch;
 };
 
 // The array the user addresses by --axes and where it lies in the tensor. A 3-D .npy (A, B, C) is read as the
@@ -117,16 +121,17 @@ struct InputInfo {
   bool float64 = false;
 };
 
-InputInfo input_info(const R2rOptions& o) {
-  const std::string ext = core::lower_extension(o.input);
+InputInfo input_info(const R2rOptions& o, const std::string& input) {
+  const std::string ext = core::lower_extension(input);
   if (ext == ".npy") {
-    const core::NpyInfo i = core::read_npy_info(o.input);
+    const core::NpyInfo i = core::read_npy_info(input);
     return {i.shape, i.float64};
   }
   return {{}, ext == ".f64" || o.in.dtype == "f64"};
 }
 
-Request describe(const R2rOptions& o, const core::HostTensor& t, const InputInfo& info, core::Precision prec) {
+Request describe(const R2rOptions& o, const std::string& input, const core::HostTensor& t, const InputInfo& info,
+                 core::Precision prec) {
   const ArrayLayout l = layout_of(t, info.npy_shape);
   const auto user_kinds = kinds_of(o, l.rank);
   core::R2rSpec spec;
@@ -135,7 +140,7 @@ Request describe(const R2rOptions& o, const core::HostTensor& t, const InputInfo
   spec.inverse = o.inverse;
   for (int a = 0; a < l.rank; ++a) {
     if (user_kinds[a] == core::R2rKind::kDct1 && l.user_dims[a] < 2)
-      throw Error(ErrorCode::kInput, o.input,
+      throw Error(ErrorCode::kInput, input,
                   "DCT-I needs at least 2 points along each transformed axis (axis " + std::to_string(a) + " has " +
                       std::to_string(l.user_dims[a]) + ")");
     spec.kinds[l.to_tensor[a]] = user_kinds[a];
@@ -143,9 +148,9 @@ Request describe(const R2rOptions& o, const core::HostTensor& t, const InputInfo
   return {core::r2r_desc(spec, core::parse_norm(o.norm), l.batch, prec), info.npy_shape};
 }
 
-std::string result_json(const R2rOptions& o, const core::TransformDesc& d, const core::Backend& backend,
-                        const core::StageTable& times) {
-  return "{\"input\": " + json_escape(o.input) + ", \"output\": " + json_escape(o.output) +
+std::string result_json(const R2rOptions& o, const std::string& input, const std::string& output,
+                        const core::TransformDesc& d, const core::Backend& backend, const core::StageTable& times) {
+  return "{\"input\": " + json_escape(input) + ", \"output\": " + json_escape(output) +
          ", \"op\": " + json_escape(o.command) + ", \"kinds\": " + json_escape(d.r2r.kinds_text()) +
          ", \"inverse\": " + (o.inverse ? "true" : "false") +
          ", \"norm\": " + json_escape(d.norm == core::Norm::kNone ? "backward" : std::string(core::to_string(d.norm))) +
@@ -153,68 +158,114 @@ std::string result_json(const R2rOptions& o, const core::TransformDesc& d, const
          ", \"device\": " + json_escape(backend.runtime().device_name()) +
          ", \"precision\": " + json_escape(std::string(core::to_string(d.prec))) +
          ", \"dims\": " + json_escape(d.r2r.dims_text()) + ", \"channels\": " + std::to_string(d.batch) +
-         ", \"timing_ms\": " + json_timing(times) + "}\n";
+         ", \"timing_ms\": " + json_timing(times) + "}";
 }
 
-int run_r2r(const GlobalOptions& g, const R2rOptions& o) {
-  core::Stopwatch total;
-  configure_runtimes(g.device, g.threads);
-  core::parse_norm(o.norm);  // usage errors before any file is touched
-  if (core::is_image_path(o.output) && !o.inverse)
-    throw Error(ErrorCode::kUsage, o.output,
-                "cannot write transform coefficients to an image (write .npy, .txt or raw)");
-  core::check_output_path(o.output, {o.input});
+// Transform coefficients are not an image; the inverse's values may be.
+void check_image_output(const R2rOptions& o, const std::string& output) {
+  if (core::is_image_path(output) && !o.inverse)
+    throw Error(ErrorCode::kUsage, output, "cannot write transform coefficients to an image (write .npy, .txt or raw)");
+}
 
-  // Without -p the output keeps a float64 input's precision (and is f32 otherwise): read in f64, then decide.
-  const bool explicit_prec = !g.precision.empty();
-  core::StageTable times;
-  core::Stopwatch sw;
-  core::Dataset in =
-      read_input(o.input, read_options(g, o.in, explicit_prec ? precision_of(g) : core::Precision::kF64));
-  const InputInfo info = input_info(o);
-  const core::Precision prec =
-      explicit_prec ? precision_of(g) : (info.float64 ? core::Precision::kF64 : core::Precision::kF32);
-  if (in.tensor.precision() != prec) in.tensor = in.tensor.to(prec);
-  times.add("read", sw.elapsed_ms());
+// One input through the transform: read, describe, plan and execute, write.
+class R2rTask : public BatchTask {
+ public:
+  R2rTask(const GlobalOptions& g, const R2rOptions& o, std::string input, std::string output)
+      : g_(g), o_(o), input_(std::move(input)), output_(std::move(output)) {}
 
-  const Request req = describe(o, in.tensor, info, prec);
-  const core::TransformDesc& d = req.desc;
-  const core::Backend& backend = registry().select(d, g.backend);
-  sw.reset();
-  auto plan = plan_cache().get(backend, d, g.device);
-  times.add("plan", sw.elapsed_ms());
-  core::HostTensor out(in.tensor.shape(), in.tensor.channels(), prec);
-  const core::StageTimes st = plan->execute_host(in.tensor.view(), out.view());
-  times.add("execute_e2e", st.e2e_ms);
-
-  sw.reset();
-  core::WriteOptions wo;
-  wo.prec = prec;
-  wo.npy_shape = req.npy_shape;
-  wo.image_bit_depth = in.kind == core::SourceKind::kImage16 ? 16 : 8;
-  std::int64_t clamped = 0;
-  try {
-    core::write_any(o.output, out, wo, &image_codec(), &clamped);
-  } catch (const Error& e) {
-    rethrow_with_subject(e, o.output);
+  void read(core::StageTable& t) override {
+    // Without -p the output keeps a float64 input's precision (and is f32 otherwise): read in f64, then decide.
+    const bool explicit_prec = !g_.precision.empty();
+    core::Stopwatch sw;
+    in_ = read_input(input_, read_options(g_, o_.in, explicit_prec ? precision_of(g_) : core::Precision::kF64));
+    info_ = input_info(o_, input_);
+    prec_ = explicit_prec ? precision_of(g_) : (info_.float64 ? core::Precision::kF64 : core::Precision::kF32);
+    if (in_.tensor.precision() != prec_) in_.tensor = in_.tensor.to(prec_);
+    t.add("read", sw.elapsed_ms());
   }
-  if (clamped > 0) note(g, o.output + ": " + std::to_string(clamped) + " values clamped to the image range");
-  times.add("write", sw.elapsed_ms());
-  times.add("total", total.elapsed_ms());
 
-  if (g.verbose) note(g, std::string(backend.name()) + ": " + d.to_string() + " on " + backend.runtime().device_name());
-  print_timing(g, times);
-  if (g.json) std::fputs(result_json(o, d, backend, times).c_str(), stdout);
-  return 0;
+  void transform(core::PlanCache& plans, core::StageTable& t) override {
+    req_ = describe(o_, input_, in_.tensor, info_, prec_);
+    run_with_gpu_fallback(
+        in_batch && g_.backend == "auto", input_,
+        [&] {
+          backend_ = &registry().select(req_.desc, g_.backend);
+          core::Stopwatch sw;
+          auto plan = plans.get(*backend_, req_.desc, active_device());
+          t.add("plan", sw.elapsed_ms());
+          out_ = core::HostTensor(in_.tensor.shape(), in_.tensor.channels(), prec_);
+          const core::StageTimes st = plan->execute_host(in_.tensor.view(), out_.view());
+          t.add("execute_e2e", st.e2e_ms);
+        },
+        [&](const std::string& line) { notes.push_back(line); });
+    in_.tensor = core::HostTensor();
+  }
+
+  void write(core::StageTable& t) override {
+    core::Stopwatch sw;
+    core::WriteOptions wo;
+    wo.prec = prec_;
+    wo.npy_shape = req_.npy_shape;
+    wo.image_bit_depth = in_.kind == core::SourceKind::kImage16 ? 16 : 8;
+    std::int64_t clamped = 0;
+    try {
+      core::write_any(output_, out_, wo, &image_codec(), &clamped);
+    } catch (const Error& e) {
+      rethrow_with_subject(e, output_);
+    }
+    if (clamped > 0) notes.push_back(output_ + ": " + std::to_string(clamped) + " values clamped to the image range");
+    t.add("write", sw.elapsed_ms());
+    if (g_.verbose)
+      notes.push_back(std::string(backend_->name()) + ": " + req_.desc.to_string() + " on " +
+                      backend_->runtime().device_name());
+  }
+
+  std::string json(const core::StageTable& t) const override {
+    return result_json(o_, input_, output_, req_.desc, *backend_, t);
+  }
+
+ private:
+  const GlobalOptions& g_;
+  const R2rOptions& o_;
+  std::string input_, output_;
+  core::Dataset in_;
+  InputInfo info_;
+  core::Precision prec_ = core::Precision::kF32;
+  Request req_;
+  core::HostTensor out_;
+  const core::Backend* backend_ = nullptr;
+};
+
+int run_r2r(const GlobalOptions& g, const R2rOptions& o) {
+  const core::Stopwatch total;
+  core::parse_norm(o.norm);  // usage errors before any file is touched
+  const BatchTargets targets = resolve_targets(o.inputs, o.output, o.batch.format);
+  for (const auto& out : targets.outputs) check_image_output(o, out);
+  if (!targets.dir) {
+    configure_runtimes(g.device, g.threads);
+    core::check_output_path(o.output, o.inputs);
+    R2rTask task(g, o, o.inputs.front(), o.output);
+    return run_single(g, task, o.batch.report, o.inputs.front(), o.output, total);
+  }
+  BatchRun run{o.command, o.inputs, targets.outputs, o.output, o.batch, true,
+               [&](const std::string& in, const std::string& out) -> std::unique_ptr<BatchTask> {
+                 return std::make_unique<R2rTask>(g, o, in, out);
+               }};
+  return run_batch(g, run);
 }
 
 void add_one(CLI::App& app, const char* name, const char* help, const GlobalOptions& g, Action& action) {
   auto o = std::make_shared<R2rOptions>();
   o->command = name;
   CLI::App* c = app.add_subcommand(name, help);
-  c->add_option("input", o->input, "input file (.npy of 1 to 3 dimensions, .txt .csv .raw .f32 .f64 or an image)")
+  c->add_option("inputs", o->inputs,
+                "input files (.npy of 1 to 3 dimensions, .txt .csv .raw .f32 .f64 or images); several: batch mode, "
+                "-o names a directory")
       ->required();
-  c->add_option("-o,--output", o->output, "output file")->required();
+  c->add_option("-o,--output", o->output,
+                "output file, or a directory receiving DIR/<input stem>.<--format> (with several inputs, a name "
+                "ending in '/', or an existing directory not named like a file; created if missing)")
+      ->required();
   if (o->command == "r2r")
     c->add_option("--kinds", o->kinds, "a kind per transformed axis: dct1..dct4, dst1..dst4 (comma list)")->required();
   else
@@ -223,6 +274,7 @@ void add_one(CLI::App& app, const char* name, const char* help, const GlobalOpti
   c->add_option("--norm", o->norm, "backward|ortho|forward (scipy's norms; none = backward; default backward)");
   c->add_flag("--inverse", o->inverse, "scipy's idctn/idstn: the inverse of each axis' kind in the same norm");
   add_input_options(c, o->in);
+  add_batch_options(c, o->batch);
   c->callback([o, &g, &action] { action = [o, &g] { return run_r2r(g, *o); }; });
 }
 

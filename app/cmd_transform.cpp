@@ -1,8 +1,10 @@
-// dct2 / idct2 / dct4 / lot: read, pick a backend, plan (cached), execute host-to-host, write atomically.
+// dct2 / idct2 / dct4 / lot: read, pick a backend, plan (cached), execute host-to-host, write atomically. Several
+// inputs (or -o DIR) run as a batch (app/batch.hpp), each input through the same stages.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
 
+#include "app/batch.hpp"
 #include "app/commands.hpp"
 #include "app/common.hpp"
 #include "app/image_decode.hpp"
@@ -18,14 +20,16 @@ namespace {
 
 struct TransformOptions {
   std::string op;  // dct2 | idct2 | dct4 | lot
-  std::string input, output;
-  std::string norm;  // "" = default (none; ortho in block mode)
+  std::vector<std::string> inputs;
+  std::string output;  // a file (one input) or a directory (batch mode)
+  std::string norm;    // "" = default (none; ortho in block mode)
   std::string axis;  // "" = default (both; rows for dct4)
   int block = 0;
   bool inverse = false;
   bool visualize = false;          // image output of coefficients: a log-magnitude picture
   bool jpeg_coefficients = false;  // dct2 --block 8 of a .jpg: its stored coefficients, dequantized
   InputOptions in;
+  BatchOptions batch;
 };
 
 core::Op op_of(const TransformOptions& o) {
@@ -52,14 +56,13 @@ core::TransformDesc describe(const GlobalOptions& g, const TransformOptions& o) 
   return d;
 }
 
-// Whether the output is a log-magnitude picture of the coefficients; refuses coefficients in an image
-// without --visualize, and an output that would overwrite the input.
-bool check_output(const TransformOptions& o, const core::TransformDesc& d) {
-  const bool picture = core::is_image_path(o.output) && is_forward(d.op);
+// Whether the output is a log-magnitude picture of the coefficients; refuses coefficients in an image without
+// --visualize.
+bool picture_output(const TransformOptions& o, const core::TransformDesc& d, const std::string& output) {
+  const bool picture = core::is_image_path(output) && is_forward(d.op);
   if (picture && !o.visualize)
-    throw Error(ErrorCode::kUsage, o.output,
+    throw Error(ErrorCode::kUsage, output,
                 "cannot write DCT coefficients to an image (write .npy, .txt or raw, or add --visualize)");
-  core::check_output_path(o.output, {o.input});
   return picture;
 }
 
@@ -98,25 +101,25 @@ core::HostTensor execute(const core::Plan& plan, const core::TransformDesc& d, c
   return out;
 }
 
-// Writes the coefficients (or their picture) atomically; notes values clamped to an image's range.
-void write_output(const GlobalOptions& g, const TransformOptions& o, core::HostTensor out, core::SourceKind kind,
-                  bool picture, core::Precision prec) {
+// Writes the coefficients (or their picture) atomically; returns how many values an image's range clamped.
+std::int64_t write_output(const std::string& output, core::HostTensor out, core::SourceKind kind, bool picture,
+                          core::Precision prec) {
   core::WriteOptions wo;
   wo.prec = prec;
   wo.image_bit_depth = kind == core::SourceKind::kImage16 && !picture ? 16 : 8;  // a picture is 8-bit
   std::int64_t clamped = 0;
   try {
     if (picture) out = core::log_magnitude_image(out);
-    core::write_any(o.output, out, wo, &image_codec(), &clamped);
+    core::write_any(output, out, wo, &image_codec(), &clamped);
   } catch (const Error& e) {
-    rethrow_with_subject(e, o.output);
+    rethrow_with_subject(e, output);
   }
-  if (clamped > 0) note(g, o.output + ": " + std::to_string(clamped) + " values clamped to the image range");
+  return clamped;
 }
 
-std::string result_json(const TransformOptions& o, const core::TransformDesc& d, const core::Backend& backend,
-                        const core::StageTable& times) {
-  return "{\"input\": " + json_escape(o.input) + ", \"output\": " + json_escape(o.output) +
+std::string result_json(const std::string& input, const std::string& output, const core::TransformDesc& d,
+                        const core::Backend& backend, const core::StageTable& times) {
+  return "{\"input\": " + json_escape(input) + ", \"output\": " + json_escape(output) +
          ", \"op\": " + json_escape(std::string(core::to_string(d.op))) +
          ", \"norm\": " + json_escape(std::string(core::to_string(d.norm))) +
          ", \"axis\": " + json_escape(std::string(core::to_string(d.axis))) +
@@ -124,13 +127,122 @@ std::string result_json(const TransformOptions& o, const core::TransformDesc& d,
          ", \"device\": " + json_escape(backend.runtime().device_name()) +
          ", \"precision\": " + json_escape(std::string(core::to_string(d.prec))) +
          ", \"shape\": " + json_shape(d.shape) + ", \"out_shape\": " + json_shape(d.out_shape()) +
-         ", \"channels\": " + std::to_string(d.batch) + ", \"timing_ms\": " + json_timing(times) + "}\n";
+         ", \"channels\": " + std::to_string(d.batch) + ", \"timing_ms\": " + json_timing(times) + "}";
 }
+
+// What the tasks of dct2/idct2/dct4/lot share: the options, the descriptor, the paths, and writing the result.
+class CommandTask : public BatchTask {
+ public:
+  CommandTask(const GlobalOptions& g, const TransformOptions& o, const core::TransformDesc& d, std::string input,
+              std::string output)
+      : g_(g), o_(o), d_(d), input_(std::move(input)), output_(std::move(output)) {}
+
+ protected:
+  // Writes the coefficients (or their picture) atomically, with a note when an image's range clamped values.
+  void write_result(core::HostTensor out, core::SourceKind kind, core::StageTable& t) {
+    core::Stopwatch sw;
+    const std::int64_t clamped =
+        write_output(output_, std::move(out), kind, picture_output(o_, d_, output_), d_.prec);
+    if (clamped > 0) notes.push_back(output_ + ": " + std::to_string(clamped) + " values clamped to the image range");
+    t.add("write", sw.elapsed_ms());
+  }
+
+  const GlobalOptions& g_;
+  const TransformOptions& o_;
+  core::TransformDesc d_;
+  std::string input_, output_;
+};
+
+// One input through the transform: read, plan and execute, write.
+class TransformTask : public CommandTask {
+ public:
+  using CommandTask::CommandTask;
+
+  void read(core::StageTable& t) override {
+    core::Stopwatch sw;
+    in_ = read_input(input_, read_options(g_, o_.in, d_.prec));
+    t.add("read", sw.elapsed_ms());
+    take_shape(d_, in_.tensor, input_);
+    // A 3-D .npy is (H, W, C) here (README, formats): say so where C looks like an axis rather than channels.
+    if (core::lower_extension(input_) == ".npy" && in_.tensor.channels() > 4)
+      notes.push_back(input_ + ": a 3-D .npy is read as (H, W, C): " + std::to_string(in_.tensor.channels()) +
+                      " channels of " + core::to_string(in_.tensor.shape()) + " (for a 3-D array use dct, dst or r2r)");
+  }
+
+  void transform(core::PlanCache& plans, core::StageTable& t) override {
+    try {  // plan and device errors (out of memory above all) name the input they concern
+      run_with_gpu_fallback(
+          in_batch && g_.backend == "auto", input_,
+          [&] {
+            backend_ = &registry().select(d_, g_.backend);
+            core::Stopwatch sw;
+            auto plan = plans.get(*backend_, d_, active_device());
+            t.add("plan", sw.elapsed_ms());
+            out_ = execute(*plan, d_, in_.tensor, t);
+          },
+          [&](const std::string& line) { notes.push_back(line); });
+    } catch (const Error& e) {
+      rethrow_with_subject(e, input_);
+    }
+    in_.tensor = core::HostTensor();
+  }
+
+  void write(core::StageTable& t) override {
+    write_result(std::move(out_), in_.kind, t);
+    if (g_.verbose)
+      notes.push_back(std::string(backend_->name()) + ": " + d_.to_string() + " on " +
+                      backend_->runtime().device_name());
+  }
+
+  std::string json(const core::StageTable& t) const override { return result_json(input_, output_, d_, *backend_, t); }
+
+ private:
+  core::Dataset in_;
+  core::HostTensor out_;
+  const core::Backend* backend_ = nullptr;
+};
 
 // dct2 --block 8 --jpeg-coefficients: the coefficients stored in a JPEG file, dequantized, in the layout of
 // dct2 --block 8 --norm ortho of the level-shifted component planes (app/jpeg_file.hpp); no decode, no transform.
-int run_jpeg_coefficients(const GlobalOptions& g, const TransformOptions& o) {
-  core::Stopwatch total;
+class JpegCoefficientsTask : public CommandTask {
+ public:
+  using CommandTask::CommandTask;
+
+  void read(core::StageTable& t) override {
+    core::Stopwatch sw;
+    try {
+      const std::vector<unsigned char> bytes = read_file_bytes(input_);
+      if (sniff_image(bytes, input_) != ImageFormat::kJpeg)
+        throw Error(ErrorCode::kInput, input_, "--jpeg-coefficients reads JPEG files; this is not one");
+      coef_ = read_jpeg_coefficients(bytes, input_, read_options(g_, o_.in, d_.prec));
+    } catch (const Error& e) {
+      rethrow_with_subject(e, input_);
+    }
+    t.add("read", sw.elapsed_ms());
+    shape_ = coef_.shape();
+    channels_ = coef_.channels();
+  }
+
+  void transform(core::PlanCache&, core::StageTable&) override {}
+
+  void write(core::StageTable& t) override { write_result(std::move(coef_), core::SourceKind::kMatrix, t); }
+
+  std::string json(const core::StageTable& t) const override {
+    return "{\"input\": " + json_escape(input_) + ", \"output\": " + json_escape(output_) +
+           ", \"op\": \"dct2\", \"norm\": \"ortho\", \"axis\": \"both\", \"block\": 8" +
+           ", \"backend\": \"jpeg-coefficients\", \"precision\": " +
+           json_escape(std::string(core::to_string(d_.prec))) + ", \"out_shape\": " + json_shape(shape_) +
+           ", \"channels\": " + std::to_string(channels_) + ", \"timing_ms\": " + json_timing(t) + "}";
+  }
+
+ private:
+  core::HostTensor coef_;
+  core::Shape2 shape_{};
+  std::int64_t channels_ = 0;
+};
+
+// --jpeg-coefficients reads what a JPEG file stores: 8x8 blocks of the ortho DCT along both axes.
+void check_jpeg_coefficients_options(const TransformOptions& o) {
   if (o.block != 8)
     throw Error(ErrorCode::kUsage, "--jpeg-coefficients",
                 "a JPEG file stores 8x8 blocks: it needs --block 8" +
@@ -141,84 +253,43 @@ int run_jpeg_coefficients(const GlobalOptions& g, const TransformOptions& o) {
   if (!o.axis.empty() && core::parse_axis(o.axis) != core::Axis::kBoth)
     throw Error(ErrorCode::kUsage, "--jpeg-coefficients",
                 "JPEG's blocks are transformed along both axes: it needs --axis both");
-  core::TransformDesc d = describe(g, o);
-  const bool picture = check_output(o, d);
+}
 
-  core::StageTable times;
-  core::Stopwatch sw;
-  core::HostTensor coef;
-  try {
-    const std::vector<unsigned char> bytes = read_file_bytes(o.input);
-    if (sniff_image(bytes, o.input) != ImageFormat::kJpeg)
-      throw Error(ErrorCode::kInput, o.input, "--jpeg-coefficients reads JPEG files; this is not one");
-    coef = read_jpeg_coefficients(bytes, o.input, read_options(g, o.in, d.prec));
-  } catch (const Error& e) {
-    rethrow_with_subject(e, o.input);
-  }
-  times.add("read", sw.elapsed_ms());
-  sw.reset();
-  const core::Shape2 shape = coef.shape();
-  const std::int64_t channels = coef.channels();
-  write_output(g, o, std::move(coef), core::SourceKind::kMatrix, picture, d.prec);
-  times.add("write", sw.elapsed_ms());
-  times.add("total", total.elapsed_ms());
-  print_timing(g, times);
-  if (g.json)
-    std::fputs(("{\"input\": " + json_escape(o.input) + ", \"output\": " + json_escape(o.output) +
-                ", \"op\": \"dct2\", \"norm\": \"ortho\", \"axis\": \"both\", \"block\": 8" +
-                ", \"backend\": \"jpeg-coefficients\", \"precision\": " +
-                json_escape(std::string(core::to_string(d.prec))) + ", \"out_shape\": " + json_shape(shape) +
-                ", \"channels\": " + std::to_string(channels) + ", \"timing_ms\": " + json_timing(times) + "}\n")
-                   .c_str(),
-               stdout);
-  return 0;
+std::unique_ptr<BatchTask> make_task(const GlobalOptions& g, const TransformOptions& o, const core::TransformDesc& d,
+                                     const std::string& input, const std::string& output) {
+  if (o.jpeg_coefficients) return std::make_unique<JpegCoefficientsTask>(g, o, d, input, output);
+  return std::make_unique<TransformTask>(g, o, d, input, output);
 }
 
 int run_transform(const GlobalOptions& g, const TransformOptions& o) {
-  if (o.jpeg_coefficients) return run_jpeg_coefficients(g, o);
-  core::Stopwatch total;
-  configure_runtimes(g.device, g.threads);
-  core::TransformDesc d = describe(g, o);
-  const bool picture = check_output(o, d);
-
-  core::StageTable times;
-  core::Stopwatch sw;
-  const core::Dataset in = read_input(o.input, read_options(g, o.in, d.prec));
-  times.add("read", sw.elapsed_ms());
-  take_shape(d, in.tensor, o.input);
-  // A 3-D .npy is (H, W, C) here (README, formats): say so where C looks like an axis rather than channels.
-  if (core::lower_extension(o.input) == ".npy" && in.tensor.channels() > 4)
-    note(g, o.input + ": a 3-D .npy is read as (H, W, C): " + std::to_string(in.tensor.channels()) + " channels of " +
-                core::to_string(in.tensor.shape()) + " (for a 3-D array use dct, dst or r2r)");
-
-  const core::Backend& backend = registry().select(d, g.backend);
-  core::HostTensor out;
-  try {  // plan and device errors (out of memory above all) name the input they concern
-    sw.reset();
-    auto plan = plan_cache().get(backend, d, g.device);
-    times.add("plan", sw.elapsed_ms());
-    out = execute(*plan, d, in.tensor, times);
-  } catch (const Error& e) {
-    rethrow_with_subject(e, o.input);
+  const core::Stopwatch total;
+  if (o.jpeg_coefficients) check_jpeg_coefficients_options(o);
+  const core::TransformDesc d = describe(g, o);
+  const BatchTargets targets = resolve_targets(o.inputs, o.output, o.batch.format);
+  for (const auto& out : targets.outputs) picture_output(o, d, out);
+  if (!targets.dir) {
+    if (!o.jpeg_coefficients) configure_runtimes(g.device, g.threads);
+    core::check_output_path(o.output, o.inputs);
+    const auto task = make_task(g, o, d, o.inputs.front(), o.output);
+    return run_single(g, *task, o.batch.report, o.inputs.front(), o.output, total);
   }
-
-  sw.reset();
-  write_output(g, o, std::move(out), in.kind, picture, d.prec);
-  times.add("write", sw.elapsed_ms());
-  times.add("total", total.elapsed_ms());
-
-  if (g.verbose) note(g, std::string(backend.name()) + ": " + d.to_string() + " on " + backend.runtime().device_name());
-  print_timing(g, times);
-  if (g.json) std::fputs(result_json(o, d, backend, times).c_str(), stdout);
-  return 0;
+  BatchRun run{std::string(core::to_string(d.op)), o.inputs, targets.outputs, o.output, o.batch,
+               !o.jpeg_coefficients,
+               [&](const std::string& in, const std::string& out) { return make_task(g, o, d, in, out); }};
+  return run_batch(g, run);
 }
 
 void add_transform(CLI::App& app, const char* name, const char* help, const GlobalOptions& g, Action& action) {
   auto o = std::make_shared<TransformOptions>();
   o->op = name;
   CLI::App* c = app.add_subcommand(name, help);
-  c->add_option("input", o->input, "input file (.npy .txt .csv .raw .f32 .f64 or an image)")->required();
-  c->add_option("-o,--output", o->output, "output file")->required();
+  c->add_option("inputs", o->inputs,
+                "input files (.npy .txt .csv .raw .f32 .f64 or images); several: batch mode, -o names a directory")
+      ->required();
+  c->add_option("-o,--output", o->output,
+                "output file, or a directory receiving DIR/<input stem>.<--format> (with several inputs, a name "
+                "ending in '/', or an existing directory not named like a file; created if missing)")
+      ->required();
   const std::string n = name;
   if (n == "lot") {
     c->add_flag("--inverse", o->inverse, "the exact inverse: (H+8)x(W+8) coefficients -> HxW");
@@ -237,6 +308,7 @@ void add_transform(CLI::App& app, const char* name, const char* help, const Glob
   }
   c->add_flag("--visualize", o->visualize, "write coefficients to an image as a log-magnitude picture");
   add_input_options(c, o->in);
+  add_batch_options(c, o->batch);
   c->callback([o, &g, &action] { action = [o, &g] { return run_transform(g, *o); }; });
 }
 

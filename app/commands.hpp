@@ -15,6 +15,7 @@ struct GlobalOptions {
   std::string backend = "auto";
   std::string precision;  // "" = not given: f32 (dct/dst/r2r: the input's float64 is kept)
   int device = 0;
+  std::string devices;  // --devices all|0,2,...: batch work spread over these GPUs ("" = --device alone)
   int threads = 0;
   std::int64_t max_pixels = 0;  // images: refuse more pixels than this (0: core::kDefaultMaxPixels)
   bool timing = false;

@@ -1,6 +1,8 @@
 #include "app/common.hpp"
 
+#include <atomic>
 #include <cstdio>
+#include <cstdlib>
 
 #include "app/registry.hpp"
 #include "core/error.hpp"
@@ -48,6 +50,58 @@ std::vector<std::string> split_list(const std::string& s) {
     }
   }
   return out;
+}
+
+std::vector<int> devices_of(const GlobalOptions& g) {
+  if (g.devices.empty()) return {g.device};
+  const int present = visible_devices();
+  std::vector<int> out;
+  if (g.devices == "all") {
+    for (int d = 0; d < present; ++d) out.push_back(d);
+    return out;
+  }
+  for (const std::string& w : split_list(g.devices)) {
+    char* end = nullptr;
+    const long v = std::strtol(w.c_str(), &end, 10);
+    if (w.empty() || *end != '\0' || v < 0 || v > 1023)
+      throw Error(ErrorCode::kUsage, "--devices", "'" + w + "' is not a device ordinal (all, or a list such as 0,2)");
+    if (v >= present)
+      throw Error(ErrorCode::kUnsupported, "--devices",
+                  "no CUDA device " + w + " (" + std::to_string(present) + " device(s) present)");
+    for (int d : out)
+      if (d == v) throw Error(ErrorCode::kUsage, "--devices", "device " + w + " is given twice");
+    out.push_back(static_cast<int>(v));
+  }
+  if (out.empty()) throw Error(ErrorCode::kUsage, "--devices", "names no device (all, or a list such as 0,2)");
+  return out;
+}
+
+void run_with_gpu_fallback(bool enabled, const std::string& input, const std::function<void()>& work,
+                           const std::function<void(const std::string&)>& tell) {
+  try {
+    work();
+  } catch (const Error& e) {
+    if (!enabled || e.fault() == Fault::kNone) throw;
+    if (e.fault() == Fault::kDeviceMemory) {
+      tell(input + ": " + e.what() + "; done on the CPU instead");
+      set_thread_cpu_only(true);
+      struct Restore {
+        ~Restore() { set_thread_cpu_only(false); }
+      } restore;
+      work();
+      return;
+    }
+    static std::atomic<bool> retired{false};
+    if (!retired.exchange(true)) {
+      retire_devices();
+      tell("after a device error the rest of the batch runs on the CPU");
+    }
+    throw;
+  }
+}
+
+void bind_worker(const std::vector<int>& devices, int worker) {
+  if (!devices.empty()) bind_thread_device(devices[static_cast<std::size_t>(worker) % devices.size()]);
 }
 
 }  // namespace dct::app

@@ -1,5 +1,6 @@
 #pragma once
 // Small pieces shared by the subcommands: option conversion, notes on stderr, timing output.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,5 +18,16 @@ core::Dataset read_input(const std::string& path, const core::ReadOptions& opt);
 void note(const GlobalOptions& g, const std::string& msg);  // "dctool: <msg>" on stderr unless --quiet
 void print_timing(const GlobalOptions& g, const core::StageTable& t);
 std::vector<std::string> split_list(const std::string& s);  // "a,b, c" -> {a, b, c}
+// The CUDA devices a batch spreads its workers over: --devices (all: every device present, none without one; a list:
+// each must exist, else exit 4), or --device alone.
+std::vector<int> devices_of(const GlobalOptions& g);
+// A batch worker's device: workers take the devices in turn (worker k: devices[k mod count]).
+void bind_worker(const std::vector<int>& devices, int worker);
+// GPU faults in a batch under -b auto (README "GPU faults"): when `work` runs out of device memory it runs again with
+// the calling thread's work kept off the GPU, and `tell` hears one note naming `input`; after any other device error
+// every later GPU work of the process is set aside (one note, once) and the error stands, failing this input alone.
+// `enabled` false (one input, or a named backend): `work` runs as it is.
+void run_with_gpu_fallback(bool enabled, const std::string& input, const std::function<void()>& work,
+                           const std::function<void(const std::string&)>& tell);
 
 }  // namespace dct::app

@@ -99,4 +99,42 @@ void configure_runtimes(int device, int threads) {
 #endif
 }
 
+int visible_devices() {
+#ifdef DCTOOL_HAVE_CUDA
+  return cuda::visible_devices();
+#else
+  return 0;
+#endif
+}
+
+void bind_thread_device(int ordinal) {
+#ifdef DCTOOL_HAVE_CUDA
+  cuda::bind_thread_device(ordinal);
+#else
+  (void)ordinal;
+#endif
+}
+
+void set_thread_cpu_only(bool on) {
+#ifdef DCTOOL_HAVE_CUDA
+  cuda::set_thread_cpu_only(on);
+#else
+  (void)on;
+#endif
+}
+
+void retire_devices() {
+#ifdef DCTOOL_HAVE_CUDA
+  cuda::retire_devices();
+#endif
+}
+
+int active_device() {
+#ifdef DCTOOL_HAVE_CUDA
+  return cuda::current_device();
+#else
+  return 0;
+#endif
+}
+
 }  // namespace dct::app

@@ -21,5 +21,15 @@ const core::Compressor* find_compressor(std::string_view name);
 bool cuda_compiled();
 // Applies --device N / thread count before the registry is first used.
 void configure_runtimes(int device, int threads);
+// CUDA devices present (0 without CUDA, a driver or a device).
+int visible_devices();
+// Binds the calling thread to a CUDA device (plans and compressor states it makes live there; -1: --device's).
+void bind_thread_device(int ordinal);
+// The device the calling thread's CUDA work goes to (the plan cache's key); 0 without CUDA.
+int active_device();
+// GPU faults in a batch: keep the calling thread's work off the GPU while `on` (an input too large for the device
+// memory), or every thread's from now on (after a device error).
+void set_thread_cpu_only(bool on);
+void retire_devices();
 
 }  // namespace dct::app

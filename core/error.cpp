@@ -73,7 +73,7 @@ std::string Error::message() const {
 
 void rethrow_with_subject(const Error& e, const std::string& subject) {
   if (!e.subject().empty()) throw e;
-  throw Error(e.code(), subject, e.what());
+  throw Error(e.code(), subject, e.what(), e.fault());
 }
 
 }  // namespace dct

@@ -13,12 +13,20 @@ enum class ErrorCode : int {
   kUnsupported = 4,  // op/size/precision not supported by the backend, backend not compiled in
 };
 
+// What failed, for kRuntime errors raised by a GPU (a batch falls back to the CPU on them, README "GPU faults").
+enum class Fault : int {
+  kNone = 0,
+  kDeviceMemory,  // the device's memory is too small for the request (nothing else is wrong with the device)
+  kDevice,        // any other CUDA or cuFFT failure: the device may be unusable for the rest of the process
+};
+
 class Error : public std::runtime_error {
  public:
-  Error(ErrorCode code, std::string subject, const std::string& what)
-      : std::runtime_error(what), code_(code), subject_(std::move(subject)) {}
+  Error(ErrorCode code, std::string subject, const std::string& what, Fault fault = Fault::kNone)
+      : std::runtime_error(what), code_(code), subject_(std::move(subject)), fault_(fault) {}
   Error(ErrorCode code, const std::string& what) : Error(code, "", what) {}
   ErrorCode code() const noexcept { return code_; }
+  Fault fault() const noexcept { return fault_; }
   int exit_code() const noexcept { return static_cast<int>(code_); }
   // The file (or backend, or option) the message is about; may be empty.
   const std::string& subject() const noexcept { return subject_; }
@@ -29,6 +37,7 @@ class Error : public std::runtime_error {
  private:
   ErrorCode code_;
   std::string subject_;
+  Fault fault_;
 };
 
 // `text` as one printable line: control bytes (C0, DEL, C1) and bytes that are not UTF-8 become \xNN (so a

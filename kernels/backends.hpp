@@ -79,8 +79,17 @@ inline constexpr BackendRow kBackendTable[] = {
 };
 
 // The following exist only in CUDA builds (nvcc found at configure time).
-const core::Runtime& cuda_runtime();  // the device set_device() chose; usable() says why not
+// The runtime acts on the calling thread's device: the one bind_thread_device() gave this thread, else the process's
+// (set_device, --device). Plans and compressor states stay on the device they were made on.
+const core::Runtime& cuda_runtime();  // usable() says why not
 void set_device(int ordinal);
+void bind_thread_device(int ordinal);  // -1: back to the process's device
+int current_device();
+int visible_devices();  // CUDA devices present (0 without a driver or device)
+// Batch fallbacks (README "GPU faults"): the calling thread's next work avoids the GPU (on: the runtime says it is not
+// usable, so auto picks CPU backends); retire_devices does so for every thread from now on.
+void set_thread_cpu_only(bool on);
+void retire_devices();
 std::unique_ptr<core::Backend> make_backend(const BackendRow& row);
 // "cuda-jpeg-fused": jpeg mode in one kernel on the tensor cores (8-bit in, 8-bit out).
 std::unique_ptr<core::Compressor> make_fused_jpeg_compressor();

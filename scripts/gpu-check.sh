@@ -16,11 +16,19 @@
 #   batch     30 1920x1080 JPEG photos (scripts/bench/make_photos.py) to .jpg at quality 50 with -b auto (the GPU)
 #             and -b cpu, medians of 3; one-shot dct2 of a 4096x4096 .npy on the GPU and on cpu-fftw
 #   sanitize  compute-sanitizer memcheck and racecheck over every gpu test case (one process per case and tool,
-#             GPU_CHECK_SANITIZE_JOBS at a time, default 4, within GPU_CHECK_SANITIZE_TIMEOUT seconds, default 480;
-#             GPU_CHECK_SANITIZE_TOOLS and GPU_CHECK_SANITIZE_ONLY narrow it): sanitize.log, one line per case and
-#             tool with its error/hazard count
+#             GPU_CHECK_SANITIZE_JOBS at a time, default 4, spread over the host's GPUs, within
+#             GPU_CHECK_SANITIZE_TIMEOUT seconds, default 480; GPU_CHECK_SANITIZE_TOOLS, GPU_CHECK_SANITIZE_ONLY and
+#             GPU_CHECK_RACECHECK_SKIP, a regex of cases racecheck leaves out, narrow it): sanitize.log, one line per
+#             case and tool with its error/hazard count
 #   oom       a dct2 that cannot fit the device (a sparse raw file of 60000x60000 f64, 28.8 GB): its exit code and
 #             message
+#   faults    a batch compress beside tests/tools/gpu_hold (most of the device memory taken): the input that does not
+#             fit what is left falls back to the CPU with a note, the others run on the GPU; exit code and outputs
+#   scale     every GPU of the host (needs 2 or more): GPU_CHECK_SCALE_COUNT (default 64) 8192x8192 f32 .npy matrices
+#             on /dev/shm through dct2 and idct2 with --devices 0 and --devices all, 24 3840x2160 photos through
+#             compress -b auto (.jpg and .png outputs), outputs compared; then the same matrices under
+#             `mpirun -np 1` and `-np 2` when an Open MPI runtime is given (GPU_CHECK_MPI_DEBS: a folder of Debian
+#             packages, unpacked under /tmp/mpi, as the device machine has none)
 # Everything goes to $OUT: gpu-check.log, tests.log, extra.log and sweeps.tgz (results/*.csv, baseline/*.csv: one
 # file, because the device machine hands back at most 8 files). A short table last.
 # GPU_CHECK_REPS (default 20), GPU_CHECK_TEST_ARGS (extra Catch2 arguments for test_kernels), GPU_CHECK_TEST_TIMEOUT
@@ -48,6 +56,14 @@ export LD_LIBRARY_PATH=$libdirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 # Tests find data/ through the source path compiled in at build time (/work/main on the build machine).
 [[ -e /work/main/data ]] || { mkdir -p /work && ln -sfn "$PWD" /work/main; }
+
+# An Open MPI runtime from Debian packages (a dctool built with MPI needs its libraries even without mpirun).
+if [[ -n ${GPU_CHECK_MPI_DEBS:-} && -d ${GPU_CHECK_MPI_DEBS:-} ]]; then
+  mkdir -p /tmp/mpi && for d in "$GPU_CHECK_MPI_DEBS"/*.deb; do dpkg -x "$d" /tmp/mpi; done
+  export OPAL_PREFIX=/tmp/mpi/usr PATH=/tmp/mpi/usr/bin:$PATH
+  export LD_LIBRARY_PATH=/tmp/mpi/usr/lib/x86_64-linux-gnu:/tmp/mpi/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1
+fi
 
 DCTOOL=$BUILD/dctool
 say "== gpu-check $(date -u +%Y-%m-%dT%H:%M:%SZ) build=$BUILD baseline=${BASELINE:-none} phases=$PHASES"
@@ -171,11 +187,17 @@ if has_phase sanitize; then
   # memcheck,racecheck) and GPU_CHECK_SANITIZE_ONLY (an extended regex over the case names) narrow it.
   deadline=$((t0 + budget))
   export deadline
+  # The slowest cases (large shapes) first; each process on one GPU of the host in turn (CUDA_VISIBLE_DEVICES).
   tools=${GPU_CHECK_SANITIZE_TOOLS:-memcheck,racecheck}
+  ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU'); ((ngpu > 0)) || ngpu=1
   for tool in ${tools//,/ }; do
-    grep -E -- "${GPU_CHECK_SANITIZE_ONLY:-.}" "$cases" | sed "s/^/$tool\t/"
-  done | tr '\n' '\0' | xargs -0 -P "${GPU_CHECK_SANITIZE_JOBS:-4}" -I{} bash -c \
-    'IFS=$'"'"'\t'"'"' read -r t b n <<<"$1"; one_case "$b" "$n" "$t"' _ {} >>"$SLOG"
+    skip='^$'
+    [[ $tool == racecheck ]] && skip=${GPU_CHECK_RACECHECK_SKIP:-^$}
+    grep -E -- "${GPU_CHECK_SANITIZE_ONLY:-.}" "$cases" | grep -vE -- "$skip" | sed "s/^/$tool\t/"
+  done | awk '/large shapes/ { print; next } { rest[n++] = $0 } END { for (i = 0; i < n; i++) print rest[i] }' |
+    awk -v g="$ngpu" '{ print (NR - 1) % g "\t" $0 }' | tr '\n' '\0' |
+    xargs -0 -P "${GPU_CHECK_SANITIZE_JOBS:-4}" -I{} bash -c \
+      'IFS=$'"'"'\t'"'"' read -r g t b n <<<"$1"; CUDA_VISIBLE_DEVICES=$g one_case "$b" "$n" "$t"' _ {} >>"$SLOG"
   bad=$(grep -cvE 'exit 0' "$SLOG")
   say "sanitize: $(grep -c 'exit 0' "$SLOG") clean, $bad not clean or not run, $(($(date +%s) - t0)) s"
   grep -vE 'exit 0' "$SLOG" | head -n 20 | tee -a "$LOG"
@@ -185,10 +207,98 @@ fi
 if has_phase oom && [[ -x $DCTOOL ]]; then
   say "== oom: dct2 of a 60000x60000 f64 raw file (28.8 GB, sparse) on the device"
   truncate -s $((60000 * 60000 * 8)) /tmp/oom.f64
+  # On a card larger than 80 GB, tests/tools/gpu_hold leaves 60 GB of it free.
+  if [[ -x $BUILD/tests/gpu_hold ]] && (($(nvidia-smi --id=0 --query-gpu=memory.total --format=csv,noheader,nounits) > 90000)); then
+    rm -f /tmp/hold.fifo && mkfifo /tmp/hold.fifo
+    "$BUILD/tests/gpu_hold" 61440 </tmp/hold.fifo >/tmp/hold.log 2>&1 &
+    exec 9>/tmp/hold.fifo
+    for _ in $(seq 60); do [[ -s /tmp/hold.log ]] && break; sleep 1; done
+    say "gpu_hold: $(cat /tmp/hold.log)"
+  fi
   { timeout 120 "$DCTOOL" -p f64 -b cuda-fft2d dct2 /tmp/oom.f64 --shape 60000x60000 -o /tmp/oom-out.npy; echo "exit $?"; } 2>&1 |
     tail -n 3 | tee -a "$LOG"
+  exec 9>&-
+  wait
   ls /tmp/oom-out.npy* /tmp/.oom-out* 2>/dev/null | tee -a "$LOG"
   rm -f /tmp/oom.f64
+fi
+
+if has_phase faults && [[ -x $DCTOOL && -x $BUILD/tests/gpu_hold ]]; then
+  say "== faults: batch compress beside gpu_hold (1500 MiB left free): 8 1080p photos and one 16000x16000 RGB .bmp"
+  rm -rf /tmp/fa /tmp/fao && /usr/bin/env python3 scripts/bench/make_photos.py /tmp/fa 8 >>"$EXTRA" 2>&1
+  /usr/bin/env python3 -c "
+import numpy as np; from PIL import Image
+y, x = np.mgrid[0:16000, 0:16000]
+a = np.stack([(x % 251), (y % 241), ((x + y) % 239)], axis=-1).astype(np.uint8)
+Image.fromarray(a).save('/tmp/fa/huge.bmp')" >>"$EXTRA" 2>&1
+  for f in /tmp/fa/*.jpg; do /usr/bin/env python3 -c "from PIL import Image; import sys; Image.open(sys.argv[1]).save(sys.argv[1][:-4] + '.bmp')" "$f"; done
+  rm -f /tmp/fa/*.jpg /tmp/hold.fifo && mkfifo /tmp/hold.fifo
+  "$BUILD/tests/gpu_hold" 1500 </tmp/hold.fifo >/tmp/hold.log 2>&1 &
+  exec 9>/tmp/hold.fifo
+  for _ in $(seq 60); do [[ -s /tmp/hold.log ]] && break; sleep 1; done
+  say "gpu_hold: $(cat /tmp/hold.log)"
+  { timeout 300 "$DCTOOL" -b auto compress /tmp/fa/*.bmp -o /tmp/fao --format same --quality 50 --jobs 4 \
+      --report /tmp/fa-report.json; echo "exit $?"; } 2>&1 | tail -n 5 | tee -a "$LOG"
+  exec 9>&-
+  wait
+  say "outputs: $(ls /tmp/fao | wc -l) files, $(ls -a /tmp/fao | grep -c '\.tmp\.') temporaries"
+  grep -o '"backend": "[^"]*"' /tmp/fa-report.json | sort | uniq -c | tee -a "$LOG"
+fi
+
+# Throughput (items/s) of one command over COUNT items: secs_rate COUNT CMD...
+rate_of() {
+  local n=$1 s e
+  shift
+  s=$(date +%s.%N)
+  "$@" >>"$EXTRA" 2>&1 || echo "exit $? from: $*" >>"$LOG"
+  e=$(date +%s.%N)
+  awk -v n="$n" -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", n / (e - s) }'
+}
+
+if has_phase scale && [[ -x $DCTOOL ]]; then
+  ngpu=$(nvidia-smi -L | grep -c '^GPU')
+  n=${GPU_CHECK_SCALE_COUNT:-64}
+  say "== scale: $ngpu GPUs, $(nproc) cores; $n 8192x8192 f32 .npy on /dev/shm"
+  rm -rf /dev/shm/sc && mkdir -p /dev/shm/sc/in
+  /usr/bin/env python3 -c "import numpy as np; np.save('/dev/shm/sc/in/m000.npy', np.random.default_rng(3).random((8192, 8192), dtype=np.float32))"
+  for i in $(seq 1 $((n - 1))); do cp /dev/shm/sc/in/m000.npy "$(printf '/dev/shm/sc/in/m%03d.npy' "$i")"; done
+  "$DCTOOL" -q dct2 /dev/shm/sc/in/m000.npy -o /dev/shm/sc/warm.npy  # page cache, module load
+  for op in dct2 idct2; do
+    for rep in 1 2; do
+      for devs in 0 all; do
+        rm -rf /dev/shm/sc/out
+        r=$(rate_of "$n" "$DCTOOL" -q --devices "$devs" "$op" /dev/shm/sc/in/*.npy -o /dev/shm/sc/out)
+        say "scale $op --devices $devs pass $rep: $r matrices/s"
+        [[ $devs == 0 ]] && { rm -rf /dev/shm/sc/ref && mv /dev/shm/sc/out /dev/shm/sc/ref; }
+      done
+      cmp -s /dev/shm/sc/ref/m017.npy /dev/shm/sc/out/m017.npy && say "  outputs of --devices 0 and all: identical" ||
+        say "  outputs of --devices 0 and all: DIFFER"
+    done
+  done
+  "$DCTOOL" --timing --devices all dct2 /dev/shm/sc/in/*.npy -o /dev/shm/sc/out >>"$EXTRA" 2>&1
+  if command -v mpirun >/dev/null; then
+    for np in 1 2 1 2; do
+      rm -rf /dev/shm/sc/out
+      r=$(rate_of "$n" timeout 300 mpirun --bind-to none -np "$np" "$DCTOOL" -q dct2 /dev/shm/sc/in/*.npy -o /dev/shm/sc/out)
+      say "scale dct2 mpirun -np $np: $r matrices/s"
+    done
+    cmp -s /dev/shm/sc/ref/m017.npy /dev/shm/sc/out/m017.npy && say "  mpirun output: identical" || say "  mpirun output: DIFFERS"
+  else
+    say "scale: no mpirun (GPU_CHECK_MPI_DEBS not given)"
+  fi
+  rm -rf /dev/shm/sc
+  rm -rf /dev/shm/ph4k && /usr/bin/env python3 scripts/bench/make_photos.py /dev/shm/ph4k 24 3840x2160 >>"$EXTRA" 2>&1
+  for fmt in jpg png; do
+    for devs in 0 all 0 all; do
+      rm -rf /dev/shm/ph4k-out
+      r=$(rate_of 24 "$DCTOOL" -q -b auto --devices "$devs" compress /dev/shm/ph4k/*.jpg -o /dev/shm/ph4k-out \
+        --format "$fmt" --quality 50)
+      say "scale compress 4K -> .$fmt --devices $devs: $r images/s"
+    done
+  done
+  rm -rf /dev/shm/ph4k /dev/shm/ph4k-out
+  "$DCTOOL" -b cuda-fft2d bench --devices all --ops dct2 --sizes 2048x2048,4096x4096 --precision f32 --reps "$REPS" \
+    --format csv 2>&1 | tee -a "$LOG"
 fi
 
 say "== gpu-check done: status $status"

@@ -33,12 +33,10 @@ std::string device_memory_text() {
 void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line) {
   cudaGetLastError();  // clear a sticky launch error so later calls report their own
   std::string msg;
-  if (e == cudaErrorMemoryAllocation)
-    msg = "out of GPU memory: ";
-  else
-    msg = "CUDA error: ";
+  const bool memory = e == cudaErrorMemoryAllocation;
+  msg = memory ? "out of GPU memory: " : "CUDA error: ";
   msg += std::string(cudaGetErrorString(e)) + " [" + cudaGetErrorName(e) + "] in " + where(call, file, line);
-  throw Error(ErrorCode::kRuntime, msg);
+  throw Error(ErrorCode::kRuntime, "", msg, memory ? Fault::kDeviceMemory : Fault::kDevice);
 }
 
 const char* cufft_result_name(cufftResult r) {
@@ -79,9 +77,10 @@ const char* cufft_result_name(cufftResult r) {
 }
 
 void throw_cufft_error(cufftResult r, const char* call, const char* file, int line) {
-  std::string msg = r == CUFFT_ALLOC_FAILED ? "out of GPU memory: " : "cuFFT error: ";
+  const bool memory = r == CUFFT_ALLOC_FAILED;
+  std::string msg = memory ? "out of GPU memory: " : "cuFFT error: ";
   msg += std::string(cufft_result_name(r)) + " in " + where(call, file, line);
-  throw Error(ErrorCode::kRuntime, msg);
+  throw Error(ErrorCode::kRuntime, "", msg, memory ? Fault::kDeviceMemory : Fault::kDevice);
 }
 
 // ---- RAII ----------------------------------------------------------------------------------------
@@ -91,8 +90,9 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   const cudaError_t e = cudaMalloc(&ptr_, bytes);
   if (e == cudaErrorMemoryAllocation) {
     cudaGetLastError();
-    throw Error(ErrorCode::kRuntime,
-                "out of GPU memory: a buffer of " + bytes_text(bytes) + " does not fit (" + device_memory_text() + ")");
+    throw Error(ErrorCode::kRuntime, "",
+                "out of GPU memory: a buffer of " + bytes_text(bytes) + " does not fit (" + device_memory_text() + ")",
+                Fault::kDeviceMemory);
   }
   if (e != cudaSuccess) throw_cuda_error(e, "cudaMalloc", __FILE__, __LINE__);
 }

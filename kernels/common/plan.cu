@@ -14,6 +14,7 @@ namespace dct::cuda {
 
 GpuPlan::GpuPlan(const core::TransformDesc& d, std::size_t in_bytes, std::size_t out_bytes, bool check_views)
     : desc_(d),
+      device_(current_device()),
       in_bytes_(in_bytes),
       out_bytes_(out_bytes),
       check_views_(check_views),
@@ -31,6 +32,7 @@ void GpuPlan::execute(core::ConstView in, core::View out, core::Stream s) const 
   if (check_views_ &&
       (in.bytes() != in_bytes_ || out.bytes() != out_bytes_ || in.prec != desc_.prec || out.prec != desc_.prec))
     throw Error(ErrorCode::kRuntime, "internal: views do not match the plan (" + desc_.to_string() + ")");
+  DCT_CUDA_CHECK(cudaSetDevice(device_));
   const cudaStream_t st = s.handle != nullptr ? static_cast<cudaStream_t>(s.handle) : stream_.get();
   run(in.data, out.data, st);
 }
@@ -40,6 +42,7 @@ core::StageTimes GpuPlan::execute_host(core::ConstView in, core::View out) const
     throw Error(ErrorCode::kRuntime, "internal: null view passed to a CUDA plan");
   if (check_views_ && (in.bytes() != in_bytes_ || out.bytes() != out_bytes_))
     throw Error(ErrorCode::kRuntime, "internal: host views do not match the plan (" + desc_.to_string() + ")");
+  DCT_CUDA_CHECK(cudaSetDevice(device_));
   const cudaStream_t st = stream_.get();
   double load_ms = 0;
   if (!loaded_) {
@@ -141,9 +144,11 @@ void FftStage<T>::plan(int rank, long long* n, long long* inembed, long long ist
   std::size_t free_b = 0, total_b = 0;
   if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) cudaGetLastError();
   if (r == CUFFT_ALLOC_FAILED || (need > 0 && need > free_b) || (r == CUFFT_INTERNAL_ERROR && need == 0))
-    throw Error(ErrorCode::kRuntime, std::string("out of GPU memory: cuFFT's plan ") +
-                                         (need > 0 ? "needs a work area of " + bytes_text(need) : "could not be made") +
-                                         " (" + device_memory_text() + "; " + cufft_result_name(r) + ")");
+    throw Error(ErrorCode::kRuntime, "",
+                std::string("out of GPU memory: cuFFT's plan ") +
+                    (need > 0 ? "needs a work area of " + bytes_text(need) : "could not be made") + " (" +
+                    device_memory_text() + "; " + cufft_result_name(r) + ")",
+                Fault::kDeviceMemory);
   throw_cufft_error(r, "cufftMakePlanMany64", __FILE__, __LINE__);
 }
 

@@ -15,6 +15,8 @@ using i64 = std::int64_t;
 
 // Selects the runtime's device on the calling thread; throws kRuntime with usable()'s reason if none.
 void activate_device();
+// The device activate_device() selects on this thread (kernels/backends.hpp, bind_thread_device).
+int current_device();
 
 class GpuPlan : public core::Plan {
  public:
@@ -32,6 +34,7 @@ class GpuPlan : public core::Plan {
 
  private:
   core::TransformDesc desc_;
+  int device_;  // the device the plan was made on: execute() runs there whatever the calling thread's device
   std::size_t in_bytes_, out_bytes_;
   bool check_views_;
   CudaStream stream_;

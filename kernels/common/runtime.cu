@@ -12,7 +12,10 @@
 namespace dct::cuda {
 namespace {
 
-std::atomic<int> g_ordinal{0};
+std::atomic<int> g_ordinal{0};    // --device: the process's device
+thread_local int t_ordinal = -1;  // bind_thread_device: this thread's device (-1: the process's)
+thread_local bool t_cpu_only = false;  // set_thread_cpu_only: this thread's work stays off the GPU
+std::atomic<bool> g_retired{false};    // retire_devices: no GPU work for the rest of the process
 
 // cudaGetDeviceCount once per process (it loads the driver; on a machine without one it fails cleanly).
 struct DeviceCount {
@@ -33,6 +36,8 @@ const DeviceCount& device_count() {
 }
 
 core::Support usable_device(int ordinal) {
+  if (t_cpu_only) return core::Support::no("the GPU is set aside for this input (it ran out of device memory)");
+  if (g_retired.load()) return core::Support::no("the GPU is set aside after a device error");
   const DeviceCount& dc = device_count();
   if (dc.err != cudaSuccess)
     return core::Support::no(std::string("no CUDA device: cudaGetDeviceCount: ") + cudaGetErrorString(dc.err));
@@ -81,18 +86,18 @@ class CudaRuntime final : public core::Runtime {
  public:
   std::string_view name() const override { return "cuda"; }
   core::Memory memory() const override { return core::Memory::kDevice; }
-  core::Support usable() const override { return usable_device(g_ordinal.load()); }
+  core::Support usable() const override { return usable_device(current_device()); }
   std::string device_name() const override {
     if (!usable()) return "none";
     try {
-      return query_device(g_ordinal.load()).name;
+      return query_device(current_device()).name;
     } catch (const Error&) {
       return "unknown CUDA device";
     }
   }
   std::size_t cache_bytes() const override {
     if (!usable()) return 0;
-    return query_device(g_ordinal.load()).l2_bytes;
+    return query_device(current_device()).l2_bytes;
   }
   std::unique_ptr<core::Buffer> allocate(std::size_t bytes) const override {
     activate_device();
@@ -142,8 +147,10 @@ class CudaRuntime final : public core::Runtime {
 
 }  // namespace
 
+int current_device() { return t_ordinal >= 0 ? t_ordinal : g_ordinal.load(); }
+
 void activate_device() {
-  const int ord = g_ordinal.load();
+  const int ord = current_device();
   if (core::Support u = usable_device(ord); !u) throw Error(ErrorCode::kRuntime, "cuda", u.reason);
   DCT_CUDA_CHECK(cudaSetDevice(ord));
 }
@@ -154,6 +161,14 @@ const core::Runtime& cuda_runtime() {
 }
 
 void set_device(int ordinal) { g_ordinal.store(ordinal); }
+
+void bind_thread_device(int ordinal) { t_ordinal = ordinal; }
+
+void set_thread_cpu_only(bool on) { t_cpu_only = on; }
+
+void retire_devices() { g_retired.store(true); }
+
+int visible_devices() { return device_count().count; }
 
 std::string version_info() {
   // CUDA encodes versions as 1000 * major + 10 * minor.

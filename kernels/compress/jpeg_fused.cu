@@ -17,6 +17,7 @@
 #include "core/error.hpp"
 #include "kernels/backends.hpp"
 #include "kernels/common/plan.cuh"
+#include "kernels/common/state_pool.cuh"
 #include "kernels/compress/jpeg_coef.cuh"
 #include "kernels/compress/jpeg_fused.cuh"
 #include "kernels/compress/jpeg_fused_tc.cuh"
@@ -86,9 +87,8 @@ class FusedJpegCompressor final : public core::Compressor {
     jpeg_fused::Params p = params_for(r.quality, in.tensor);
     std::vector<unsigned long long> hist(kBins);
     {
-      std::lock_guard<std::mutex> lock(mu_);
-      activate_device();
-      State& st = state();
+      const auto lease = pool_.acquire(make_state);
+      State& st = *lease;
       const Launch l = launch_for(st, p);
       upload_and_run(st, r.quality, l, p, host, hist, res.times);
     }
@@ -138,16 +138,14 @@ class FusedJpegCompressor final : public core::Compressor {
     return p;
   }
 
-  State& state() const {
-    if (!st_) {
-      st_ = std::make_unique<State>();
-      st_->sms = current_sm_count();
-      // Load every kernel now, outside every timed region (CUDA loads kernels lazily, at first use: milliseconds).
-      cudaFuncAttributes fa{};
-      for (int planes : {1, 3})
-        for (bool f16 : {false, true}) DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel_for(planes, f16)));
-    }
-    return *st_;
+  static std::unique_ptr<State> make_state() {
+    auto st = std::make_unique<State>();
+    st->sms = current_sm_count();
+    // Load every kernel now, outside every timed region (CUDA loads kernels lazily, at first use: milliseconds).
+    cudaFuncAttributes fa{};
+    for (int planes : {1, 3})
+      for (bool f16 : {false, true}) DCT_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel_for(planes, f16)));
+    return st;
   }
 
   // A 1-D grid of CTAs that are all resident at once, each coding an equal chunk of the (column, strip) units, its
@@ -255,9 +253,8 @@ class FusedJpegCompressor final : public core::Compressor {
     }
     res.times.add("pack", sw.elapsed_ms());
     {
-      std::lock_guard<std::mutex> lock(mu_);
-      activate_device();
-      State& st = state();
+      const auto lease = pool_.acquire(make_state);
+      State& st = *lease;
       const cudaStream_t s = st.stream.get();
       DeviceBuffer dev_in(host.size()), dev_q(total * sizeof(std::int16_t));
       st.ev[0].record(s);
@@ -309,8 +306,7 @@ class FusedJpegCompressor final : public core::Compressor {
     res.entropy_bits = core::entropy_of_histogram(counts);
   }
 
-  mutable std::mutex mu_;
-  mutable std::unique_ptr<State> st_;
+  mutable StatePool<State> pool_;  // one state per concurrent caller and device
 };
 
 }  // namespace

@@ -49,6 +49,7 @@
 #include "core/error.hpp"
 #include "kernels/backends.hpp"
 #include "kernels/common/plan.cuh"
+#include "kernels/common/state_pool.cuh"
 #include "kernels/compress/topk_select.h"
 #include "kernels/compress/whole.hpp"
 
@@ -359,9 +360,8 @@ class WholeCompressor final : public core::Compressor {
   std::vector<KeepSelection> select_only(const std::vector<T>& c, i64 n, int ch, i64 k) const {
     if (ch < 1 || n < 1 || k < 1 || k > n || static_cast<i64>(c.size()) != n * ch)
       throw Error(ErrorCode::kRuntime, "internal: gpu_keep_select arguments");
-    std::lock_guard<std::mutex> lock(mu_);
-    activate_device();
-    State& st = state();
+    const auto lease = pool_.acquire(make_state);
+    State& st = *lease;
     const cudaStream_t s = st.stream.get();
     DeviceBuffer dc(sizeof(T) * n * ch), thr(sizeof(T) * ch), last(sizeof(long long) * ch);
     DCT_CUDA_CHECK(cudaMemcpyAsync(dc.get(), c.data(), dc.bytes(), cudaMemcpyHostToDevice, s));
@@ -392,16 +392,11 @@ class WholeCompressor final : public core::Compressor {
     SelectBuffers sel;
   };
 
-  State& state() const {
-    int dev = 0;
-    DCT_CUDA_CHECK(cudaGetDevice(&dev));
-    if (!st_ || st_->geo.device != dev) {
-      st_.reset();  // a new device (--device changed): nothing of the old one is usable there
-      st_ = std::make_unique<State>();
-      st_->sms = current_sm_count();
-      st_->geo.device = dev;
-    }
-    return *st_;
+  static std::unique_ptr<State> make_state() {
+    auto st = std::make_unique<State>();
+    st->sms = current_sm_count();
+    st->geo.device = current_device();
+    return st;
   }
 
   template <class T>
@@ -607,9 +602,8 @@ class WholeCompressor final : public core::Compressor {
     core::Stopwatch sw;
     Counts c;
     {
-      std::lock_guard<std::mutex> lock(mu_);
-      activate_device();
-      State& st = state();
+      const auto lease = pool_.acquire(make_state);
+      State& st = *lease;
       const Transform<T>& tr = transform<T>(st, j.n1, j.n2, j.ch, res);
       sw.reset();
       reserve<T>(st, j);
@@ -623,8 +617,7 @@ class WholeCompressor final : public core::Compressor {
     return res;
   }
 
-  mutable std::mutex mu_;
-  mutable std::unique_ptr<State> st_;
+  mutable StatePool<State> pool_;  // one state per concurrent caller and device
 };
 
 const WholeCompressor& test_instance() {

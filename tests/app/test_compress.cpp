@@ -119,7 +119,7 @@ TEST_CASE("compress threshold/keep: equal the scipy whole-image reference (PSNR 
   }
 }
 
-TEST_CASE("compress JSON: typed keys and values; identical output gives psnr_db null", "[compress]") {
+TEST_CASE("compress JSON: typed keys and values, identical output gives psnr_db null", "[compress]") {
   TempDir dir;
   const std::string img = source_dir() + "/data/camera.png";
   // The CPU compressor's stages, named without spaces.

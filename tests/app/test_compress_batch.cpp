@@ -91,7 +91,7 @@ TEST_CASE("compress batch --format: jpg by default in jpeg mode, png otherwise, 
   CHECK_FALSE(exists(in.dir.file("x.png")));
 }
 
-TEST_CASE("compress batch: -o DIR is created when missing; a file there is a usage error", "[compress][batch]") {
+TEST_CASE("compress batch: -o DIR is created when missing, a file there is a usage error", "[compress][batch]") {
   Inputs in;
   const std::string out = in.dir.file("new/deeper/out");
   const RunResult r = run_dctool("compress " + in.both() + " -o " + q(out) + " --format png");
@@ -154,7 +154,7 @@ TEST_CASE("compress: mode-specific options without their mode are usage errors",
   CHECK(run_dctool("-q compress " + q(in.a) + " -o " + q(out) + " --mode lot --quality 30").code == 0);
 }
 
-TEST_CASE("compress --quality: ranges and lists; bad values are usage errors", "[compress][batch]") {
+TEST_CASE("compress --quality: ranges and lists, bad values are usage errors", "[compress][batch]") {
   Inputs in;
   const std::string out = in.dir.file("out");
   for (const std::string bad : {"0", "101", "abc", "50.5", "10:95", "10:95:0", "95:10:5", "10:95:-5", "10,,20", "10,10",
@@ -232,7 +232,7 @@ TEST_CASE("compress --quality list: one entry per (input, quality) in order, tru
   CHECK(contains(r.err, "compressed 6 of 6 outputs (2 images x 3 qualities, 0 failed)"));
 }
 
-TEST_CASE("compress batch: the summary line has images/s, mean PSNR and mean bpp; none with -q", "[compress][batch]") {
+TEST_CASE("compress batch: the summary line has images/s, mean PSNR and mean bpp, none with -q", "[compress][batch]") {
   Inputs in;
   const std::string out = in.dir.file("out");
   const RunResult r = run_dctool("compress " + in.both() + " -o " + q(out) + " --quality 50");
@@ -254,7 +254,7 @@ TEST_CASE("compress batch: the summary line has images/s, mean PSNR and mean bpp
   CHECK(contains(t.err, "cores busy"));
 }
 
-TEST_CASE("compress batch: an unreadable input at several qualities is one line; the others go on (exit 3)",
+TEST_CASE("compress batch: an unreadable input at several qualities is one line, the others go on (exit 3)",
           "[compress][batch]") {
   Inputs in;
   const std::string bad = in.in + "/bad.png", out = in.dir.file("out"), rep = in.dir.file("r.json");

@@ -31,7 +31,7 @@ TEST_CASE("bench: nothing measurable is exit 4 with the reason, not an empty tab
   CHECK(r.out.empty());
 }
 
-TEST_CASE("plan: measured FFTW plans go to the wisdom cache; a broken cache is ignored", "[plan]") {
+TEST_CASE("plan: measured FFTW plans go to the wisdom cache, a broken cache is ignored", "[plan]") {
   TempDir dir;
   const std::string env = "XDG_CACHE_HOME=" + q(dir.file("cache")) + " ";
   const std::string wisdom = dir.file("cache/dctool/fftw-wisdom-f32");
@@ -52,7 +52,7 @@ TEST_CASE("plan: measured FFTW plans go to the wisdom cache; a broken cache is i
   check_one_line_error(run_dctool("plan --ops dct2"), 2);
 }
 
-TEST_CASE("compress --report: naming an input or an output is exit 2; an unwritable report fails before any image",
+TEST_CASE("compress --report: naming an input or an output is exit 2, an unwritable report fails before any image",
           "[compress]") {
   TempDir dir;
   const std::string in = dir.file("a.png"), out = dir.file("a.out.png");

@@ -64,7 +64,7 @@ TEST_CASE("image input: a truncated file of every format is exit 3, one line nam
   }
 }
 
-TEST_CASE("image input: absurd dimensions fail fast; zero dimensions are exit 3 naming the file",
+TEST_CASE("image input: absurd dimensions fail fast, zero dimensions are exit 3 naming the file",
           "[app][image][bad-input]") {
   TempDir dir;
   std::string pgm = "P5\n20000 20000\n255\n";

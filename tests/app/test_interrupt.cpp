@@ -1,4 +1,4 @@
-// SIGINT/SIGTERM during a batch (README "Exit codes"): every temporary removed, exit 128 + signal, one line
+// SIGINT/SIGTERM during a batch (README "Exit codes"; compress and the transform commands): every temporary removed, exit 128 + signal, one line
 // saying how many outputs were finished; finished outputs stay whole. A signal the process was started with
 // ignored (a shell's background job, nohup) stays ignored.
 #include <fcntl.h>
@@ -23,17 +23,21 @@ struct Batch {
   TempDir dir;
   std::string out;
   std::vector<std::string> args;
-  explicit Batch(int images) {
+  explicit Batch(int images)
+      : Batch(images, "compress", source_dir() + "/data/astronaut.png", {"--mode", "threshold", "--threshold", "5"}) {}
+  // `inputs` copies of `source` (in/img<i> with its extension) through `command` into out/, on 2 jobs.
+  Batch(int inputs, const std::string& command, const std::string& source, const std::vector<std::string>& options) {
     out = dir.file("out");
     fs::create_directories(dir.file("in"));
-    args = {DCTOOL_BINARY, "compress"};
-    for (int i = 0; i < images; ++i) {
-      const std::string f = dir.file("in/img" + std::to_string(i) + ".png");
-      fs::copy_file(source_dir() + "/data/astronaut.png", f);
+    args = {DCTOOL_BINARY, command};
+    for (int i = 0; i < inputs; ++i) {
+      const std::string f = dir.file("in/img" + std::to_string(i) + fs::path(source).extension().string());
+      fs::copy_file(source, f);
       args.push_back(f);
     }
-    for (const char* a : {"-o", "", "--mode", "threshold", "--threshold", "5", "--jobs", "2"}) args.push_back(a);
-    args[args.size() - 7] = out;
+    for (const std::string& a : {std::string("-o"), out}) args.push_back(a);
+    args.insert(args.end(), options.begin(), options.end());
+    for (const char* a : {"--jobs", "2"}) args.push_back(a);
     fs::create_directories(out);
   }
 
@@ -113,4 +117,24 @@ TEST_CASE("a signal the batch was started with ignored stays ignored", "[compres
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
   CHECK(list_dir(b.out).size() == 3);
+}
+
+TEST_CASE("SIGINT during a transform batch: no temporary left, exit 130, finished outputs whole", "[app][batch]") {
+  Batch b(40, "dct2", source_dir() + "/data/astronaut.png", {"--report", ""});
+  const std::string rep = b.dir.file("r.json");
+  b.args[b.args.size() - 3] = rep;
+  const int status = b.interrupt(SIGINT, false);
+  const std::string err = slurp(b.dir.file("stderr"));
+  INFO("stderr: " << err);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  CHECK(contains(err, "dctool: interrupted by SIGINT: "));
+  CHECK_FALSE(exists(rep));  // its temporary is gone too
+  for (const auto& f : list_dir(b.dir.path().string())) CHECK(f.find(".tmp.") == std::string::npos);
+  const auto files = list_dir(b.out);
+  CHECK(files.size() >= 1);
+  CHECK(files.size() < 40);
+  const std::string alone = b.dir.file("alone.npy");
+  REQUIRE(run_dctool("-q dct2 " + q(b.dir.file("in/img0.png")) + " -o " + q(alone)).code == 0);
+  for (const auto& f : files) CHECK(slurp(b.out + "/" + f) == slurp(alone));
 }

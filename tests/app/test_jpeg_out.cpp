@@ -163,7 +163,7 @@ TEST_CASE("compress .jpg: odd sizes and RGBA (alpha dropped with a note)", "[com
   CHECK(contains(t.out, " bpp ("));
 }
 
-TEST_CASE("compress .jpg: lot/threshold/keep are usage errors; an unwritable directory leaves nothing",
+TEST_CASE("compress .jpg: lot/threshold/keep are usage errors, an unwritable directory leaves nothing",
           "[compress][jpeg]") {
   TempDir dir;
   const std::string img = source_dir() + "/data/camera.png";

@@ -275,7 +275,7 @@ TEST_CASE("r2r: DCT-I along an axis of one point is an input error (exit 3), no 
   CHECK(ok.code == 0);
 }
 
-TEST_CASE("r2r: usage errors (bad type, kinds, axes, norm; forward norm on dct2)", "[app][r2r]") {
+TEST_CASE("r2r: usage errors (bad type, kinds, axes, norm, forward norm on dct2)", "[app][r2r]") {
   TempDir dir;
   generate(dir, {"m 4x6 float64 61"});
   const std::string in = q(dir.file("m.npy")), out = " -o " + q(dir.file("o.npy"));

@@ -119,7 +119,7 @@ TEST_CASE("check_output_path: refuses an output that is one of the inputs, howev
   CHECK(std::string(m.what()) == "output directory does not exist");
 }
 
-TEST_CASE("read_any/write_any: dispatch by lowercase extension; unknown types are usage errors", "[core][formats]") {
+TEST_CASE("read_any/write_any: dispatch by lowercase extension, unknown types are usage errors", "[core][formats]") {
   TempDir dir;
   auto e = error_of([&] { read_any(dir.file("m.xyz"), {}, nullptr); });
   CHECK(e.code() == ErrorCode::kUsage);

@@ -39,7 +39,7 @@ const std::string kCamera = dct::test::source_dir() + "/data/camera.png";
 
 }  // namespace
 
-TEST_CASE("image: PNG keeps 1, 2, 3 and 4 channels exactly; Pillow reads what we write", "[core][image]") {
+TEST_CASE("image: PNG keeps 1, 2, 3 and 4 channels exactly, Pillow reads what we write", "[core][image]") {
   TempDir dir;
   ImageFileCodec codec;
   for (std::int64_t channels = 1; channels <= 4; ++channels) {

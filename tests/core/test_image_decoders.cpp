@@ -319,7 +319,7 @@ TEST_CASE("image decoders: zero dimensions, unsupported variants and bad samples
   CHECK_THAT(read_error(dir.file("over.pgm")).what(), Catch::Contains("maxval"));
 }
 
-TEST_CASE("image: 16-bit PNG output round-trips exactly; Pillow reads the same values", "[core][image]") {
+TEST_CASE("image: 16-bit PNG output round-trips exactly, Pillow reads the same values", "[core][image]") {
   TempDir dir;
   ImageFileCodec codec;
   for (std::int64_t channels = 1; channels <= 4; ++channels) {

@@ -32,7 +32,7 @@ ReadOptions f64_opts() {
 
 }  // namespace
 
-TEST_CASE("text: spaces, tabs and commas in any mix; comments and blank lines skipped", "[core][text]") {
+TEST_CASE("text: spaces, tabs and commas in any mix, comments and blank lines skipped", "[core][text]") {
   TempDir dir;
   const std::string p = dir.file("m.txt");
   put(p, "# a header comment\n1 2,3\t4\n  5,,6  7 ,8   # trailing comment\n\n9\t\t10 11, 12\r\n\n\n");

@@ -114,7 +114,7 @@ TEST_CASE("compress cpu: every mode keeps shape and channels, values are 8-bit i
   }
 }
 
-TEST_CASE("compress cpu: jpeg at quality 100 is near lossless; the transform backend is selectable", "[compress]") {
+TEST_CASE("compress cpu: jpeg at quality 100 is near lossless, the transform backend is selectable", "[compress]") {
   const core::Dataset in = image(64, 48, 3, 9);
   core::CompressRequest r;
   r.quality = 100;
