@@ -2,7 +2,9 @@
 // quality, write each output atomically, report PSNR / rate / nonzero fraction / entropy / per-stage timing.
 // Several entries (inputs x qualities) run through a three-stage pipeline (app/pipeline.hpp): readers decode,
 // workers compress, writers encode, commit and measure; a failed entry is one line on stderr and the others go
-// on; the report keeps input order. A .jpg/.jpeg output in jpeg mode is a JFIF file of the quantized
+// on; the report keeps input order. Under mpirun or srun a batch is spread over the job's processes
+// (app/dispatch.hpp): each runs the pipeline on the inputs rank 0 hands it and sends its entries to rank 0, which
+// alone prints and writes the report. A .jpg/.jpeg output in jpeg mode is a JFIF file of the quantized
 // coefficients (app/jpeg_file.cpp), made by the chosen compressor (CPU or GPU: the same coefficients); its PSNR
 // is that of libjpeg-turbo's float decode of the file, and the report gains the file's bytes and bits per pixel.
 #include <CLI/CLI.hpp>
@@ -23,6 +25,7 @@
 
 #include "app/commands.hpp"
 #include "app/common.hpp"
+#include "app/dispatch.hpp"
 #include "app/jpeg_file.hpp"
 #include "app/options.hpp"
 #include "app/pipeline.hpp"
@@ -31,6 +34,7 @@
 #include "app/report.hpp"
 #include "core/compress.hpp"
 #include "core/error.hpp"
+#include "core/interrupt.hpp"
 #include "core/metrics.hpp"
 
 namespace dct::app {
@@ -66,6 +70,7 @@ struct Item {
   double bpp = 0;                               // 8 * bytes / pixels
   std::string backend;
   core::StageTable times;
+  std::string note;  // a line for stderr (unless --quiet) beside the entry's figures; empty: none
 };
 
 // --mode none: read and write only (the output is the input re-encoded), no transform: the baseline for a
@@ -195,6 +200,7 @@ struct Job {
   bool skip = false;
   std::vector<int> qualities;
   std::vector<std::vector<std::string>> outputs;  // [input][quality]
+  bool to_dir = false;                            // -o names a directory
   // Whether entries are shown (--report, --json): blockiness is computed only then (PSNR always, for the text
   // line and the summary).
   bool details() const { return !o.report.empty() || g.json; }
@@ -350,8 +356,8 @@ Item write_entry(const Job& job, Coded&& c) {
   try {
     if (job.jpg(i, k)) {
       const std::int64_t np = core::coded_planes(in.channels());
-      if (np < in.channels() && k == 0 && !job.g.quiet)
-        std::fprintf(stderr, "dctool: note: %s: the alpha channel is not stored in the .jpg\n", it.output.c_str());
+      if (np < in.channels() && k == 0)
+        it.note = "dctool: note: " + printable(it.output) + ": the alpha channel is not stored in the .jpg";
       const std::vector<unsigned char> file =
           encode_jpeg(c.res.quantized, h, w, job.o.optimize, it.output, job.r.progressive);
       it.times.add("encode", sw.elapsed_ms());
@@ -463,9 +469,8 @@ void commit_report(const Job& job, const std::string& text) {
   job.report->commit();
 }
 
-// --report names neither an input nor an output (exit 2), and its directory takes a file: the temporary is
-// made now, so that a report that cannot be written fails before any image is.
-void open_report(Job& job) {
+// --report names neither an input nor an output (exit 2).
+void check_report(const Job& job) {
   if (job.o.report.empty()) return;
   std::error_code ec;
   const fs::path rep = fs::weakly_canonical(job.o.report, ec);
@@ -478,7 +483,12 @@ void open_report(Job& job) {
   for (const auto& per_input : job.outputs)
     for (const auto& out : per_input)
       if (same(out)) throw Error(ErrorCode::kUsage, "--report", job.o.report + " is also an output");
-  job.report = std::make_shared<core::AtomicFile>(job.o.report);
+}
+
+// The report's directory takes a file: the temporary is made before any work, so that a report that cannot be
+// written fails before any image is.
+void open_report(Job& job) {
+  if (!job.o.report.empty()) job.report = std::make_shared<core::AtomicFile>(job.o.report);
 }
 
 // ---- output names -------------------------------------------------------------------------------------------
@@ -594,6 +604,7 @@ void check_outputs(const Job& job) {
 int run_single(const Job& job) {
   core::Stopwatch total;
   Item it = write_entry(job, compress_entry(job, read_source(job, 0), 0));
+  if (!it.note.empty() && !job.g.quiet) std::fprintf(stderr, "%s\n", it.note.c_str());
   if (it.error) {
     std::fprintf(stderr, "%s\n", it.error->c_str());
     return static_cast<int>(it.code);
@@ -613,14 +624,68 @@ int run_single(const Job& job) {
   return 0;
 }
 
+// ---- a distributed batch's entries on their way to rank 0 (app/dispatch.hpp) ------------------------------------
+// What rank 0 needs of an entry done elsewhere: which quality, whether its input was unreadable, and the Item's
+// figures (the input and output names it has itself).
+std::string pack_entry(std::int64_t k, bool unread, const Item& it) {
+  dispatch::PayloadWriter w;
+  w.i64(k).i64(unread ? 1 : 0).i64(it.error ? 1 : 0).str(it.error.value_or("")).i64(static_cast<int>(it.code));
+  w.f64(it.psnr).f64(it.mse).f64(it.nonzero_fraction).f64(it.entropy_bpp).f64(it.blockiness).f64(it.blockiness_input);
+  w.i64(it.bytes).f64(it.bpp).str(it.backend).str(it.note).i64(static_cast<std::int64_t>(it.times.rows().size()));
+  for (const auto& row : it.times.rows()) w.str(row.stage).f64(row.ms);
+  return w.take();
+}
+
+struct Unpacked {
+  std::int64_t k = 0;
+  bool unread = false;
+  Item item;
+};
+
+Unpacked unpack_entry(const Job& job, std::int64_t i, const std::string& payload) {
+  dispatch::PayloadReader r(payload);
+  Unpacked u;
+  u.k = r.i64();
+  if (i < 0 || i >= job.inputs() || u.k < 0 || u.k >= job.per_input())
+    throw Error(ErrorCode::kRuntime, "internal: a batch entry names no entry of this batch");
+  u.unread = r.i64() != 0;
+  Item& it = u.item;
+  it.input = job.o.inputs[i];
+  it.output = job.outputs[i][u.k];
+  it.quality = job.qualities[u.k];
+  const bool failed = r.i64() != 0;
+  std::string error = r.str();
+  if (failed) it.error = std::move(error);
+  it.code = static_cast<ErrorCode>(r.i64());
+  it.psnr = r.f64();
+  it.mse = r.f64();
+  it.nonzero_fraction = r.f64();
+  it.entropy_bpp = r.f64();
+  it.blockiness = r.f64();
+  it.blockiness_input = r.f64();
+  it.bytes = r.i64();
+  it.bpp = r.f64();
+  it.backend = r.str();
+  it.note = r.str();
+  for (std::int64_t n = r.i64(); n > 0; --n) {
+    std::string stage = r.str();
+    it.times.add(std::move(stage), r.f64());
+  }
+  return u;
+}
+
 // Several entries: the three-stage pipeline (app/pipeline.hpp). Readers decode inputs, workers compress each
-// quality of a read input, writers encode, commit and measure; entries are reported in input order.
+// quality of a read input, writers encode, commit and measure; entries are reported in input order. Distributed
+// (a Dispatcher), the readers take the indices rank 0 hands out, the writers send each entry to rank 0, and rank 0's
+// collector thread records them; the other ranks stop there.
 class Batch {
  public:
-  Batch(const Job& job, int jobs)
+  Batch(const Job& job, int jobs, dispatch::Dispatcher* d)
       : job_(job),
         jobs_(jobs),
+        d_(d),
         items_(static_cast<std::size_t>(job.inputs() * job.per_input())),
+        state_(items_.size(), kPending),
         bar_(static_cast<std::int64_t>(items_.size()), !job.g.quiet && ProgressBar::stderr_is_terminal()) {}
 
   void message(const std::string& line) { bar_.message(line); }
@@ -634,17 +699,25 @@ class Batch {
     // Workers take the --devices in turn; the GPU work of each goes to its own device, stream and buffers.
     const std::vector<int> devices = devices_of(job_.g);
     shape.worker_init = [devices](int k) { bind_worker(devices, k); };
-    // A value is one (input, quality) entry; the qualities of an input share its decoded image.
-    using Task = std::pair<std::shared_ptr<Source>, std::int64_t>;
-    run_pipeline<Task, Coded>(
-        job_.inputs(), shape,
-        [this](std::int64_t i, const std::function<void(Task &&)>& emit) {
-          const std::shared_ptr<Source> s = read_source(job_, i);
-          for (std::int64_t k = 0; k < job_.per_input(); ++k) emit(Task{s, k});
-        },
-        [this](Task&& t, const std::function<void(Coded &&)>& emit) { emit(compress_entry(job_, t.first, t.second)); },
-        [this](Coded&& c) { finish(std::move(c)); });
+    if (d_) shape.next_index = [this] { return d_->next_index(); };
+    {
+      Collector collector(*this);
+      // A value is one (input, quality) entry; the qualities of an input share its decoded image.
+      using Task = std::pair<std::shared_ptr<Source>, std::int64_t>;
+      run_pipeline<Task, Coded>(
+          job_.inputs(), shape,
+          [this](std::int64_t i, const std::function<void(Task &&)>& emit) {
+            const std::shared_ptr<Source> s = read_source(job_, i);
+            for (std::int64_t k = 0; k < job_.per_input(); ++k) emit(Task{s, k});
+          },
+          [this](Task&& t, const std::function<void(Coded &&)>& emit) {
+            emit(compress_entry(job_, t.first, t.second));
+          },
+          [this](Coded&& c) { finish(std::move(c)); });
+    }
+    if (d_ && !d_->root()) return 0;
     const double wall = clock.elapsed_ms(), cpu = core::process_cpu_ms() - cpu0;
+    const std::int64_t lost = d_ ? record_lost() : 0;
 
     std::string arr = "[";
     for (std::size_t i = 0; i < items_.size(); ++i) arr += (i ? ",\n " : "") + item_json(job_, items_[i]);
@@ -653,22 +726,145 @@ class Batch {
     if (job_.g.json) std::fputs(arr.c_str(), stdout);
     if (job_.g.timing) stage_table(wall, cpu);
     if (!job_.g.quiet) summary(wall / 1000.0);
+    if (lost > 0) return static_cast<int>(ErrorCode::kRuntime);
     return failed_ > 0 ? static_cast<int>(ErrorCode::kInput) : 0;
   }
 
  private:
+  enum State : char { kPending, kDone, kFailed };
+
+  // Distributed: on rank 0, a thread recording the entries every rank sends and the interrupt summary that tells
+  // what is not done; on the others, no interrupt line (rank 0 tells). Ends with the pipeline, even when it throws:
+  // this rank's last entry is sent and every rank's is received before the Batch goes.
+  class Collector {
+   public:
+    explicit Collector(Batch& b) : b_(b) {
+      if (!b_.d_) return;
+      if (!b_.d_->root()) {
+        // The whole job is being stopped: rank 0 may be the process that died, and the temporaries it left are
+        // this batch's to remove too (a live process whose temporary goes fails to commit it: nothing partial).
+        core::set_interrupt_summary([this](const std::string&) {
+          core::remove_temporaries_of(b_.all_outputs());
+          return std::string();
+        });
+        return;
+      }
+      core::set_interrupt_summary([this](const std::string&) { return b_.interrupted(); });
+      thread_ = std::thread([this] {
+        while (const std::optional<dispatch::Finished> f = b_.d_->receive()) b_.record_remote(*f);
+      });
+    }
+    ~Collector() {
+      if (!b_.d_) return;
+      b_.d_->finish();
+      if (thread_.joinable()) thread_.join();
+      if (b_.d_->root())
+        core::set_interrupt_summary({});
+      else
+        core::set_interrupt_summary([](const std::string&) { return std::string(); });
+    }
+    Collector(const Collector&) = delete;
+    Collector& operator=(const Collector&) = delete;
+
+   private:
+    Batch& b_;
+    std::thread thread_;
+  };
+
+  std::vector<std::string> all_outputs() const {
+    std::vector<std::string> all;
+    for (const auto& per_input : job_.outputs) all.insert(all.end(), per_input.begin(), per_input.end());
+    return all;
+  }
+
   void finish(Coded&& c) {
     const std::int64_t i = c.src->index, k = c.k;
     const bool unread = !c.src->error.empty();
     Item it = write_entry(job_, std::move(c));
+    if (d_)
+      d_->send(i, pack_entry(k, unread, it));
+    else
+      record(i, k, unread, std::move(it));
+  }
+
+  void record_remote(const dispatch::Finished& f) {
+    try {
+      Unpacked u = unpack_entry(job_, f.index, f.payload);
+      record(f.index, u.k, u.unread, std::move(u.item));
+    } catch (const Error& e) {
+      bar_.message(e.message());  // the entry stays pending: reported as not done
+    }
+  }
+
+  void record(std::int64_t i, std::int64_t k, bool unread, Item&& it) {
+    const auto e = static_cast<std::size_t>(i * job_.per_input() + k);
+    if (!it.note.empty() && !job_.g.quiet) bar_.message(it.note);
     if (it.error) {
       ++failed_;
       // One line per input that could not be read, one per entry that failed after.
       if (!unread || k == 0) bar_.message(*it.error);
     }
     const std::string name = it.output;
-    items_[static_cast<std::size_t>(i * job_.per_input() + k)] = std::move(it);
+    const State st = it.error ? kFailed : kDone;
+    items_[e] = std::move(it);
+    {
+      std::lock_guard<std::mutex> lock(state_mu_);
+      state_[e] = st;
+    }
     bar_.advance(name);
+  }
+
+  // Rank 0, after every rank finished: entries that never came back (a rank's pipeline broke, or communication
+  // failed) are failures of their own kind; returns how many.
+  std::int64_t record_lost() {
+    const std::string why = d_->failure();
+    if (!why.empty()) bar_.message(why);
+    std::int64_t lost = 0;
+    for (std::int64_t i = 0; i < job_.inputs(); ++i)
+      for (std::int64_t k = 0; k < job_.per_input(); ++k) {
+        const auto e = static_cast<std::size_t>(i * job_.per_input() + k);
+        if (state_[e] != kPending) continue;
+        Item it;
+        it.input = job_.o.inputs[i];
+        it.output = job_.outputs[i][k];
+        it.quality = job_.qualities[k];
+        it.error = Error(ErrorCode::kRuntime, it.output, "not done: the process it was handed to stopped").message();
+        it.code = ErrorCode::kRuntime;
+        record(i, k, false, std::move(it));
+        ++lost;
+      }
+    return lost;
+  }
+
+  // Rank 0's interrupt summary (a rank died and the launcher stops the job, or the user stopped it): the outputs
+  // finished anywhere, the inputs not done, and the temporaries of those outputs removed, which another rank that
+  // died leaves behind. Runs in the signal thread (core/interrupt.hpp): it takes no lock but state_mu_, which no
+  // holder keeps while creating or committing a file.
+  std::string interrupted() {
+    std::vector<std::string> outputs, not_done;
+    std::int64_t finished = 0;
+    {
+      std::lock_guard<std::mutex> lock(state_mu_);
+      for (std::int64_t i = 0; i < job_.inputs(); ++i) {
+        bool pending = false;
+        for (std::int64_t k = 0; k < job_.per_input(); ++k) {
+          const State st = state_[static_cast<std::size_t>(i * job_.per_input() + k)];
+          finished += st == kDone ? 1 : 0;
+          if (st != kPending) continue;
+          outputs.push_back(job_.outputs[i][k]);
+          pending = true;
+        }
+        if (pending) not_done.push_back(job_.o.inputs[i]);
+      }
+    }
+    core::remove_temporaries_of(outputs);
+    std::string text = std::to_string(finished) + (finished == 1 ? " output" : " outputs") + " finished";
+    if (not_done.empty()) return text;
+    constexpr std::size_t kNamed = 10;  // a line, not a listing: the report of a rerun tells the rest
+    text += "; not done: ";
+    for (std::size_t n = 0; n < not_done.size() && n < kNamed; ++n) text += (n ? ", " : "") + printable(not_done[n]);
+    if (not_done.size() > kNamed) text += " and " + std::to_string(not_done.size() - kNamed) + " more";
+    return text;
   }
 
   // --timing: where the time went, per stage over the entries (read once per input), and how busy the cores
@@ -695,6 +891,11 @@ class Batch {
                    work && busy > 0 ? (format_number_fixed(100.0 * sum / busy, 1) + "%").c_str() : "");
     }
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    if (d_) {
+      // The stages are every rank's; the processor time only this one's.
+      std::fprintf(stderr, "wall %.1f ms, stages %.1f ms (%d processes)\n", wall_ms, busy, d_->size());
+      return;
+    }
     std::fprintf(stderr, "wall %.1f ms, stages %.1f ms, cpu %.1f ms: %.2f of %u cores busy\n", wall_ms, busy, cpu_ms,
                  wall_ms > 0 ? cpu_ms / wall_ms : 0.0, cores);
   }
@@ -714,9 +915,10 @@ class Batch {
     const std::string what =
         nq > 1 ? "outputs (" + std::to_string(job_.inputs()) + " images x " + std::to_string(nq) + " qualities, "
                : "images (";
-    std::snprintf(line, sizeof line, "compressed %lld of %lld %s%lld failed) in %.2f s, %.1f %s/s",
+    const std::string where = d_ ? " on " + std::to_string(d_->size()) + " processes" : "";
+    std::snprintf(line, sizeof line, "compressed %lld of %lld %s%lld failed) in %.2f s%s, %.1f %s/s",
                   static_cast<long long>(done), static_cast<long long>(n), what.c_str(),
-                  static_cast<long long>(failed_.load()), secs, secs > 0 ? double(done) / secs : 0.0,
+                  static_cast<long long>(failed_.load()), secs, where.c_str(), secs > 0 ? double(done) / secs : 0.0,
                   nq > 1 ? "outputs" : "images");
     std::string s = std::string("dctool: ") + line;
     if (npsnr > 0) s += ", mean PSNR " + format_number_fixed(psnr / double(npsnr), 2) + " dB";
@@ -729,12 +931,17 @@ class Batch {
 
   const Job& job_;
   const int jobs_;
+  dispatch::Dispatcher* const d_;  // distributed: the job's dispatcher; null: this process alone
   std::vector<Item> items_;
+  std::mutex state_mu_;
+  std::vector<State> state_;  // per entry, under state_mu_ (the interrupt summary reads it)
   ProgressBar bar_;
   std::atomic<std::int64_t> failed_{0};
 };
 
-int run_compress(const GlobalOptions& g, const CompressOptions& o) {
+// Everything decided before any work: the same on every process of a distributed batch, which all parse the same
+// command line and see the same files.
+Job make_job(const GlobalOptions& g, const CompressOptions& o) {
   Job job{g, o, request_of(g, o), false, {}, {}};
   job.skip = skip_transform(o);
   job.qualities = parse_qualities(o.quality);
@@ -743,21 +950,53 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
     throw Error(ErrorCode::kUsage, "--quality", "several qualities need --mode jpeg or lot");
   const Outputs outs = outputs_of(o, job.qualities);
   job.outputs = outs.names;
+  job.to_dir = outs.dir;
   check_outputs(job);
-  if (outs.dir) {
-    std::error_code ec;
-    fs::create_directories(o.output, ec);
-    if (ec) throw Error(ErrorCode::kInput, o.output, "cannot create the output directory: " + ec.message());
+  check_report(job);
+  return job;
+}
+
+int run_compress(const GlobalOptions& g, const CompressOptions& o) {
+  // Under an MPI launcher every process runs this command line and rank 0 alone tells: the others are quiet, and
+  // leave a problem found before the batch starts (the same for all) to rank 0, exiting 0: a launcher stops the
+  // whole job at the first process that exits otherwise, which could cut rank 0 off before its line is out.
+  const bool other_rank = dispatch::launched_distributed() && dispatch::launcher_rank() != 0;
+  GlobalOptions local = g;
+  if (other_rank) local.quiet = true, local.timing = false;  // --json stays: it decides what entries measure
+  std::optional<Job> made;
+  try {
+    made.emplace(make_job(local, o));
+    if (made->to_dir) {
+      std::error_code ec;
+      fs::create_directories(o.output, ec);
+      // Another process of the batch may have made it meanwhile.
+      if (ec && !fs::is_directory(o.output))
+        throw Error(ErrorCode::kInput, o.output, "cannot create the output directory: " + ec.message());
+    }
+  } catch (const Error&) {
+    if (other_rank) return 0;
+    throw;
   }
-  open_report(job);
+  Job& job = *made;
   const std::int64_t entries = job.inputs() * job.per_input();
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (entries == 1 && other_rank) return 0;  // one entry is not spread: rank 0 does it
+  std::unique_ptr<dispatch::Dispatcher> d;
+  try {
+    if (entries > 1) d = dispatch::Dispatcher::start(job.inputs());
+  } catch (const Error& e) {
+    if (other_rank && e.code() == ErrorCode::kUnsupported) return 0;  // no MPI compiled in: rank 0 says so
+    throw;
+  }
+  if (!d || d->root()) open_report(job);
+  // The host's cores are shared by the ranks on it.
+  const unsigned cores =
+      std::max(1u, std::thread::hardware_concurrency() / unsigned(std::max(1, dispatch::local_size())));
   const int jobs = static_cast<int>(std::min<std::int64_t>(o.jobs > 0 ? o.jobs : cores, entries));
   // Entries run side by side on `jobs` workers, each image on cores / jobs threads (unless --threads says).
   configure_runtimes(g.device, g.threads > 0 || entries == 1 ? g.threads : std::max(1, int(cores) / jobs));
   if (entries == 1) return run_single(job);
   job.batch = true;
-  Batch batch(job, jobs);
+  Batch batch(job, jobs, d.get());
   job.notice = [&batch](const std::string& line) { batch.message(line); };
   return batch.run();
 }
@@ -793,8 +1032,16 @@ void add_compress(CLI::App& app, const GlobalOptions& g, Action& action) {
   c->add_option("--sampling", o->sampling, "jpeg mode chroma sampling: 444 (default) or 420 (as cjpeg -sample 2x2)");
   c->add_flag("--progressive", o->progressive, "jpeg mode, .jpg output: a progressive JPEG (as cjpeg -progressive)");
   c->add_option("--jobs", o->jobs,
-                "images in flight per pipeline stage in batch mode, at most 1024 (default all cores)")
+                "images in flight per pipeline stage in batch mode, at most 1024 (default all cores; under mpirun or "
+                "srun, the host's cores shared by its processes)")
       ->check(CLI::Range(0, 1024));
+  c->footer(
+      "Under mpirun or srun with several processes (the launcher's environment says so; a plain dctool never starts "
+      "MPI), a batch is spread over them: rank 0 hands the inputs out one at a time, every process compresses those it "
+      "gets, and rank 0 alone prints errors and the summary, writes --report and --json, and exits 3 if any input "
+      "failed anywhere. If a process dies, the launcher stops the others; rank 0 then names the inputs not done and "
+      "removes the temporaries left for their outputs, and the launcher exits non-zero. A dctool built without MPI "
+      "refuses such a batch (exit 4).");
   c->callback([o, &g, &action, quality, threshold, keep] {
     o->quality_given = quality->count() > 0;
     o->threshold_given = threshold->count() > 0;

@@ -61,11 +61,14 @@ struct PipelineShape {
   // Called on each worker thread before its first value, with the worker's number 0..workers-1 (binds a worker to
   // a GPU with --devices); none: nothing.
   std::function<void(int)> worker_init;
+  // Where readers take input indices: none: 0..n-1 from a local counter; set: each call gives the next index to
+  // read, nothing when there are no more (a distributed batch's indices handed out by its rank 0, app/dispatch.hpp).
+  std::function<std::optional<std::int64_t>()> next_index;
 };
 
-// Runs read(i, emit) for i = 0..n-1 on the readers, work(value, emit) on the workers, write(result) on the
-// writers (each emit hands a value or a result to the next stage and may wait for room); returns when everything
-// is written.
+// Runs read(i, emit) for i = 0..n-1 (or for each index shape.next_index gives) on the readers, work(value, emit) on
+// the workers, write(result) on the writers (each emit hands a value or a result to the next stage and may wait for
+// room); returns when everything is written.
 template <class Value, class Result>
 void run_pipeline(std::int64_t n, const PipelineShape& shape,
                   const std::function<void(std::int64_t, const std::function<void(Value&&)>&)>& read,
@@ -94,7 +97,11 @@ void run_pipeline(std::int64_t n, const PipelineShape& shape,
     guard([&] {
       for (;;) {
         std::int64_t i;
-        {
+        if (shape.next_index) {
+          const std::optional<std::int64_t> got = shape.next_index();
+          if (!got) return;
+          i = *got;
+        } else {
           std::lock_guard<std::mutex> lock(next_mu);
           if (next >= n) return;
           i = next++;

@@ -1,4 +1,5 @@
 // File-system safety: atomic outputs, output-over-input refusal, input file checks, NaN/Inf checks.
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,6 +10,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
+#include <string_view>
 
 #include "core/error.hpp"
 #include "core/formats.hpp"
@@ -38,6 +42,21 @@ mode_t process_umask() {
 
 std::string errno_text(int err) { return std::strerror(err); }
 
+constexpr std::string_view kTempInfix = ".tmp.";
+constexpr std::size_t kTempRandom = 6;  // mkstemp's XXXXXX
+
+// ".NAME.tmp." for an output called NAME: the temporary's name up to mkstemp's characters.
+std::string temporary_prefix(const std::string& path) {
+  return "." + fs::path(path).filename().string() + std::string(kTempInfix);
+}
+
+bool is_temporary_name(const std::string& name, const std::string& prefix) {
+  if (name.size() != prefix.size() + kTempRandom || name.compare(0, prefix.size(), prefix) != 0) return false;
+  for (std::size_t i = prefix.size(); i < name.size(); ++i)
+    if (!std::isalnum(static_cast<unsigned char>(name[i]))) return false;
+  return true;
+}
+
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
@@ -45,7 +64,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw Error(ErrorCode::kInput, path_, "output directory does not exist");
   if (fs::is_directory(path_, ec)) throw Error(ErrorCode::kInput, path_, "output is a directory");
-  temp_ = (dir / ("." + fs::path(path_).filename().string() + ".tmp.XXXXXX")).string();
+  temp_ = (dir / (temporary_prefix(path_) + std::string(kTempRandom, 'X'))).string();
   int fd = create_temporary(temp_);
   if (fd < 0) {
     const int err = errno;
@@ -85,6 +104,25 @@ void AtomicFile::commit() {
   if (const int rename_err = commit_temporary(temp_, path_); rename_err != 0)
     throw Error(ErrorCode::kRuntime, path_, "cannot rename the temporary file into place: " + errno_text(rename_err));
   committed_ = true;
+}
+
+std::size_t remove_temporaries_of(const std::vector<std::string>& outputs) {
+  std::map<fs::path, std::set<std::string>> prefixes;  // directory -> ".NAME.tmp." of its outputs
+  for (const std::string& out : outputs) prefixes[directory_of(out)].insert(temporary_prefix(out));
+  std::size_t removed = 0;
+  for (const auto& [dir, names] : prefixes) {
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) continue;
+    while (const dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      const std::size_t infix = name.rfind(kTempInfix);
+      if (infix == std::string::npos) continue;
+      const auto p = names.find(name.substr(0, infix + kTempInfix.size()));
+      if (p != names.end() && is_temporary_name(name, *p) && ::unlink((dir / name).c_str()) == 0) ++removed;
+    }
+    ::closedir(d);
+  }
+  return removed;
 }
 
 void check_output_path(const std::string& out, const std::vector<std::string>& inputs) {

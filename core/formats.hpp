@@ -85,6 +85,12 @@ class AtomicFile {
   bool committed_ = false;
 };
 
+// An AtomicFile's temporary for `path` is ".NAME.tmp.XXXXXX" beside it (NAME: path's file name; XXXXXX: mkstemp's
+// six characters). Removes every such file of these outputs, left by a process that died before committing or
+// removing its own (another process of a distributed batch), and returns how many. It takes no lock of the
+// temporaries' registry (the interrupt cleanup calls it while holding that); files of other names are never touched.
+std::size_t remove_temporaries_of(const std::vector<std::string>& outputs);
+
 // Per format.
 Dataset read_npy(const std::string& path, const ReadOptions& opt);
 void write_npy(const std::string& path, const HostTensor& t, const WriteOptions& opt);

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <string>
@@ -21,6 +22,7 @@ struct Registry {
   std::mutex mu;
   std::set<std::string> temps;
   std::int64_t committed = 0;
+  std::function<std::string(const std::string&)> summary;
 };
 
 Registry& registry() {
@@ -45,12 +47,20 @@ const char* signal_name(int sig) {
   Registry& r = registry();
   r.mu.lock();  // held until _exit: no temporary is created, renamed or forgotten meanwhile
   for (const std::string& t : r.temps) ::unlink(t.c_str());
-  char line[200];
-  const int n =
-      std::snprintf(line, sizeof line, "dctool: interrupted by %s: %lld output%s finished, %zu unfinished removed\n",
-                    signal_name(sig), static_cast<long long>(r.committed), r.committed == 1 ? "" : "s", r.temps.size());
-  if (n > 0) {
-    ssize_t ignored = ::write(STDERR_FILENO, line, static_cast<std::size_t>(n));
+  char own[120];
+  std::snprintf(own, sizeof own, "%lld output%s finished, %zu unfinished removed", static_cast<long long>(r.committed),
+                r.committed == 1 ? "" : "s", r.temps.size());
+  std::string text = own;
+  if (r.summary) {
+    try {
+      text = r.summary(own);
+    } catch (...) {
+      text = own;  // the hook's failure must not cost the cleanup
+    }
+  }
+  if (!text.empty()) {
+    const std::string line = std::string("dctool: interrupted by ") + signal_name(sig) + ": " + text + "\n";
+    ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
     (void)ignored;
   }
   ::_exit(128 + sig);
@@ -108,6 +118,12 @@ std::int64_t committed_outputs() {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
   return r.committed;
+}
+
+void set_interrupt_summary(std::function<std::string(const std::string&)> summary) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.summary = std::move(summary);
 }
 
 }  // namespace dct::core

@@ -7,6 +7,7 @@
 // cleanup then runs in that thread's ordinary context, under the same lock AtomicFile registers its
 // temporaries with, so no temporary can be created or renamed halfway through it. Call it first in main().
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace dct::core {
@@ -23,5 +24,12 @@ void discard_temporary(const std::string& temp);
 
 // Outputs committed so far in this process (for the interrupt summary).
 std::int64_t committed_outputs();
+
+// Replaces the interrupt's summary: `summary` is given this process's own ("3 outputs finished, 1 unfinished
+// removed") and returns the text printed after "dctool: interrupted by SIGTERM: ", or "" for no line at all (a
+// distributed batch's root tells what the whole batch finished and what it did not; its other processes stay
+// quiet). It runs in the signal thread after this process's temporaries are removed, with the registry's lock
+// held: it must not create, commit or discard a temporary (it may unlink files itself). Empty: the own summary.
+void set_interrupt_summary(std::function<std::string(const std::string& own)> summary);
 
 }  // namespace dct::core

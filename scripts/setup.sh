@@ -5,7 +5,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config libfftw3-dev libcli11-dev libstb-dev catch2
           python3-numpy python3-scipy python3-pil libjpeg-turbo-progs libjpeg62-turbo-dev libpng-dev
-          clang libclang-rt-dev)
+          clang libclang-rt-dev libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

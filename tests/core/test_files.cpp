@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -171,4 +172,23 @@ TEST_CASE("require_finite: names the first non-finite value's position", "[core]
   CHECK_THAT(e.what(), Catch::StartsWith("Inf at row 3, column 4"));
   t.set(1, std::nan(""));
   CHECK_THAT(error_of([&] { require_finite(t, "f.npy"); }).what(), Catch::StartsWith("NaN at row 1, column 2"));
+}
+
+TEST_CASE("remove_temporaries_of removes only the AtomicFile temporaries of the outputs named", "[core][atomic]") {
+  TempDir dir;
+  const fs::path d = dir.path();
+  const std::string a = (d / "a.png").string();
+  for (const char* name : {".a.png.tmp.Q1w2e3", "a.png", ".a.png.tmp.short", ".a.png.tmp.toolong1", ".b.png.tmp.Q1w2e3",
+                           ".a.png.tmp.Q1-2e3", "x.a.png.tmp.Q1w2e3"})
+    std::ofstream(d / name) << "x";
+  {
+    AtomicFile live(a);  // the temporary as AtomicFile names it (as a process that died leaves it)
+    const std::string t = live.temp_path();
+    CHECK(remove_temporaries_of({a, (d / "missing" / "c.png").string()}) == 2);
+    CHECK_FALSE(fs::exists(t));
+  }
+  std::set<std::string> left;
+  for (const auto& e : fs::directory_iterator(d)) left.insert(e.path().filename().string());
+  CHECK(left == std::set<std::string>{"a.png", ".a.png.tmp.short", ".a.png.tmp.toolong1", ".b.png.tmp.Q1w2e3",
+                                      ".a.png.tmp.Q1-2e3", "x.a.png.tmp.Q1w2e3"});
 }
