@@ -14,12 +14,14 @@
 #include <utility>
 
 #include "app/common.hpp"
+#include "app/dispatch.hpp"
 #include "app/pipeline.hpp"
 #include "app/progress.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
 #include "core/error.hpp"
 #include "core/formats.hpp"
+#include "core/interrupt.hpp"
 
 namespace dct::app {
 namespace {
@@ -102,18 +104,6 @@ void create_output_directory(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw Error(ErrorCode::kInput, dir, "cannot create the output directory: " + ec.message());
-}
-
-// --jobs for `inputs` inputs: at most that many, all cores when 0.
-int batch_jobs(int jobs, std::int64_t inputs) {
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(jobs > 0 ? jobs : cores, inputs)));
-}
-
-// CPU threads for each of `jobs` workers: --threads when given, else the cores shared out.
-int threads_per_job(const GlobalOptions& g, int jobs) {
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  return g.threads > 0 ? g.threads : std::max(1, cores / std::max(1, jobs));
 }
 
 void run_alone(const GlobalOptions& g, BatchTask& task, core::StageTable& t) {
@@ -265,15 +255,50 @@ std::string entry_message(const Error& e, const std::string& input, const std::s
   return Error(e.code(), input, s.empty() ? std::string(e.what()) : s + ": " + e.what()).message();
 }
 
+// A finished input as it is recorded (and, in a distributed batch, sent to rank 0): its report entry, its error
+// line (empty on success), its notes and stage times.
+struct Outcome {
+  std::string json, error;
+  std::vector<std::string> notes;
+  core::StageTable times;
+};
+
+std::string pack_outcome(const Outcome& o) {
+  dispatch::PayloadWriter w;
+  w.str(o.json).str(o.error).i64(static_cast<std::int64_t>(o.notes.size()));
+  for (const auto& n : o.notes) w.str(n);
+  w.i64(static_cast<std::int64_t>(o.times.rows().size()));
+  for (const auto& row : o.times.rows()) w.str(row.stage).f64(row.ms);
+  return w.take();
+}
+
+Outcome unpack_outcome(const std::string& payload) {
+  dispatch::PayloadReader r(payload);
+  Outcome o;
+  o.json = r.str();
+  o.error = r.str();
+  for (std::int64_t n = r.i64(); n > 0; --n) o.notes.push_back(r.str());
+  for (std::int64_t n = r.i64(); n > 0; --n) {
+    std::string stage = r.str();
+    o.times.add(std::move(stage), r.f64());
+  }
+  return o;
+}
+
+// The pipeline over the inputs (this process's, or those rank 0 hands this rank in a distributed batch: then each
+// finished input goes to rank 0, whose collector thread records it; rank 0 alone reports).
 class TransformBatch {
  public:
-  TransformBatch(const GlobalOptions& g, const BatchRun& b, int jobs, core::AtomicFile* report)
+  TransformBatch(const GlobalOptions& g, const BatchRun& b, int jobs, core::AtomicFile* report,
+                 dispatch::Dispatcher* d)
       : g_(g),
         b_(b),
         jobs_(jobs),
         report_(report),
+        d_(d),
         entries_(b.inputs.size()),
         times_(b.inputs.size()),
+        done_(b.inputs.size(), 0),
         bar_(static_cast<std::int64_t>(b.inputs.size()), !g.quiet && ProgressBar::stderr_is_terminal()) {}
 
   int run() {
@@ -285,15 +310,21 @@ class TransformBatch {
     // Workers take the --devices in turn: each one's plans (and streams) live on its device.
     const std::vector<int> devices = devices_of(g_);
     shape.worker_init = [devices](int k) { bind_worker(devices, k); };
-    run_pipeline<EntryPtr, EntryPtr>(
-        static_cast<std::int64_t>(b_.inputs.size()), shape,
-        [this](std::int64_t i, const std::function<void(EntryPtr &&)>& emit) { emit(read(i)); },
-        [this](EntryPtr&& e, const std::function<void(EntryPtr &&)>& emit) {
-          transform(*e);
-          emit(std::move(e));
-        },
-        [this](EntryPtr&& e) { finish(*e); });
+    if (d_) shape.next_index = [this] { return d_->next_index(); };
+    {
+      Collector collector(*this);
+      run_pipeline<EntryPtr, EntryPtr>(
+          static_cast<std::int64_t>(b_.inputs.size()), shape,
+          [this](std::int64_t i, const std::function<void(EntryPtr &&)>& emit) { emit(read(i)); },
+          [this](EntryPtr&& e, const std::function<void(EntryPtr &&)>& emit) {
+            transform(*e);
+            emit(std::move(e));
+          },
+          [this](EntryPtr&& e) { finish(*e); });
+    }
+    if (d_ && !d_->root()) return 0;
     const double wall = clock.elapsed_ms(), cpu = core::process_cpu_ms() - cpu0;
+    const std::int64_t lost = d_ ? record_lost() : 0;
 
     std::string arr = "[";
     for (std::size_t i = 0; i < entries_.size(); ++i) arr += (i ? ",\n " : "") + entries_[i];
@@ -302,10 +333,87 @@ class TransformBatch {
     if (g_.json) std::fputs(arr.c_str(), stdout);
     if (g_.timing) stage_table(wall, cpu);
     if (!g_.quiet) summary(wall / 1000.0);
+    if (lost > 0) return static_cast<int>(ErrorCode::kRuntime);
     return failed_ > 0 ? static_cast<int>(ErrorCode::kInput) : 0;
   }
 
  private:
+  // Distributed: on rank 0 a thread recording what every rank sends, and the interrupt line naming the inputs not
+  // done (removing the temporaries a dead rank left for them); on the others, only that removal for every output (rank
+  // 0 may be the one that died). Ends with the pipeline, after this rank's last entry is sent and every rank's
+  // received.
+  class Collector {
+   public:
+    explicit Collector(TransformBatch& b) : b_(b) {
+      if (!b_.d_) return;
+      if (!b_.d_->root()) {
+        core::set_interrupt_summary([this](const std::string&) {
+          core::remove_temporaries_of(b_.b_.outputs);
+          return std::string();
+        });
+        return;
+      }
+      core::set_interrupt_summary([this](const std::string&) { return b_.interrupted(); });
+      thread_ = std::thread([this] {
+        while (const std::optional<dispatch::Finished> f = b_.d_->receive()) {
+          if (f->index < 0 || f->index >= static_cast<std::int64_t>(b_.entries_.size())) continue;
+          b_.record(static_cast<std::size_t>(f->index), unpack_outcome(f->payload));
+        }
+      });
+    }
+    ~Collector() {
+      if (!b_.d_) return;
+      b_.d_->finish();
+      if (thread_.joinable()) thread_.join();
+      core::set_interrupt_summary(b_.d_->root() ? std::function<std::string(const std::string&)>()
+                                                : [](const std::string&) { return std::string(); });
+    }
+    Collector(const Collector&) = delete;
+    Collector& operator=(const Collector&) = delete;
+
+   private:
+    TransformBatch& b_;
+    std::thread thread_;
+  };
+
+  // Rank 0, after every rank finished: inputs whose entry never came back failed as "not done"; returns how many.
+  std::int64_t record_lost() {
+    const std::string why = d_->failure();
+    if (!why.empty()) bar_.message(why);
+    std::int64_t lost = 0;
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      if (done_[i]) continue;
+      Outcome o;
+      o.error = Error(ErrorCode::kRuntime, b_.outputs[i], "not done: the process it was handed to stopped").message();
+      Entry e;
+      e.index = static_cast<std::int64_t>(i);
+      e.error = o.error;
+      o.json = error_json(e);
+      record(i, std::move(o));
+      ++lost;
+    }
+    return lost;
+  }
+
+  // Rank 0's interrupt line (signal thread; takes only mu_): outputs finished, inputs not done, their temporaries gone.
+  std::string interrupted() {
+    std::vector<std::string> outputs, not_done;
+    std::int64_t finished = 0;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (std::size_t i = 0; i < done_.size(); ++i) {
+        if (done_[i]) {
+          ++finished;
+          continue;
+        }
+        outputs.push_back(b_.outputs[i]);
+        not_done.push_back(b_.inputs[i]);
+      }
+    }
+    core::remove_temporaries_of(outputs);
+    return not_done_line(finished, not_done);
+  }
+
   // Runs one stage of `e` unless an earlier one failed; a failure becomes its one-line message.
   template <class F>
   void stage(Entry& e, F&& body) {
@@ -345,17 +453,31 @@ class TransformBatch {
     e.times.add("queue_write", ms_between(e.handed, Clock::now()));
     stage(e, [&] { e.task->write(e.times); });
     e.times.add("total", ms_between(e.start, Clock::now()));
-    if (e.task && !g_.quiet)
-      for (const auto& n : e.task->notes) bar_.message("dctool: " + printable(n));
-    if (e.error.empty()) {
-      entries_[i] = e.task->json(e.times);
-    } else {
-      ++failed_;
-      bar_.message(e.error);
-      entries_[i] = error_json(e);
-    }
+    Outcome o;
+    if (e.task) o.notes = std::move(e.task->notes);
+    o.error = e.error;
+    o.json = e.error.empty() ? e.task->json(e.times) : error_json(e);
+    o.times = std::move(e.times);
     e.task.reset();  // its tensors go now, not when the pipeline ends
-    times_[i] = std::move(e.times);
+    if (d_)
+      d_->send(e.index, pack_outcome(o));
+    else
+      record(i, std::move(o));
+  }
+
+  void record(std::size_t i, Outcome&& o) {
+    if (!g_.quiet)
+      for (const auto& n : o.notes) bar_.message("dctool: " + printable(n));
+    if (!o.error.empty()) {
+      ++failed_;
+      bar_.message(o.error);
+    }
+    entries_[i] = std::move(o.json);
+    times_[i] = std::move(o.times);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_[i] = 1;
+    }
     bar_.advance(b_.outputs[i]);
   }
 
@@ -394,6 +516,10 @@ class TransformBatch {
       std::fprintf(stderr, "%-14s %10.2f %10.1f %6s\n", stage.c_str(), core::summarize(ms).median, sum, share.c_str());
     }
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    if (d_) {  // the stages are every rank's, the processor time only this one's
+      std::fprintf(stderr, "wall %.1f ms, stages %.1f ms (%d processes)\n", wall_ms, busy, d_->size());
+      return;
+    }
     std::fprintf(stderr, "wall %.1f ms, stages %.1f ms, cpu %.1f ms: %.2f of %u cores busy\n", wall_ms, busy, cpu_ms,
                  wall_ms > 0 ? cpu_ms / wall_ms : 0.0, cores);
   }
@@ -401,9 +527,10 @@ class TransformBatch {
   void summary(double secs) {
     const auto n = static_cast<long long>(entries_.size());
     const long long failed = failed_.load(), done = n - failed;
-    char line[256];
-    std::snprintf(line, sizeof line, "dctool: transformed %lld of %lld inputs (%lld failed) in %.2f s, %.1f inputs/s",
-                  done, n, failed, secs, secs > 0 ? double(done) / secs : 0.0);
+    const std::string where = d_ ? " on " + std::to_string(d_->size()) + " processes" : "";
+    char line[320];
+    std::snprintf(line, sizeof line, "dctool: transformed %lld of %lld inputs (%lld failed) in %.2f s%s, %.1f inputs/s",
+                  done, n, failed, secs, where.c_str(), secs > 0 ? double(done) / secs : 0.0);
     bar_.message(line);
   }
 
@@ -411,9 +538,12 @@ class TransformBatch {
   const BatchRun& b_;
   const int jobs_;
   core::AtomicFile* report_;
+  dispatch::Dispatcher* const d_;  // distributed: the job's dispatcher; null: this process alone
   WorkerPlans plans_;
   std::vector<std::string> entries_;  // the report's entries, in input order
   std::vector<core::StageTable> times_;
+  std::mutex mu_;
+  std::vector<char> done_;  // per input, under mu_ (the interrupt line reads it)
   ProgressBar bar_;
   std::atomic<std::int64_t> failed_{0};
 };
@@ -434,13 +564,33 @@ int run_single(const GlobalOptions& g, BatchTask& task, const std::string& repor
 }
 
 int run_batch(const GlobalOptions& g, const BatchRun& b) {
-  check_batch_outputs(b.inputs, b.outputs, b.dir);
-  if (b.check_backend) check_backend_usable(g.backend);
-  const auto report = open_report(b.options.report, b.inputs, b.outputs);
-  create_output_directory(b.dir);
-  const int jobs = batch_jobs(b.options.jobs, static_cast<std::int64_t>(b.inputs.size()));
-  configure_runtimes(g.device, threads_per_job(g, jobs));
-  return TransformBatch(g, b, jobs, report.get()).run();
+  // Under an MPI launcher every process runs this command line and rank 0 alone tells: the others are quiet and
+  // leave a problem found before the batch starts (the same for all) to rank 0, exiting 0 (a launcher stops the job
+  // at the first other exit code, which could cut rank 0 off before its line is out). docs/decisions.md §8.
+  const bool other_rank = dispatch::launched_distributed() && dispatch::launcher_rank() != 0;
+  GlobalOptions local = g;
+  if (other_rank) local.quiet = true, local.timing = false, local.json = false;
+  const auto n = static_cast<std::int64_t>(b.inputs.size());
+  std::unique_ptr<core::AtomicFile> report;
+  std::unique_ptr<dispatch::Dispatcher> d;
+  try {
+    check_batch_outputs(b.inputs, b.outputs, b.dir);
+    if (b.check_backend) check_backend_usable(g.backend);
+    if (!other_rank) report = open_report(b.options.report, b.inputs, b.outputs);
+    if (!std::filesystem::is_directory(b.dir)) create_output_directory(b.dir);
+    if (n == 1 && other_rank) return 0;  // one input is not spread: rank 0 does it
+    if (n > 1) d = dispatch::Dispatcher::start(n);
+  } catch (const Error&) {
+    if (other_rank) return 0;
+    throw;
+  }
+  // The host's cores are shared by the ranks on it: --jobs defaults to this rank's share, and so do FFTW's threads.
+  const int ranks_here = d ? std::max(1, dispatch::local_size()) : 1;
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / ranks_here);
+  const int jobs =
+      static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(b.options.jobs > 0 ? b.options.jobs : cores, n)));
+  configure_runtimes(g.device, g.threads > 0 ? g.threads : std::max(1, cores / jobs));
+  return TransformBatch(local, b, jobs, report.get(), d.get()).run();
 }
 
 }  // namespace dct::app

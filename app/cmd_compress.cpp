@@ -858,13 +858,7 @@ class Batch {
       }
     }
     core::remove_temporaries_of(outputs);
-    std::string text = std::to_string(finished) + (finished == 1 ? " output" : " outputs") + " finished";
-    if (not_done.empty()) return text;
-    constexpr std::size_t kNamed = 10;  // a line, not a listing: the report of a rerun tells the rest
-    text += "; not done: ";
-    for (std::size_t n = 0; n < not_done.size() && n < kNamed; ++n) text += (n ? ", " : "") + printable(not_done[n]);
-    if (not_done.size() > kNamed) text += " and " + std::to_string(not_done.size() - kNamed) + " more";
-    return text;
+    return not_done_line(finished, not_done);
   }
 
   // --timing: where the time went, per stage over the entries (read once per input), and how busy the cores

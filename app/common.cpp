@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "app/dispatch.hpp"
 #include "app/registry.hpp"
 #include "core/error.hpp"
 
@@ -53,8 +54,10 @@ std::vector<std::string> split_list(const std::string& s) {
 }
 
 std::vector<int> devices_of(const GlobalOptions& g) {
-  if (g.devices.empty()) return {g.device};
   const int present = visible_devices();
+  // Several ranks of an MPI job on one host: each takes one GPU, by its rank on the host (docs/decisions.md §8).
+  if (g.devices.empty() && dispatch::local_size() > 1 && present > 0) return {dispatch::local_rank() % present};
+  if (g.devices.empty()) return {g.device};
   std::vector<int> out;
   if (g.devices == "all") {
     for (int d = 0; d < present; ++d) out.push_back(d);
@@ -74,6 +77,16 @@ std::vector<int> devices_of(const GlobalOptions& g) {
   }
   if (out.empty()) throw Error(ErrorCode::kUsage, "--devices", "names no device (all, or a list such as 0,2)");
   return out;
+}
+
+std::string not_done_line(std::int64_t finished, const std::vector<std::string>& not_done) {
+  std::string text = std::to_string(finished) + (finished == 1 ? " output" : " outputs") + " finished";
+  if (not_done.empty()) return text;
+  constexpr std::size_t kNamed = 10;  // a line, not a listing: the report of a rerun tells the rest
+  text += "; not done: ";
+  for (std::size_t n = 0; n < not_done.size() && n < kNamed; ++n) text += (n ? ", " : "") + printable(not_done[n]);
+  if (not_done.size() > kNamed) text += " and " + std::to_string(not_done.size() - kNamed) + " more";
+  return text;
 }
 
 void run_with_gpu_fallback(bool enabled, const std::string& input, const std::function<void()>& work,

@@ -330,3 +330,52 @@ TEST_CASE("mpirun -np 3 compress, a rank killed mid-batch: rank 0 names what is 
   CHECK(whole < static_cast<std::size_t>(kImages));
   CHECK(names.size() + more >= kImages - whole);
 }
+
+TEST_CASE("mpirun -np 3 dct2, idct2 and r2r batches: the bytes and report entries of one process, a broken input alone",
+          "[mpi]") {
+  TempDir dir;
+  const std::string in = dir.file("m");
+  fs::create_directories(in);
+  const RunResult made = run_cmd(q(python()) + " -c " +
+                                 q("import numpy as np\n"
+                                   "for i in range(9):\n"
+                                   "    np.save('" + in + "/m%d.npy' % i, np.random.default_rng(i).random((17 + i, 9 + 2 * i)))\n"));
+  REQUIRE(made.code == 0);
+  std::vector<std::string> files;
+  for (int i = 0; i < 9; ++i) files.push_back(in + "/m" + std::to_string(i) + ".npy");
+  for (const std::string cmd : {"dct2", "idct2 --norm ortho", "r2r --kinds dct3,dst2"}) {
+    INFO(cmd);
+    const std::string one = dir.file("one"), many = dir.file("many");
+    fs::remove_all(one);
+    fs::remove_all(many);
+    const RunResult r1 = run_dctool(cmd + words(files) + " -o " + q(one) + " --report " + q(dir.file("one.json")));
+    INFO(r1.err);
+    REQUIRE(r1.code == 0);
+    const RunResult r3 =
+        run_cmd(mpirun(3) + " " + cmd + words(files) + " -o " + q(many) + " --report " + q(dir.file("many.json")));
+    INFO(r3.err);
+    REQUIRE(r3.code == 0);
+    const auto names = list_dir(one);
+    CHECK(names.size() == files.size());
+    CHECK(list_dir(many) == names);
+    for (const auto& n : names) CHECK(slurp(many + "/" + n) == slurp(one + "/" + n));
+    check_same_reports(dir, dir.file("one.json"), dir.file("many.json"), one, many);
+    const auto lines = dctool_lines(r3.err);
+    REQUIRE(lines.size() == 1);
+    CHECK(contains(lines.back(), "transformed 9 of 9 inputs (0 failed)"));
+    CHECK(contains(lines.back(), " on 3 processes"));
+  }
+  // A truncated input among them: its one line (from rank 0), the others written, exit 3.
+  const std::string bad = in + "/bad.npy";
+  spit(bad, slurp(files[0]).substr(0, 100));
+  std::vector<std::string> with_bad = files;
+  with_bad.insert(with_bad.begin() + 4, bad);
+  const std::string out = dir.file("bad-out");
+  const RunResult r = run_cmd(mpirun(3) + " dct2" + words(with_bad) + " -o " + q(out));
+  INFO(r.err);
+  CHECK(r.code == 3);
+  const auto lines = dctool_lines(r.err);
+  REQUIRE(lines.size() == 2);
+  CHECK(contains(lines[0], "dctool: error: " + bad + ": "));
+  CHECK(list_dir(out).size() == files.size());
+}
