@@ -312,7 +312,13 @@ class TransformBatch {
     shape.worker_init = [devices](int k) { bind_worker(devices, k); };
     if (d_) shape.next_index = [this] { return d_->next_index(); };
     {
-      Collector collector(*this);
+      const dispatch::EntryCollector collector(
+          d_,
+          [this](const dispatch::Finished& f) {
+            if (f.index >= 0 && f.index < static_cast<std::int64_t>(entries_.size()))
+              record(static_cast<std::size_t>(f.index), unpack_outcome(f.payload));
+          },
+          [this] { return interrupted(); }, b_.outputs);
       run_pipeline<EntryPtr, EntryPtr>(
           static_cast<std::int64_t>(b_.inputs.size()), shape,
           [this](std::int64_t i, const std::function<void(EntryPtr &&)>& emit) { emit(read(i)); },
@@ -338,44 +344,6 @@ class TransformBatch {
   }
 
  private:
-  // Distributed: on rank 0 a thread recording what every rank sends, and the interrupt line naming the inputs not
-  // done (removing the temporaries a dead rank left for them); on the others, only that removal for every output (rank
-  // 0 may be the one that died). Ends with the pipeline, after this rank's last entry is sent and every rank's
-  // received.
-  class Collector {
-   public:
-    explicit Collector(TransformBatch& b) : b_(b) {
-      if (!b_.d_) return;
-      if (!b_.d_->root()) {
-        core::set_interrupt_summary([this](const std::string&) {
-          core::remove_temporaries_of(b_.b_.outputs);
-          return std::string();
-        });
-        return;
-      }
-      core::set_interrupt_summary([this](const std::string&) { return b_.interrupted(); });
-      thread_ = std::thread([this] {
-        while (const std::optional<dispatch::Finished> f = b_.d_->receive()) {
-          if (f->index < 0 || f->index >= static_cast<std::int64_t>(b_.entries_.size())) continue;
-          b_.record(static_cast<std::size_t>(f->index), unpack_outcome(f->payload));
-        }
-      });
-    }
-    ~Collector() {
-      if (!b_.d_) return;
-      b_.d_->finish();
-      if (thread_.joinable()) thread_.join();
-      core::set_interrupt_summary(b_.d_->root() ? std::function<std::string(const std::string&)>()
-                                                : [](const std::string&) { return std::string(); });
-    }
-    Collector(const Collector&) = delete;
-    Collector& operator=(const Collector&) = delete;
-
-   private:
-    TransformBatch& b_;
-    std::thread thread_;
-  };
-
   // Rank 0, after every rank finished: inputs whose entry never came back failed as "not done"; returns how many.
   std::int64_t record_lost() {
     const std::string why = d_->failure();

@@ -701,7 +701,9 @@ class Batch {
     shape.worker_init = [devices](int k) { bind_worker(devices, k); };
     if (d_) shape.next_index = [this] { return d_->next_index(); };
     {
-      Collector collector(*this);
+      const dispatch::EntryCollector collector(
+          d_, [this](const dispatch::Finished& f) { record_remote(f); }, [this] { return interrupted(); },
+          all_outputs());
       // A value is one (input, quality) entry; the qualities of an input share its decoded image.
       using Task = std::pair<std::shared_ptr<Source>, std::int64_t>;
       run_pipeline<Task, Coded>(
@@ -732,44 +734,6 @@ class Batch {
 
  private:
   enum State : char { kPending, kDone, kFailed };
-
-  // Distributed: on rank 0, a thread recording the entries every rank sends and the interrupt summary that tells
-  // what is not done; on the others, no interrupt line (rank 0 tells). Ends with the pipeline, even when it throws:
-  // this rank's last entry is sent and every rank's is received before the Batch goes.
-  class Collector {
-   public:
-    explicit Collector(Batch& b) : b_(b) {
-      if (!b_.d_) return;
-      if (!b_.d_->root()) {
-        // The whole job is being stopped: rank 0 may be the process that died, and the temporaries it left are
-        // this batch's to remove too (a live process whose temporary goes fails to commit it: nothing partial).
-        core::set_interrupt_summary([this](const std::string&) {
-          core::remove_temporaries_of(b_.all_outputs());
-          return std::string();
-        });
-        return;
-      }
-      core::set_interrupt_summary([this](const std::string&) { return b_.interrupted(); });
-      thread_ = std::thread([this] {
-        while (const std::optional<dispatch::Finished> f = b_.d_->receive()) b_.record_remote(*f);
-      });
-    }
-    ~Collector() {
-      if (!b_.d_) return;
-      b_.d_->finish();
-      if (thread_.joinable()) thread_.join();
-      if (b_.d_->root())
-        core::set_interrupt_summary({});
-      else
-        core::set_interrupt_summary([](const std::string&) { return std::string(); });
-    }
-    Collector(const Collector&) = delete;
-    Collector& operator=(const Collector&) = delete;
-
-   private:
-    Batch& b_;
-    std::thread thread_;
-  };
 
   std::vector<std::string> all_outputs() const {
     std::vector<std::string> all;

@@ -8,6 +8,8 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/formats.hpp"
+#include "core/interrupt.hpp"
 
 namespace dct::app::dispatch {
 namespace {
@@ -118,5 +120,32 @@ std::unique_ptr<Dispatcher> Dispatcher::start(std::int64_t) {
               "libopenmpi-dev and rebuild with DCTOOL_ENABLE_MPI=ON)");
 }
 #endif
+
+EntryCollector::EntryCollector(Dispatcher* d, std::function<void(const Finished&)> record,
+                               std::function<std::string()> interrupted, std::vector<std::string> outputs)
+    : d_(d), record_(std::move(record)), interrupted_(std::move(interrupted)), outputs_(std::move(outputs)) {
+  if (!d_) return;
+  if (!d_->root()) {
+    core::set_interrupt_summary([this](const std::string&) {
+      core::remove_temporaries_of(outputs_);
+      return std::string();
+    });
+    return;
+  }
+  core::set_interrupt_summary([this](const std::string&) { return interrupted_(); });
+  thread_ = std::thread([this] {
+    while (const std::optional<Finished> f = d_->receive()) record_(*f);
+  });
+}
+
+EntryCollector::~EntryCollector() {
+  if (!d_) return;
+  d_->finish();
+  if (thread_.joinable()) thread_.join();
+  if (d_->root())
+    core::set_interrupt_summary({});
+  else
+    core::set_interrupt_summary([](const std::string&) { return std::string(); });
+}
 
 }  // namespace dct::app::dispatch

@@ -11,10 +11,13 @@
 // MPI_Finalize on the main thread, which starts and joins it); the batch's threads talk to it through local queues.
 // Only app/dispatch_mpi.cpp includes mpi.h; a build without MPI refuses a distributed batch (exit 4).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 namespace dct::app::dispatch {
 
@@ -96,6 +99,28 @@ class Dispatcher {
   virtual std::optional<Finished> receive() = 0;
   // Why communication failed, if it did ("" if not): entries not received by then are lost.
   virtual std::string failure() const = 0;
+};
+
+// For the life of a distributed batch's pipeline (null `d`: nothing at all). On rank 0: a thread handing every entry
+// received to `record`, and `interrupted` as the interrupt line (core/interrupt.hpp: a rank died and the launcher
+// stops the job, or the user did; it names what is not done and removes the temporaries a dead rank left). On the
+// other ranks: on a stop, the temporaries of every one of `outputs` removed (rank 0 may be the process that died; a
+// live process whose temporary goes fails to commit it, so nothing partial stays). Ends once this rank's last entry
+// is sent and, on rank 0, every rank's received.
+class EntryCollector {
+ public:
+  EntryCollector(Dispatcher* d, std::function<void(const Finished&)> record, std::function<std::string()> interrupted,
+                 std::vector<std::string> outputs);
+  ~EntryCollector();
+  EntryCollector(const EntryCollector&) = delete;
+  EntryCollector& operator=(const EntryCollector&) = delete;
+
+ private:
+  Dispatcher* d_;
+  std::function<void(const Finished&)> record_;
+  std::function<std::string()> interrupted_;
+  std::vector<std::string> outputs_;
+  std::thread thread_;
 };
 
 // Records the ranks start() found (app/dispatch_mpi.cpp).
