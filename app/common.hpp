@@ -28,9 +28,9 @@ void bind_worker(const std::vector<int>& devices, int worker);
 // the calling thread's work kept off the GPU, and `tell` hears one note naming `input`; after any other device error
 // every later GPU work of the process is set aside (one note, once) and the error stands, failing this input alone.
 // `enabled` false (one input, or a named backend): `work` runs as it is.
-// The interrupt line of a distributed batch's rank 0: "N outputs finished; not done: a, b, … and K more".
-std::string not_done_line(std::int64_t finished, const std::vector<std::string>& not_done);
 void run_with_gpu_fallback(bool enabled, const std::string& input, const std::function<void()>& work,
                            const std::function<void(const std::string&)>& tell);
+// The interrupt line of a distributed batch's rank 0: "N outputs finished; not done: a, b, … and K more".
+std::string not_done_line(std::int64_t finished, const std::vector<std::string>& not_done);
 
 }  // namespace dct::app
