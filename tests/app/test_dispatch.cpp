@@ -115,7 +115,8 @@ TEST_CASE("dispatch: payload fields come back as written, bit for bit, and a sho
   CHECK(r.str().empty());
   CHECK(r.i64() == std::numeric_limits<std::int64_t>::max());
   CHECK_THROWS_AS(r.i64(), dct::Error);
-  PayloadReader cut(p.substr(0, 42));  // the string's length whole, two of its four bytes
+  const std::string head = p.substr(0, 42);  // the string's length whole, two of its four bytes
+  PayloadReader cut(head);                   // (a reader views its bytes: they must outlive it)
   for (int k = 0; k < 4; ++k) cut.i64();
   CHECK_THROWS_AS(cut.str(), dct::Error);
 }
