@@ -299,7 +299,7 @@ class TransformBatch {
         entries_(b.inputs.size()),
         times_(b.inputs.size()),
         done_(b.inputs.size(), 0),
-        bar_(static_cast<std::int64_t>(b.inputs.size()), !g.quiet && ProgressBar::stderr_is_terminal()) {}
+        bar_(static_cast<std::int64_t>(b.inputs.size()), !g.quiet && ProgressBar::stderr_is_terminal(), "inputs") {}
 
   int run() {
     const double cpu0 = core::process_cpu_ms();

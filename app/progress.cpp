@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <utility>
 
 namespace dct::app {
 
@@ -10,7 +11,8 @@ namespace {
 constexpr int kWidth = 30;
 }
 
-ProgressBar::ProgressBar(std::int64_t total, bool enabled) : total_(total), enabled_(enabled) {}
+ProgressBar::ProgressBar(std::int64_t total, bool enabled, std::string unit)
+    : total_(total), enabled_(enabled), unit_(std::move(unit)) {}
 
 ProgressBar::~ProgressBar() {
   std::lock_guard<std::mutex> lock(mu_);
@@ -47,9 +49,9 @@ void ProgressBar::draw_locked(const std::string& item) {
   bar.append(static_cast<std::size_t>(kWidth - fill), '.');
   std::string name = item;
   if (name.size() > 32) name = "..." + name.substr(name.size() - 29);
-  std::fprintf(stderr, "\r\033[K[%s] %lld/%lld %3d%%  %.1f img/s  %s", bar.c_str(), static_cast<long long>(done_),
+  std::fprintf(stderr, "\r\033[K[%s] %lld/%lld %3d%%  %.1f %s/s  %s", bar.c_str(), static_cast<long long>(done_),
                static_cast<long long>(total_), static_cast<int>(frac * 100 + 0.5), s > 0 ? done_ / s : 0.0,
-               name.c_str());
+               unit_.c_str(), name.c_str());
   std::fflush(stderr);
   drawn_ = true;
 }

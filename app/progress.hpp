@@ -11,7 +11,8 @@ namespace dct::app {
 
 class ProgressBar {
  public:
-  ProgressBar(std::int64_t total, bool enabled);
+  // `unit`: what an item is, in the rate ("img" for images, "inputs" for a transform batch's files).
+  ProgressBar(std::int64_t total, bool enabled, std::string unit = "img");
   ~ProgressBar();  // clears the bar
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
@@ -27,6 +28,7 @@ class ProgressBar {
   std::mutex mu_;
   std::int64_t total_, done_ = 0;
   bool enabled_;
+  std::string unit_;
   bool drawn_ = false;
   core::Stopwatch clock_;
 };
