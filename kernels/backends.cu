@@ -14,6 +14,8 @@ Algorithm algorithm_of(Algo a) {
       return fft2d_algorithm();
     case Algo::kFft2dCufft:
       return fft2d_cufft_algorithm();
+    case Algo::kFft2dSmooth:
+      return fft2d_smooth_algorithm();
     case Algo::kRowcol:
       return rowcol_algorithm();
     case Algo::kLinesN:

@@ -16,6 +16,7 @@ namespace dct::cuda {
 enum class Algo {
   kFft2d,
   kFft2dCufft,
+  kFft2dSmooth,
   kRowcol,
   kLinesN,
   kLines2nMirror,
@@ -50,6 +51,12 @@ inline constexpr BackendRow kBackendTable[] = {
      "rows/cols: N-point 1-D"},
     {"cuda-fft2d-cufft", Algo::kFft2dCufft, kDct23Ops, false, "any (--axis both)",
      "2-D DCT-II/III, the three stages of [1] literally: reorder pass, cuFFT 2-D R2C/C2R, postprocess (baseline)"},
+    {"cuda-fft2d-smooth", Algo::kFft2dSmooth, kDct23Ops, false,
+     "N1, N2 of prime factors 2, 3, 5, 7, 11, 13 (f32 <= 13673, f64 <= 6456; --axis both)",
+     "2-D DCT-II/III separably, one kernel per axis for any smooth size: the reorder, a mixed-radix Stockham FFT of "
+     "two "
+     "real lines at once in shared memory and the twiddle postprocess [1, 5] (cuda-fft2d takes it where it measures "
+     "faster at plan time)"},
     {"cuda-rowcol", Algo::kRowcol, kDct23Ops, false, "any",
      "2-D DCT-II/III row-column baseline [1]: batched 1-D N-point DCT, transpose, again, transpose back"},
     {"cuda-1d-n", Algo::kLinesN, kDct23Ops, false, "any (--axis rows)",

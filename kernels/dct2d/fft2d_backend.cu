@@ -7,10 +7,16 @@
  * the FFT, against eight for the row-column method (§III-C). That is cuda-fft2d-cufft's route; cuda-fft2d
  * takes it too except where the row kernels fold the reorder into the row FFTs (fft2d_route,
  * kernels/dct2d/pipelines.cu).
+ * Planned with --effort measure, cuda-fft2d times that route against the smooth route (kernels/dct2d/smooth.cuh:
+ * one kernel per axis for sizes of prime factors 2..13, the named backend cuda-fft2d-smooth) and keeps the faster.
  * --axis rows|cols: the 1-D N-point algorithm (eqs. 9-11) batched over the rows, or down the columns
  * with a strided cuFFT plan (no transpose).
  * Derivations, scaling and the odd-size index rules: kernels/dct2d/prepost.cu.
  */
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
 #include "kernels/algorithms.cuh"
 #include "kernels/dct2d/pipelines.cuh"
 
@@ -25,25 +31,73 @@ core::Support supports_2d(const core::TransformDesc& d) {
   return core::Support::yes();
 }
 
+core::Shape2 canonical(core::Shape2 s) { return (s.cols == 1 && s.rows > 1) ? core::Shape2{1, s.rows} : s; }
+
+core::Support supports_smooth(const core::TransformDesc& d) {
+  if (core::Support s = supports_2d(d); !s) return s;
+  const core::Shape2 c = canonical(d.shape);
+  const bool f32 = d.prec == core::Precision::kF32;
+  const bool ok = f32 ? SmoothLines<float>::supports(c.cols, false) && SmoothLines<float>::supports(c.rows, true)
+                      : SmoothLines<double>::supports(c.cols, false) && SmoothLines<double>::supports(c.rows, true);
+  if (!ok)
+    return core::Support::no(
+        "sizes with prime factors 2, 3, 5, 7, 11, 13 only, up to 13673 (f32) / 6456 (f64) per side");
+  return core::Support::yes();
+}
+
+enum class Route2d { kAuto, kCufft, kSmooth };
+
+// Median wall time of 5 executions (after one warm-up) of `p` on the scratch views, the device synchronized each time.
+double median_ms(const core::Plan& p, core::ConstView in, core::View out) {
+  std::vector<double> t;
+  for (int i = 0; i < 6; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    p.execute(in, out);
+    DCT_CUDA_CHECK(cudaDeviceSynchronize());
+    if (i > 0) t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// The faster of two plans of d (--effort measure), timed on scratch device buffers of zeros.
+std::unique_ptr<core::Plan> faster(std::unique_ptr<core::Plan> a, std::unique_ptr<core::Plan> b,
+                                   const core::TransformDesc& d) {
+  const DeviceBuffer in(d.bytes()), out(d.bytes());
+  DCT_CUDA_CHECK(cudaMemset(in.get(), 0, d.bytes()));
+  const core::ConstView vin{in.get(), d.shape, d.batch, d.prec, core::Memory::kDevice};
+  const core::View vout{out.get(), d.out_shape(), d.batch, d.prec, core::Memory::kDevice};
+  return median_ms(*b, vin, vout) < median_ms(*a, vin, vout) ? std::move(b) : std::move(a);
+}
+
 template <class T>
-std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, bool cufft_2d) {
+std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, Route2d which) {
   if (d.axis == core::Axis::kBoth) {
-    const core::Shape2 c = (d.shape.cols == 1 && d.shape.rows > 1) ? core::Shape2{1, d.shape.rows} : d.shape;
-    const Fft2dRoute route = cufft_2d ? Fft2dRoute::kR2c : fft2d_route<T>(c.rows, c.cols);
-    return std::make_unique<EnginePlan<T, ThreeStage2d<T>>>(d, d.op, d.norm, d.shape, d.batch, route);
+    const core::Shape2 c = canonical(d.shape);
+    const Fft2dRoute route = which == Route2d::kCufft    ? Fft2dRoute::kR2c
+                             : which == Route2d::kSmooth ? Fft2dRoute::kSmooth
+                                                         : fft2d_route<T>(c.rows, c.cols);
+    const auto plan = [&](Fft2dRoute r) {
+      return std::make_unique<EnginePlan<T, ThreeStage2d<T>>>(d, d.op, d.norm, d.shape, d.batch, r);
+    };
+    if (which == Route2d::kAuto && route == Fft2dRoute::kR2c && d.effort == core::Effort::kMeasure &&
+        SmoothLines<T>::supports(c.cols, false) && SmoothLines<T>::supports(c.rows, true))
+      return faster(plan(Fft2dRoute::kR2c), plan(Fft2dRoute::kSmooth), d);
+    return plan(route);
   }
   return std::make_unique<EnginePlan<T, NPointLines<T>>>(d, d.op, d.norm, d.axis == core::Axis::kCols, d.shape,
                                                          d.batch);
 }
 
-template <bool kCufft2d>
+template <Route2d kWhich>
 std::unique_ptr<core::Plan> make(const core::TransformDesc& d) {
-  return d.prec == core::Precision::kF32 ? make_typed<float>(d, kCufft2d) : make_typed<double>(d, kCufft2d);
+  return d.prec == core::Precision::kF32 ? make_typed<float>(d, kWhich) : make_typed<double>(d, kWhich);
 }
 
 }  // namespace
 
-Algorithm fft2d_algorithm() { return {&supports, &make<false>}; }
-Algorithm fft2d_cufft_algorithm() { return {&supports_2d, &make<true>}; }
+Algorithm fft2d_algorithm() { return {&supports, &make<Route2d::kAuto>}; }
+Algorithm fft2d_cufft_algorithm() { return {&supports_2d, &make<Route2d::kCufft>}; }
+Algorithm fft2d_smooth_algorithm() { return {&supports_smooth, &make<Route2d::kSmooth>}; }
 
 }  // namespace dct::cuda

@@ -91,8 +91,8 @@ template <class T>
 Fft2dRoute fft2d_route(i64 n1, i64 n2) {
   // Rows where the row kernels support N2, except f32 rows of 8192 and more whose columns would go through cuFFT
   // (the 2-D plan is faster there, docs/decisions.md).
-  if (sizeof(T) == 4 && n2 >= 8192 && !column_fft_wanted(n1)) return Fft2dRoute::kR2c;
-  return RfftRows<T>::supports(n2) ? Fft2dRoute::kRows : Fft2dRoute::kR2c;
+  const bool rows = RfftRows<T>::supports(n2) && !(sizeof(T) == 4 && n2 >= 8192 && !column_fft_wanted(n1));
+  return rows ? Fft2dRoute::kRows : Fft2dRoute::kR2c;
 }
 
 namespace {
@@ -111,6 +111,11 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
       t1_(canonical(shape).rows, norm, 2.0),
       t2_(canonical(shape).cols, norm, 1.0) {
   const FftType cols = forward_ ? FftType::kC2CForward : FftType::kC2CInverse;
+  if (route == Fft2dRoute::kSmooth) {
+    srows_ = std::make_unique<SmoothLines<T>>(n2_, norm, false, !forward_);
+    scols_ = std::make_unique<SmoothLines<T>>(n1_, norm, true, !forward_);
+    return;
+  }
   if (route == Fft2dRoute::kRows) {
     pitch_ = rows_route_pitch(n2_);
     rows_ = std::make_unique<RfftRows<T>>(n1_, n2_, batch_, pitch_);
@@ -129,7 +134,13 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
 
 template <class T>
 void ThreeStage2d<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
-  if (fused_ && forward_) {
+  if (srows_ && forward_) {
+    srows_->run(in, out, n1_ * batch_, 0, s);
+    scols_->run(out, out, batch_, n2_, s);
+  } else if (srows_) {
+    scols_->run(in, out, batch_, n2_, s);
+    srows_->run(out, out, n1_ * batch_, 0, s);
+  } else if (fused_ && forward_) {
     rows_->forward(in, wc, s);
     col_fft_->run_post(wc, out, t1_.view(), t2_.view(), s);
   } else if (fused_) {

@@ -13,6 +13,7 @@
 #include "kernels/common/plan.cuh"
 #include "kernels/dct2d/col_fft.hpp"
 #include "kernels/dct2d/row_fft.hpp"
+#include "kernels/dct2d/smooth.hpp"
 
 namespace dct::cuda {
 
@@ -37,9 +38,13 @@ class NPointLines {
 //          C2C down the n2/2+1 complex columns (ColumnFft where column_fft_wanted, else cuFFT's strided plan);
 //          inverse: column C2C, then our row C2R with the inverse reorder folded into its stores. No reorder pass.
 //   r2c    a separate reorder pass and cuFFT's plain 2-D R2C / C2R plan ([1]'s three stages literally).
-enum class Fft2dRoute { kRows, kR2c };
-// cuda-fft2d's route for a canonical shape n1 x n2: rows where RfftRows<T> supports n2, except f32 rows of 8192 and
-// more whose columns would go through cuFFT; r2c otherwise. cuda-fft2d-cufft always takes r2c.
+//   smooth the separable route for any smooth size: SmoothLines along the rows, then down the columns in place (the
+//          inverse: columns, then rows); each pass one kernel with the reorder and the pre/postprocess folded in.
+enum class Fft2dRoute { kRows, kR2c, kSmooth };
+// cuda-fft2d's route for a canonical shape n1 x n2 as planned without measuring: rows where RfftRows<T> supports n2,
+// except f32 rows of 8192 and more whose columns would go through cuFFT; r2c otherwise. Planned with --effort measure,
+// cuda-fft2d times r2c against smooth (where SmoothLines supports both axes) and keeps the faster
+// (kernels/dct2d/fft2d_backend.cu). cuda-fft2d-cufft always takes r2c, cuda-fft2d-smooth always smooth.
 template <class T>
 Fft2dRoute fft2d_route(i64 n1, i64 n2);
 // Whether the rows route's column stage is ColumnFft (two passes with 128-byte row segments) instead of cuFFT's
@@ -50,8 +55,8 @@ template <class T>
 class ThreeStage2d {
  public:
   ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, i64 batch, Fft2dRoute route);
-  i64 real_elems() const { return rows_ ? 0 : n1_ * n2_ * batch_; }  // rows route: no reorder buffer
-  i64 cplx_elems() const { return n1_ * pitch_ * batch_; }
+  i64 real_elems() const { return rows_ || srows_ ? 0 : n1_ * n2_ * batch_; }  // rows, smooth: no reorder buffer
+  i64 cplx_elems() const { return srows_ ? 0 : n1_ * pitch_ * batch_; }
   void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const;
 
  private:
@@ -65,6 +70,7 @@ class ThreeStage2d {
   std::unique_ptr<ColumnFft<T>> col_fft_;  // or ours (rows route), leaving the spectrum rows in map_'s order
   bool fused_ = false;                     // col_fft_ with post_2d / pre_2d fused into its passes
   RowMap map_;
+  std::unique_ptr<SmoothLines<T>> srows_, scols_;  // smooth route
 };
 
 template <class T>

@@ -29,10 +29,11 @@ from matplotlib.ticker import LogFormatterSciNotation, NullLocator  # noqa: E402
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COMMAND = "/usr/bin/python3 scripts/bench/make_performance_docs.py"
 IMG_PREFIX = "perf-"
-KNOWN = ["dct2d", "dct1d", "block8", "dct4", "lot", "jpeg", "peer-vkfft"]
-EXPECTED = ["dct2d", "dct1d", "block8", "dct4", "lot", "peer-vkfft"]  # what sweeps.sh writes (jpeg is optional)
+KNOWN = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "jpeg", "peer-vkfft"]
+EXPECTED = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "peer-vkfft"]  # what sweeps.sh writes (jpeg is optional)
 TITLES = {
     "dct2d": "2-D DCT-II / DCT-III (Table V layout)",
+    "shapes": "2-D DCT-II / DCT-III on image and random smooth shapes",
     "dct1d": "1-D DCT-II / DCT-III along rows (Table IV layout)",
     "block8": "8×8 block DCT",
     "dct4": "DCT-IV",
@@ -45,6 +46,10 @@ INTROS = {
              "baseline (`cuda-rowcol`) against the route through one 2-D real FFT (`cuda-fft2d`), in f64 and f32. "
              "The cuFFT column is cuFFT's R2C (for `dct2`) or C2R (for `idct2`) 2-D transform of the same shape, "
              "timed in the same process (median ÷ x_fft).",
+    "shapes": "Whole-matrix `dct2` / `idct2` on photograph shapes (1080p, 4K, 12 and 24 MP, …) and 40 random smooth "
+              "shapes (sides of prime factors 2…13): `cuda-fft2d-smooth` (one kernel per axis) against "
+              "`cuda-fft2d-cufft` (reorder + cuFFT 2-D plan + postprocess, `cuda-fft2d`'s route for these shapes "
+              "unless planned with `--effort measure`, when it keeps the faster of the two).",
     "dct1d": "1-D DCT-II / DCT-III of one row of N points (`--axis rows`, shape 1×N) by the four 1-D algorithms: "
              "4N-point, mirrored 2N-point, zero-padded 2N-point and N-point real FFTs.",
     "block8": "Independent 8×8 blocks (`--block 8 --norm ortho`, the JPEG transform): the butterfly kernel "
@@ -435,17 +440,16 @@ def plots_for(res, img_dir):
 def peer_section(peer, results):
     """dctool against VkFFT for the op / precision / shape pairs both measured on this device."""
     mine = {r.cap: r for r in results if r.slug == peer.slug and not r.is_peer}
-    source = {"dct2_2d": ("dct2d", "dct2"), "dct3_2d": ("dct2d", "idct2"), "dct4_1d": ("dct4", "dct4")}
+    source = {"dct2_2d": (("dct2d", "shapes"), "dct2"), "dct3_2d": (("dct2d", "shapes"), "idct2"),
+              "dct4_1d": (("dct4",), "dct4")}
     body = []
     for p in peer.rows:
         op = re.sub(r"(_inplace)?(_tuned)?$", "", p.get("op", ""))  # vkbench's variants: same transform
         if op not in source:
             continue
-        cap, dop = source[op]
-        res = mine.get(cap)
-        if not res:
-            continue
-        cands = [r for r in res.rows if r["op"] == dop and r["precision"] == p["precision"]
+        caps, dop = source[op]
+        cands = [r for cap in caps if cap in mine for r in mine[cap].rows
+                 if r["op"] == dop and r["precision"] == p["precision"]
                  and r["shape"] == p["shape"] and num(r.get("median_ms")) is not None]
         if not cands:
             continue

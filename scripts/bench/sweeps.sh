@@ -7,6 +7,8 @@
 # <capability>-<device>.csv as bench/results/ expects (device: h100, h200, from nvidia-smi; DEVICE_SLUG overrides):
 #   dct2d-<dev>.csv   Table V layout: dct2/idct2, cuda-rowcol vs cuda-fft2d, f64 and f32, 512^2..8192^2,
 #                     100x10000 and 10000x100
+#   shapes-<dev>.csv  dct2/idct2 f32/f64 on photograph shapes and 40 random smooth shapes (dct2 only), cuda-fft2d-smooth
+#                     against cuda-fft2d-cufft (the two routes cuda-fft2d chooses between off powers of two)
 #   dct1d-<dev>.csv   Table IV layout: 1 x N, N = 2^14..2^18, the four 1-D algorithms, f64 and f32
 #   block8-<dev>.csv  cuda-8x8 and cuda-8x8-def, --block 8 --norm ortho, f32, 2048^2..8192^2
 #   dct4-<dev>.csv    N = 17 (direct / 4-section / 8-section / fft; 1 and 2^20 transforms), then cuda-dct4-fft batched
@@ -28,7 +30,14 @@ BUILD=${1:?usage: scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH]}
 OUTDIR=${2:?usage: scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH]}
 VKBENCH=${3:-}
 REPS=${REPS:-20}
-SWEEPS=${SWEEPS:-dct2d,dct1d,block8,dct4,lot,peer-vkfft}
+SWEEPS=${SWEEPS:-dct2d,shapes,dct1d,block8,dct4,lot,peer-vkfft}
+# Photograph and matrix shapes, and 40 random smooth shapes (sides 16..16384 of prime factors 2..13, 2^14..2^24
+# elements, Python's random.Random(27)), for the shapes capability and the peer.
+IMAGE_SHAPES=1080x1920,1920x1080,720x1280,1000x1000,1536x1536,2160x3840,3000x4000,6144x6144,4000x6000,100x10000,10000x100
+RANDOM_SHAPES=10010x1485,1575x810,180x154,5632x2112,1260x2640,3087x715,1215x1152,175x10985,8580x196,120x8736,3675x2340,\
+33x15400,4374x1274,448x7436,2178x7371,8450x1040,5292x468,273x2916,81x12636,220x637,525x1372,5670x117,650x8450,39x3888,\
+12740x520,2275x6468,154x1815,4160x2376,33x2475,550x12870,1372x676,4455x2430,5120x143,5145x1232,637x882,243x2145,\
+130x2925,338x1755,9625x210,1728x3993
 DCTOOL=$BUILD/dctool
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
@@ -136,6 +145,10 @@ else
   wanted dct2d && capability dct2d -- --ops dct2,idct2 \
     --sizes 512x512,1024x1024,2048x2048,4096x4096,8192x8192,100x10000,10000x100 \
     --backends cuda-rowcol,cuda-fft2d --precision f64,f32 --axis both --batch 1
+  wanted shapes && capability shapes -- --ops dct2,idct2 --sizes "$IMAGE_SHAPES" \
+    --backends cuda-fft2d-smooth,cuda-fft2d-cufft --precision f32,f64 --axis both --batch 1 \
+    -- --ops dct2 --sizes "$RANDOM_SHAPES" --backends cuda-fft2d-smooth,cuda-fft2d-cufft --precision f32,f64 \
+    --axis both --batch 1
   wanted dct1d && capability dct1d -- --ops dct2,idct2 --sizes 1x16384,1x32768,1x65536,1x131072,1x262144 \
     --backends cuda-1d-4n,cuda-1d-2n-mirror,cuda-1d-2n-pad,cuda-1d-n --precision f64,f32 --axis rows --batch 1
   wanted block8 && capability block8 -- --ops dct2,idct2 --block 8 --norm ortho \
@@ -149,8 +162,8 @@ else
 fi
 if wanted peer-vkfft && [[ -n $VKBENCH ]]; then
   if [[ -x $VKBENCH ]]; then
-    capability peer-vkfft -- @peer --shapes 512x512,1024x1024,2048x2048,4096x4096,8192x8192,1080x1920,2160x3840 \
-      --dct4 256x65536,1024x16384,17x1048576
+    capability peer-vkfft -- @peer --shapes 512x512,1024x1024,2048x2048,4096x4096,8192x8192,"$IMAGE_SHAPES" \
+      --dct4 256x65536,1024x16384,17x1048576 -- @peer --only 2d --shapes "$RANDOM_SHAPES"
   else
     say "sweeps: VKBENCH '$VKBENCH' is not an executable"
     status=1

@@ -7,7 +7,7 @@
 //     set by emu_run_cta);
 //   - __shfl_xor_sync through an exchange array between two barriers (every thread of the CTA calls the
 //     shuffles the same number of times, as the kernels do; lane ^ mask stays in the warp for mask < 32);
-//   - __ldg and the qualifiers as no-ops. __shared__ is left to each emulator (static or plain).
+//   - __umulhi; __ldg and the qualifiers as no-ops. __shared__ is left to each emulator (static or plain).
 // Include it before the kernel header (tests/emulate/include/cuda_runtime.h forwards here, for headers that include
 // <cuda_runtime.h>).
 #include <algorithm>
@@ -59,6 +59,10 @@ V __shfl_xor_sync(unsigned, V v, int mask) {
   std::memcpy(&r, g_xchg[threadIdx.x ^ static_cast<unsigned>(mask)], sizeof r);
   __syncthreads();
   return r;
+}
+
+inline unsigned __umulhi(unsigned a, unsigned b) {
+  return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
 }
 
 template <class V>

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <map>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -279,7 +280,8 @@ TEST_CASE("cuda-fft2d and cuda-rowcol round trip: idct2(dct2(x)) = x", "[gpu][dc
 namespace {
 // A 2-D backend against the f64 oracle: dct2 (norm none) and idct2 (ortho), f32 and f64, batch 2, fresh inputs per
 // case; `what` names the backend in failure messages.
-void fft2d_matches_oracle(std::initializer_list<Shape2> shapes, std::uint64_t& seed, const std::string& what) {
+void fft2d_matches_oracle(const std::vector<Shape2>& shapes, std::uint64_t& seed, const std::string& what,
+                          core::Effort effort = core::Effort::kEstimate) {
   const core::Backend* b = app::registry().find(what);
   REQUIRE(b != nullptr);
   for (const Shape2 shape : shapes)
@@ -291,6 +293,7 @@ void fft2d_matches_oracle(std::initializer_list<Shape2> shapes, std::uint64_t& s
         d.shape = shape;
         d.batch = 2;
         d.prec = Precision::kF64;
+        d.effort = effort;
         const core::HostTensor in = test::random_tensor(shape, d.batch, Precision::kF32, ++seed).to(Precision::kF64);
         const core::HostTensor ref = reference(d, in);
         d.prec = prec;
@@ -315,6 +318,49 @@ TEST_CASE("cuda-fft2d and cuda-fft2d-cufft: every FFT route matches the oracle",
          Shape2{5, 1024}, Shape2{33, 4096}, Shape2{8192, 16}, Shape2{8192, 64}, Shape2{4096, 32}, Shape2{4096, 256},
          Shape2{2048, 48}, Shape2{2048, 2}, Shape2{2048, 256}, Shape2{16384, 16}},
         seed, name);
+}
+
+namespace {
+// `count` shapes with both sides random smooth sizes (2^a 3^b 5^c 7^d 11^e 13^f) in [16, max_side], at most 2^22
+// elements, from a fixed seed.
+std::vector<Shape2> random_smooth_shapes(int count, std::uint64_t seed, std::int64_t max_side) {
+  std::vector<std::int64_t> smooth;
+  for (std::int64_t n = 16; n <= max_side; ++n) {
+    std::int64_t m = n;
+    for (const std::int64_t p : {2, 3, 5, 7, 11, 13})
+      while (m % p == 0) m /= p;
+    if (m == 1) smooth.push_back(n);
+  }
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::size_t> pick(0, smooth.size() - 1);
+  std::vector<Shape2> shapes;
+  while (static_cast<int>(shapes.size()) < count) {
+    const Shape2 s{smooth[pick(rng)], smooth[pick(rng)]};
+    if (s.count() <= (std::int64_t{1} << 22)) shapes.push_back(s);
+  }
+  return shapes;
+}
+}  // namespace
+
+// The smooth route (kernels/dct2d/smooth.cuh: one kernel per axis for any 2^a 3^b 5^c 7^d 11^e 13^f size), as the named
+// backend cuda-fft2d-smooth: the photograph shapes, odd sizes with every odd radix, long thin matrices, N x 1, and
+// random smooth sizes up to its f64 limit (6456); then cuda-fft2d (whichever route it takes) on random smooth sizes to
+// 16384.
+TEST_CASE("cuda-fft2d-smooth and cuda-fft2d on image shapes and random smooth sizes match the oracle",
+          "[gpu][dct2gpu]") {
+  require_device();
+  std::uint64_t seed = 4500;
+  const std::vector<Shape2> images{Shape2{1080, 1920}, Shape2{1920, 1080}, Shape2{720, 1280}, Shape2{1000, 1000},
+                                   Shape2{1536, 1536}, Shape2{100, 6000},  Shape2{6000, 100}, Shape2{3000, 4000},
+                                   Shape2{375, 1125},  Shape2{143, 169},   Shape2{77, 6},     Shape2{3, 5},
+                                   Shape2{1, 1080},    Shape2{1080, 1}};
+  fft2d_matches_oracle(images, seed, "cuda-fft2d-smooth");
+  fft2d_matches_oracle(random_smooth_shapes(20, 2027, 6456), seed, "cuda-fft2d-smooth");
+  fft2d_matches_oracle(images, seed, "cuda-fft2d");
+  fft2d_matches_oracle(random_smooth_shapes(12, 2028, 16384), seed, "cuda-fft2d");
+  // Planned with --effort measure, cuda-fft2d times the cuFFT route against the smooth one and keeps the faster.
+  fft2d_matches_oracle({Shape2{154, 1815}, Shape2{1080, 1920}, Shape2{1920, 1080}}, seed, "cuda-fft2d",
+                       core::Effort::kMeasure);
 }
 
 TEST_CASE("cuda backends match the f64 oracle: small and odd shapes", "[gpu][dct2gpu]") {

@@ -1,0 +1,508 @@
+#pragma once
+/* N-point DCT-II / DCT-III of lines of any smooth length N (N = 2^a 3^b 5^c 7^d 11^e 13^f), along rows or down
+   columns, one kernel per axis with the reorder and the pre/postprocess ([1] eqs. 9-11) folded into its global
+   loads and stores: the backend cuda-fft2d-smooth, which cuda-fft2d takes off powers of two where it times faster
+   (a 2-D transform is the rows pass then the columns pass, in place; kernels/dct2d/pipelines.cu).
+
+   Two real lines a, b per complex FFT of length N (the classic "two real FFTs for one complex one"; any N, odd too):
+     z(m) = x_a(nat(m)) + i x_b(nat(m)),  nat(m) = 2m (m < (N+1)/2), 2(N−m)−1 otherwise (eq. 9),
+     Z = FFT_N(z),  V_a(k) = [Z(k) + conj Z(N−k)] / 2,  V_b(k) = [Z(k) − conj Z(N−k)] / (2i)   (Z(N) ≡ Z(0)),
+     Y(k) = fs[k] · Re(tw[k] · V(k))   (tw[k] = e^{−iπk/2N}; fs carries the 2 of eq. 10 and the norm).
+   Inverse (DCT-III, the inverse of the above for each line; kernels/dct2d/prepost.cu's pre_lines for all k):
+     V(k) = conj(tw[k]) · (ia[k] Y(k) − i ia[N−k] Y(N−k))   (Y(N) = 0; V is Hermitian, so its IFFT is real),
+     Z(k) = V_a(k) + i V_b(k),  z = IFFT_N(Z) (unnormalized: ia carries 1/(2N)),  x_a(nat(m)) = Re z(m),
+     x_b(nat(m)) = Im z(m);  IFFT(Z) = conj FFT(conj Z): the kernel stores conj Z and conjugates on the way out.
+   The input position c of the natural line is reordered position inv_nat(c) = c/2 (c even), N − (c+1)/2 (c odd).
+
+   FFT_N: Stockham autosort passes of radix R ∈ {8, 4, 2, 3, 5, 7, 11, 13} between two shared-memory buffers (natural
+   order in, natural order out, one barrier per pass). Pass with Ns = product of the radices before it:
+     butterfly j < N/R, k = j mod Ns:  a_r = src[j + r·N/R] · W_N^{k·r·N/(Ns·R)},  a = DFT_R(a),
+     dst[(j − k)·R + k + r·Ns] = a_r.
+   W_N^t from one table of N entries (fft_tw[t] = e^{−2πit/N}, built in long double on the host). DFT_R: 2, 4, 8 by
+   their butterflies, odd R by the symmetric pairs t_r = a_r + a_{R−r}, d_r = a_r − a_{R−r}:
+     y_q = a_0 + Σ_r cos(2πrq/R) t_r − i Σ_r sin(2πrq/R) d_r,   y_{R−q}: the same with + i.
+
+   A CTA holds P complex lines (2P real lines): rows layout, 2P consecutive rows; columns layout, a tile of kC
+   adjacent columns of one matrix (kC·sizeof(T) contiguous bytes per row). Shared memory: 2·P·N complex, padded by one
+   element per 128 bytes (bank conflicts of the strided passes). Index arithmetic: 32-bit, divisions by a multiply-high.
+
+   Plain CUDA C++ with no host-runtime dependencies: tests/emulate/emulate_smooth.cpp compiles it on the host. */
+
+#include <cmath>
+#include <vector>
+
+#include "kernels/dct2d/prepost_math.cuh"
+#include "kernels/dct4/rows.cuh"  // RowsTypes, rows_detail::add / sub
+
+namespace dct::cuda::smooth {
+
+extern __shared__ __align__(16) unsigned char smooth_smem[];
+
+template <class T>
+struct Cx {
+  using type = typename dct4::RowsTypes<T>::cx;  // float2, double2
+};
+
+constexpr int kMaxPasses = 24;
+
+// q / d for q < 2^31 by a multiply-high and shifts (Granlund–Montgomery, "round-up" variant), d >= 1.
+struct FastDiv {
+  unsigned d = 1, m = 0;
+  int s = 0;
+  FastDiv() = default;
+  explicit FastDiv(unsigned dv) : d(dv) {
+    if (dv <= 1) return;
+    int l = 0;
+    while ((1ull << l) < dv) ++l;
+    m = static_cast<unsigned>(((1ull << 32) * ((1ull << l) - dv)) / dv + 1);
+    s = l - 1;
+  }
+  __device__ __forceinline__ unsigned div(unsigned q) const {
+    if (d == 1) return q;
+    const unsigned t = __umulhi(m, q);
+    return (t + ((q - t) >> 1)) >> s;
+  }
+};
+
+// One FFT pass: its radix, N / R and the product of the radices before it.
+struct Pass {
+  FastDiv nr, ns;
+  int radix = 2;
+};
+
+// One launch (scalars and device pointers only: the kernel copies them to registers and never takes the address of
+// its parameter, which would place the whole struct in local memory). n = N; passes[0..npass) (device memory); lines:
+// real lines in the rows layout; width, n_tiles: the columns layout's matrix width and tiles per matrix (ceil(width /
+// kC)); pairs: P, complex lines per CTA.
+template <class T>
+struct Args {
+  using C = typename Cx<T>::type;
+  const T* in = nullptr;
+  T* out = nullptr;
+  const C* fft_tw = nullptr;  // e^{−2πit/N}, t < N
+  const C* tw = nullptr;      // the axis tables (kernels/dct2d/prepost.cuh AxisTables, gain 2)
+  const T* fs = nullptr;
+  const T* ia = nullptr;
+  int n = 1, npass = 0, pairs = 1;
+  int width = 1, n_tiles = 1;
+  long long lines = 0;
+  const Pass* passes = nullptr;
+  FastDiv dn;  // N
+};
+
+namespace detail {
+
+using dct2d::cmul;
+using dct2d::cmulc;
+using dct4::rows_detail::add;
+using dct4::rows_detail::sub;
+
+__device__ __forceinline__ int inv_nat(int c, int n) { return (c & 1) ? n - ((c + 1) >> 1) : c >> 1; }
+
+template <class C>
+__device__ __forceinline__ C mul_mi(C a) {  // −i·a
+  return C{a.y, -a.x};
+}
+
+// cos(2πm/R) (kSin = false) or sin(2πm/R), m = 1 .. (R−1)/2; constant-folded where the loops are unrolled.
+template <int R, bool kSin>
+__device__ __forceinline__ constexpr double odd_const(int m) {
+  if constexpr (R == 3) {
+    constexpr double c[] = {-0.5}, s[] = {0.866025403784438646764};
+    return kSin ? s[m - 1] : c[m - 1];
+  } else if constexpr (R == 5) {
+    constexpr double c[] = {0.309016994374947424102, -0.809016994374947424102};
+    constexpr double s[] = {0.951056516295153572116, 0.587785252292473129169};
+    return kSin ? s[m - 1] : c[m - 1];
+  } else if constexpr (R == 7) {
+    constexpr double c[] = {0.623489801858733530525, -0.222520933956314404289, -0.900968867902419126236};
+    constexpr double s[] = {0.781831482468029808708, 0.974927912181823607018, 0.433883739117558120476};
+    return kSin ? s[m - 1] : c[m - 1];
+  } else if constexpr (R == 11) {
+    constexpr double c[] = {0.841253532831181168862, 0.415415013001886425529, -0.142314838273285140444,
+                            -0.654860733945285064057, -0.95949297361449738989};
+    constexpr double s[] = {0.540640817455597582108, 0.909631995354518371412, 0.989821441880932732376,
+                            0.755749574354258283774, 0.281732556841429697711};
+    return kSin ? s[m - 1] : c[m - 1];
+  } else {
+    static_assert(R == 13);
+    constexpr double c[] = {0.8854560256532098959,   0.568064746731155802512,  0.120536680255323053349,
+                            -0.35460488704253562597, -0.748510748171101098635, -0.970941817426052027157};
+    constexpr double s[] = {0.464723172043768545656, 0.82298386589365639458,  0.992708874098053992801,
+                            0.93501624268541482344,  0.663122658240795202377, 0.239315664287557767149};
+    return kSin ? s[m - 1] : c[m - 1];
+  }
+}
+
+// Forward DFT of R points in place (W_R = e^{−2πi/R}).
+template <int R, class C>
+__device__ __forceinline__ void dft(C (&a)[R]) {
+  using S = decltype(a[0].x);
+  if constexpr (R == 2) {
+    const C t = a[0];
+    a[0] = add(t, a[1]);
+    a[1] = sub(t, a[1]);
+  } else if constexpr (R == 4) {
+    const C s0 = add(a[0], a[2]), d0 = sub(a[0], a[2]);
+    const C s1 = add(a[1], a[3]), d1 = mul_mi(sub(a[1], a[3]));
+    a[0] = add(s0, s1);
+    a[2] = sub(s0, s1);
+    a[1] = add(d0, d1);
+    a[3] = sub(d0, d1);
+  } else if constexpr (R == 8) {
+    const S h = S(0.707106781186547524401);
+    C e[4], o[4];
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      e[r] = add(a[r], a[r + 4]);
+      o[r] = sub(a[r], a[r + 4]);
+    }
+    o[1] = C{h * (o[1].x + o[1].y), h * (o[1].y - o[1].x)};   // · e^{−iπ/4}
+    o[2] = mul_mi(o[2]);                                      // · −i
+    o[3] = C{h * (o[3].y - o[3].x), -h * (o[3].x + o[3].y)};  // · e^{−3iπ/4}
+    dft<4>(e);
+    dft<4>(o);
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      a[2 * q] = e[q];
+      a[2 * q + 1] = o[q];
+    }
+  } else {
+    constexpr int H = (R - 1) / 2;
+    C t[H], d[H];
+#pragma unroll
+    for (int r = 1; r <= H; ++r) {
+      t[r - 1] = add(a[r], a[R - r]);
+      d[r - 1] = sub(a[r], a[R - r]);
+    }
+    C y[R];
+    y[0] = a[0];
+#pragma unroll
+    for (int r = 0; r < H; ++r) y[0] = add(y[0], t[r]);
+#pragma unroll
+    for (int q = 1; q <= H; ++q) {
+      C A = a[0], B{S(0), S(0)};
+#pragma unroll
+      for (int r = 1; r <= H; ++r) {
+        int m = (r * q) % R;  // cos(2πm/R) = cos(2π(R−m)/R), sin flips sign
+        const bool neg = m > H;
+        if (neg) m = R - m;
+        const S c = S(odd_const<R, false>(m)), s = neg ? -S(odd_const<R, true>(m)) : S(odd_const<R, true>(m));
+        A = C{A.x + c * t[r - 1].x, A.y + c * t[r - 1].y};
+        B = C{B.x + s * d[r - 1].x, B.y + s * d[r - 1].y};
+      }
+      y[q] = C{A.x + B.y, A.y - B.x};      // A − iB
+      y[R - q] = C{A.x - B.y, A.y + B.x};  // A + iB
+    }
+#pragma unroll
+    for (int q = 0; q < R; ++q) a[q] = y[q];
+  }
+}
+
+// Shared-memory index of complex element i of the CTA's lines: one element of padding after every 128 bytes, so that
+// the strided stores of the first passes (stride R, or R·Ns with small Ns) spread over the banks.
+template <class C>
+__device__ __forceinline__ int pad(int i) {
+  return i + (i >> (sizeof(C) == 8 ? 4 : 3));
+}
+
+// One Stockham pass of radix R over `pairs` lines of n points: src -> dst (padded indices).
+template <int R, class C>
+__device__ __forceinline__ void pass(const C* src, C* dst, const C* __restrict__ fft_tw, int n, FastDiv dnr,
+                                     FastDiv dns, int pairs) {
+  const int nr = static_cast<int>(dnr.d), ns = static_cast<int>(dns.d), step = nr / ns, total = pairs * nr;
+  for (int q = static_cast<int>(threadIdx.x); q < total; q += static_cast<int>(blockDim.x)) {
+    const int line = static_cast<int>(dnr.div(static_cast<unsigned>(q))), j = q - line * nr;
+    const int k = j - static_cast<int>(dns.div(static_cast<unsigned>(j))) * ns;
+    const int s0 = line * n + j;
+    C a[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) a[r] = src[pad<C>(s0 + r * nr)];
+    if (ns > 1) {
+#pragma unroll
+      for (int r = 1; r < R; ++r) a[r] = cmul(a[r], __ldg(fft_tw + k * r * step));
+    }
+    dft<R>(a);
+    const int d0 = line * n + (j - k) * R + k;
+#pragma unroll
+    for (int r = 0; r < R; ++r) dst[pad<C>(d0 + r * ns)] = a[r];
+  }
+}
+
+// All passes; returns the buffer holding the result (buf0 or buf1).
+template <class C>
+__device__ __forceinline__ C* fft(const Pass* __restrict__ passes, int npass, const C* __restrict__ tw, int n, C* buf0,
+                                  C* buf1, int pairs) {
+  C* src = buf0;
+  C* dst = buf1;
+  for (int p = 0; p < npass; ++p) {
+    const Pass ps = passes[p];
+    const FastDiv nr = ps.nr, ns = ps.ns;
+    switch (ps.radix) {
+      case 2:
+        pass<2>(src, dst, tw, n, nr, ns, pairs);
+        break;
+      case 3:
+        pass<3>(src, dst, tw, n, nr, ns, pairs);
+        break;
+      case 4:
+        pass<4>(src, dst, tw, n, nr, ns, pairs);
+        break;
+      case 5:
+        pass<5>(src, dst, tw, n, nr, ns, pairs);
+        break;
+      case 7:
+        pass<7>(src, dst, tw, n, nr, ns, pairs);
+        break;
+      case 8:
+        pass<8>(src, dst, tw, n, nr, ns, pairs);
+        break;
+      case 11:
+        pass<11>(src, dst, tw, n, nr, ns, pairs);
+        break;
+      default:
+        pass<13>(src, dst, tw, n, nr, ns, pairs);
+        break;
+    }
+    __syncthreads();
+    C* t = src;
+    src = dst;
+    dst = t;
+  }
+  return src;
+}
+
+// Forward: V of line `part` (0: a, 1: b) at k from Z(k), Z(N−k) of its pair (z: the pair's first element, l0 its
+// unpadded index), then Y(k).
+template <class T, class C>
+struct Tabs {
+  const C* tw;
+  const T* fs;
+  const T* ia;
+};
+template <class T, class C>
+__device__ __forceinline__ T post(const C* z, int l0, int k, int n, int part, Tabs<T, C> a) {
+  const C zk = z[pad<C>(l0 + k)], zm = z[pad<C>(l0 + (k == 0 ? 0 : n - k))];
+  const T h = T(0.5);
+  const C v = part == 0 ? C{h * (zk.x + zm.x), h * (zk.y - zm.y)} : C{h * (zk.y + zm.y), h * (zm.x - zk.x)};
+  return __ldg(a.fs + k) * cmul(__ldg(a.tw + k), v).x;
+}
+
+// Inverse: V(k) of one line from its raw inputs (Y(k), Y(N−k)).
+template <class T, class C>
+__device__ __forceinline__ C pre(T yk, T ym, int k, int n, Tabs<T, C> a) {
+  const T fa = __ldg(a.ia + k), fb = k == 0 ? T(0) : __ldg(a.ia + n - k);
+  return cmulc(__ldg(a.tw + k), C{fa * yk, -(fb * ym)});
+}
+
+// Complex elements of one padded buffer of `points` elements.
+template <class C>
+constexpr int padded(int points) {
+  return points + (points >> (sizeof(C) == 8 ? 4 : 3)) + 1;
+}
+
+}  // namespace detail
+
+// kCols = false: rows layout, CTA b takes real lines 2P·b .. (lines of n contiguous elements, a.lines of them).
+// kCols = true: columns layout, CTA b takes tile b mod n_tiles of matrix b / n_tiles (n rows x width columns).
+// In place is allowed (in == out): a CTA reads all of its lines before it writes any.
+// Block: any multiple of 32 threads (kC divides it); dynamic shared memory smem_bytes<T>(P, N).
+template <class T, bool kCols, bool kInverse, int kC>
+__global__ void __launch_bounds__(1024) smooth_lines(const Args<T> args) {
+  using namespace detail;
+  using C = typename Cx<T>::type;
+  const T* const in = args.in;
+  T* const out = args.out;
+  const Tabs<T, C> tabs{args.tw, args.fs, args.ia};
+  const FastDiv dn = args.dn;
+  const int n = args.n, width = args.width, n_tiles = args.n_tiles, maxpairs = args.pairs;
+  const int tid = static_cast<int>(threadIdx.x), nth = static_cast<int>(blockDim.x);
+  C* const buf0 = reinterpret_cast<C*>(smooth_smem);
+  C* const buf1 = buf0 + padded<C>(maxpairs * n);
+  long long base;  // rows: first element of the CTA's first line; columns: its tile's (0, c0)
+  int nreal;       // real lines of this CTA
+  if constexpr (kCols) {
+    const int tile = static_cast<int>(blockIdx.x % static_cast<unsigned>(n_tiles));
+    const long long mat = blockIdx.x / static_cast<unsigned>(n_tiles);
+    const int c0 = tile * kC;
+    nreal = width - c0 < kC ? width - c0 : kC;
+    base = mat * n * width + c0;
+  } else {
+    const long long r0 = static_cast<long long>(blockIdx.x) * 2 * maxpairs;
+    const long long left = args.lines - r0;
+    nreal = left < 2 * maxpairs ? static_cast<int>(left) : 2 * maxpairs;
+    base = r0 * n;
+  }
+  const int pairs = (nreal + 1) / 2;
+  // The CTA's elements as one flat index e: rows, e = l·N + c (one contiguous block of memory); columns, e = c·kC + l
+  // (row segments of kC), l >= nreal skipped. (l, c) of e, and its global offset.
+  const int count = kCols ? n * kC : nreal * n;
+  const auto split = [&](int e, int& l, int& c) {
+    if constexpr (kCols) {
+      c = e / kC;
+      l = e % kC;
+    } else {
+      l = static_cast<int>(dn.div(static_cast<unsigned>(e)));
+      c = e - l * n;
+    }
+  };
+  const auto offset = [&](int l, int c) -> long long {
+    if constexpr (kCols)
+      return base + static_cast<long long>(c) * width + l;
+    else
+      return base + static_cast<long long>(l) * n + c;
+  };
+  // Global loads kU at a time per thread before their shared-memory stores (the loads' latencies overlap), then
+  // put(l, c, value).
+  constexpr int kU = sizeof(T) == 4 ? 16 : 8;
+  const auto load_all = [&](auto put) {
+    for (int e0 = tid; e0 < count; e0 += kU * nth) {
+      T v[kU];
+#pragma unroll
+      for (int u = 0; u < kU; ++u) {
+        int l = 0, c = 0;
+        const int e = e0 + u * nth;
+        if (e < count) split(e, l, c);
+        if (e < count && l < nreal) v[u] = in[offset(l, c)];
+      }
+#pragma unroll
+      for (int u = 0; u < kU; ++u) {
+        int l = 0, c = 0;
+        const int e = e0 + u * nth;
+        if (e < count) split(e, l, c);
+        if (e < count && l < nreal) put(l, c, v[u]);
+      }
+    }
+  };
+  // The real (part 0) or imaginary (part 1) half of complex element i (unpadded) of buffer 0.
+  const auto zpart = [&](int i, int part) -> T& { return reinterpret_cast<T*>(buf0 + pad<C>(i))[part]; };
+
+  if constexpr (!kInverse) {
+    load_all([&](int l, int c, T v) { zpart((l >> 1) * n + inv_nat(c, n), l & 1) = v; });
+    if (nreal & 1)
+      for (int m = tid; m < n; m += nth) zpart((nreal >> 1) * n + m, 1) = T(0);
+  } else {
+    T* const yr = reinterpret_cast<T*>(buf1);  // raw inputs, line l at yr[l·n ..] (2P·N reals fit buffer 1)
+    load_all([&](int l, int c, T v) { yr[l * n + c] = v; });
+    __syncthreads();
+    for (int q = tid; q < pairs * n; q += nth) {
+      const int p = static_cast<int>(dn.div(static_cast<unsigned>(q))), k = q - p * n, km = k == 0 ? 0 : n - k;
+      const T* ya = yr + 2 * p * n;
+      const C va = pre<T, C>(ya[k], k == 0 ? T(0) : ya[km], k, n, tabs);
+      C vb{T(0), T(0)};
+      if (2 * p + 1 < nreal) vb = pre<T, C>(ya[n + k], k == 0 ? T(0) : ya[n + km], k, n, tabs);
+      buf0[pad<C>(q)] = C{va.x - vb.y, -(va.y + vb.x)};  // conj(V_a + i V_b)
+    }
+  }
+  __syncthreads();
+  const C* const z = fft<C>(args.passes, args.npass, args.fft_tw, n, buf0, buf1, pairs);
+
+  // Stores: forward Y(k) of line l at position k; inverse: z holds conj(IFFT(Z)), x_a = Re, x_b = −Im.
+#pragma unroll 4
+  for (int e = tid; e < count; e += nth) {
+    int l, c;
+    split(e, l, c);
+    if (l >= nreal) continue;
+    if constexpr (!kInverse) {
+      out[offset(l, c)] = post(z, (l >> 1) * n, c, n, l & 1, tabs);
+    } else {
+      const C v = z[pad<C>((l >> 1) * n + inv_nat(c, n))];
+      out[offset(l, c)] = (l & 1) ? -v.y : v.x;
+    }
+  }
+}
+
+// ---- Host side: the plan of one axis (kernels/dct2d/smooth.cu, tests/emulate/emulate_smooth.cpp) ----------------
+
+// The passes of FFT_N: radix 8 while 8 divides, then 4 or 2, then 3, 5, 7, 11, 13. False when N has another prime
+// factor or needs more than kMaxPasses passes.
+inline bool factor(long long n, unsigned char (&radix)[kMaxPasses], int& npass) {
+  npass = 0;
+  if (n < 1) return false;
+  const int order[] = {8, 4, 2, 3, 5, 7, 11, 13};
+  for (int r : order) {
+    while (n % r == 0 && npass < kMaxPasses) {
+      radix[npass++] = static_cast<unsigned char>(r);
+      n /= r;
+    }
+  }
+  return n == 1;
+}
+
+// fft_tw[t] = e^{−2πit/N}, t < N.
+template <class T>
+std::vector<typename Cx<T>::type> fft_twiddles(long long n) {
+  std::vector<typename Cx<T>::type> tw(static_cast<std::size_t>(n));
+  const long double pi = 3.141592653589793238462643383279502884L;
+  for (long long t = 0; t < n; ++t) {
+    const long double th = 2.0L * pi * static_cast<long double>(t) / static_cast<long double>(n);
+    tw[static_cast<std::size_t>(t)] = {static_cast<T>(std::cos(th)), static_cast<T>(-std::sin(th))};
+  }
+  return tw;
+}
+
+// The FFT passes of length n (for Args::passes; npass = their count); false as factor().
+inline bool plan_passes(long long n, std::vector<Pass>& passes) {
+  unsigned char radix[kMaxPasses];
+  int npass = 0;
+  passes.clear();
+  if (!factor(n, radix, npass)) return false;
+  long long ns = 1;
+  for (int p = 0; p < npass; ++p) {
+    Pass ps;
+    ps.radix = radix[p];
+    ps.nr = FastDiv(static_cast<unsigned>(n / radix[p]));
+    ps.ns = FastDiv(static_cast<unsigned>(ns));
+    passes.push_back(ps);
+    ns *= radix[p];
+  }
+  return true;
+}
+
+// Shared memory a CTA may take (H100 / H200: 227 KiB).
+constexpr int kMaxSmem = 227 * 1024;
+
+// Dynamic shared memory of a CTA of P pairs of lines of N points: two padded buffers.
+template <class T>
+constexpr long long smem_bytes(long long pairs, long long n) {
+  using C = typename Cx<T>::type;
+  const long long points = pairs * n;
+  return 2 * static_cast<long long>(sizeof(C)) * (points + (points >> (sizeof(C) == 8 ? 4 : 3)) + 1);
+}
+
+// Launch shape of one axis: P complex lines per CTA, threads, dynamic shared memory and (columns) kC.
+struct Config {
+  int pairs = 0, threads = 0, smem_bytes = 0, kc = 1;
+};
+// Rows: P·N ≈ 2048 complex points, at most 256 pairs (1024 and 4096 measured no faster, docs/decisions.md). Columns: a
+// tile of kC real columns, kC·sizeof(T) in 8 .. 64 bytes per row: the widest of 32 bytes or more whose CTA leaves room
+// for two per SM (kTwoCtaSmem), else 32 bytes in one CTA per SM, else the widest that fits. At most kMaxPoints points
+// per CTA. Threads: a radix-8 butterfly each (P·N/8), 64 .. 1024. pairs = 0 when N does not fit.
+constexpr long long kMaxPoints = 16384, kTwoCtaSmem = 112 * 1024;
+template <class T>
+Config config(long long n, bool cols) {
+  Config c;
+  if (n < 1 || smem_bytes<T>(1, n) > kMaxSmem) return c;
+  if (cols) {
+    const int wide = sizeof(T) == 4 ? 16 : 8, k32 = 32 / static_cast<int>(sizeof(T));
+    const auto fits = [&](int kc, long long limit) {
+      return smem_bytes<T>(kc / 2, n) <= limit && (kc / 2) * n <= kMaxPoints;
+    };
+    for (int kc = wide; kc >= k32 && c.kc == 1; kc /= 2)
+      if (fits(kc, kTwoCtaSmem)) c.kc = kc;
+    if (c.kc == 1 && fits(k32, kMaxSmem)) c.kc = k32;
+    for (int kc = k32 / 2; kc >= 2 && c.kc == 1; kc /= 2)
+      if (fits(kc, kMaxSmem)) c.kc = kc;
+    if (c.kc == 1) c.kc = 2;
+    c.pairs = c.kc / 2;
+  } else {
+    const long long target = 2048;
+    c.pairs = static_cast<int>(n >= target ? 1 : target / n > 256 ? 256 : target / n);
+  }
+  c.smem_bytes = static_cast<int>(smem_bytes<T>(c.pairs, n));
+  const long long t = (c.pairs * n / 8 + 31) / 32 * 32;
+  c.threads = static_cast<int>(t < 64 ? 64 : t > 1024 ? 1024 : t);
+  return c;
+}
+
+}  // namespace dct::cuda::smooth

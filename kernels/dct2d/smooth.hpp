@@ -1,0 +1,35 @@
+#pragma once
+// N-point DCT-II / DCT-III of lines of any smooth length (2^a 3^b 5^c 7^d 11^e 13^f) along rows or down columns, one
+// kernel per call with the reorder and the pre/postprocess folded in (kernels/dct2d/smooth.cuh derives the math;
+// kernels/dct2d/smooth.cu launches). Internal to kernels/: the 2-D smooth route (rows then columns) of cuda-fft2d-smooth
+// and of cuda-fft2d where it measures faster.
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "core/types.hpp"
+#include "kernels/common/plan.cuh"
+
+namespace dct::cuda {
+
+template <class T>
+class SmoothLines {
+ public:
+  // n smooth, and its lines fit a CTA's shared memory in this layout (f32: n <= 13,673; f64: n <= 6,456).
+  static bool supports(std::int64_t n, bool along_cols);
+  // The plan of one axis (DCT-II, or its inverse DCT-III with `inverse`) in `norm`; throws kUsage if !supports.
+  SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse);
+  // Rows: `count` lines of n contiguous elements. Columns: `count` matrices of n rows x `width` columns, the lines
+  // their columns. in == out is allowed.
+  void run(const T* in, T* out, std::int64_t count, std::int64_t width, cudaStream_t s) const;
+
+ private:
+  std::int64_t n_;
+  bool cols_, inverse_;
+  AxisTableBuffers<T> tables_;
+  DeviceBuffer fft_tw_, passes_;  // twiddles; the passes (smooth::Pass)
+  int npass_ = 0, pairs_ = 0, threads_ = 0, smem_ = 0, kc_ = 1;
+  const void* fn_ = nullptr;
+};
+
+}  // namespace dct::cuda

@@ -1,0 +1,211 @@
+/* Host emulation of the smooth-size line DCT kernels (kernels/dct2d/smooth.cuh, cuda-fft2d's route for sizes other
+   than the powers of two of its row kernels) for machines without a GPU, as emulate_rfft.cpp: the header compiled as
+   plain C++, each CTA run as one std::thread per CUDA thread with a std::barrier for __syncthreads, dynamic shared
+   memory one static buffer poisoned with NaN before each CTA. Compared with the O(N^2) long-double definitions:
+     forward  Y(k) = f(k) 2 sum_n x(n) cos(pi k (2n+1) / 2N)                        (DCT-II, scipy dct type 2)
+     inverse  x(n) = sum_k g(k) Y(k) cos(pi k (2n+1) / 2N) ... (DCT-III that inverts it, scipy idct type 2)
+   norm none (f = 1, g = (k ? 2 : 1) / 2N) and ortho (f = sqrt(1/2N) c_k, g = 2 f); rows (lines of N contiguous
+   values, an odd number of lines so that a CTA's last pair has one real line) and columns (matrices of N rows x
+   width, widths that leave a partial tile, batch 2); every radix and several of them in one length, odd N, N = 1, 2;
+   f32 and f64. Outputs poisoned (NaN) before the run; every output element is checked; the input must come back
+   unmodified, and an in-place run (in == out) must give the same result.
+   Error per case: max |out - ref| over max |ref|. Pass: f32 <= 2e-6 * log2(2N) + 1e-6 (FFT rounding grows with the
+   passes), f64 <= 1e-12. Self-contained (no libraries). */
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "cuda_host.hpp"
+#define __shared__
+#include "kernels/dct2d/smooth.cuh"
+
+namespace dct::cuda::smooth {
+alignas(16) unsigned char smooth_smem[kMaxSmem];
+}
+
+using namespace dct::cuda;
+using LD = long double;
+
+namespace {
+
+const LD kPi = 3.141592653589793238462643383279502884L;
+
+LD fk(long long k, long long n, bool ortho) {
+  return ortho ? std::sqrt(1.0L / (2.0L * n)) * (k == 0 ? std::sqrt(0.5L) : 1.0L) : 1.0L;
+}
+
+template <class T>
+struct Tables {
+  using C = typename smooth::Cx<T>::type;
+  std::vector<C> fft_tw, tw;
+  std::vector<T> fs, ia;
+  Tables(long long n, bool ortho) : fft_tw(smooth::fft_twiddles<T>(n)) {
+    for (long long k = 0; k < n; ++k) {  // as kernels/common/plan.cu's AxisTableBuffers(n, norm, 2.0)
+      const LD th = kPi * k / (2.0L * n), f = fk(k, n, ortho);
+      tw.push_back(C{static_cast<T>(std::cos(th)), static_cast<T>(-std::sin(th))});
+      fs.push_back(static_cast<T>(2.0L * f));
+      ia.push_back(static_cast<T>((ortho ? 1.0L / f : 1.0L) / (2.0L * n)));
+    }
+  }
+};
+
+// One 1-D transform of line values v (length n) by the definition.
+std::vector<LD> reference(const std::vector<LD>& v, long long n, bool inverse, bool ortho) {
+  std::vector<LD> out(n, 0.0L);
+  for (long long a = 0; a < n; ++a)
+    for (long long b = 0; b < n; ++b) {
+      if (!inverse) {
+        out[a] += 2.0L * fk(a, n, ortho) * v[b] * std::cos(kPi * a * (2 * b + 1) / (2.0L * n));
+      } else {
+        const LD g = ortho ? 2.0L * fk(b, n, true) : (b == 0 ? 1.0L : 2.0L) / (2.0L * n);
+        out[a] += g * v[b] * std::cos(kPi * b * (2 * a + 1) / (2.0L * n));
+      }
+    }
+  return out;
+}
+
+template <class T, bool kCols, bool kInverse, int kC>
+void launch(smooth::Args<T> a, const smooth::Config& c, long long ctas) {
+  blockDim = {static_cast<unsigned>(c.threads), 1, 1};
+  for (long long b = 0; b < ctas; ++b) {
+    blockIdx = {static_cast<unsigned>(b), 0, 0};
+    std::memset(smooth::smooth_smem, 0xFF, static_cast<std::size_t>(c.smem_bytes));
+    emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) { smooth::smooth_lines<T, kCols, kInverse, kC>(a); });
+  }
+}
+
+template <class T, bool kCols, bool kInverse>
+void launch_kc(const smooth::Args<T>& a, const smooth::Config& c, long long ctas) {
+  if constexpr (!kCols) {
+    launch<T, false, kInverse, 1>(a, c, ctas);
+  } else {
+    switch (c.kc) {
+      case 16:
+        launch<T, true, kInverse, 16>(a, c, ctas);
+        break;
+      case 8:
+        launch<T, true, kInverse, 8>(a, c, ctas);
+        break;
+      case 4:
+        launch<T, true, kInverse, 4>(a, c, ctas);
+        break;
+      default:
+        launch<T, true, kInverse, 2>(a, c, ctas);
+        break;
+    }
+  }
+}
+
+// Returns the relative error (INFINITY: unwritten output, modified input, no plan).
+template <class T>
+double run(long long n, bool cols, bool inverse, bool ortho, long long lines_or_width, long long batch,
+           std::mt19937_64& rng, bool in_place) {
+  smooth::Args<T> a;
+  std::vector<smooth::Pass> passes;
+  if (!smooth::plan_passes(n, passes)) return INFINITY;
+  a.n = static_cast<int>(n);
+  a.npass = static_cast<int>(passes.size());
+  a.passes = passes.data();
+  a.dn = smooth::FastDiv(static_cast<unsigned>(n));
+  const smooth::Config c = smooth::config<T>(n, cols);
+  if (c.pairs == 0) return INFINITY;
+  const Tables<T> t(n, ortho);
+  const long long total = cols ? batch * n * lines_or_width : lines_or_width * n;
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<T> x(static_cast<std::size_t>(total)), y(static_cast<std::size_t>(total));
+  for (T& v : x) v = static_cast<T>(static_cast<float>(u(rng)));
+  std::memset(y.data(), 0xFF, y.size() * sizeof(T));
+  const std::vector<T> x0 = x;
+  a.fft_tw = t.fft_tw.data();
+  a.tw = t.tw.data();
+  a.fs = t.fs.data();
+  a.ia = t.ia.data();
+  a.pairs = c.pairs;
+  a.in = x.data();
+  a.out = in_place ? x.data() : y.data();
+  long long ctas;
+  if (cols) {
+    a.width = static_cast<int>(lines_or_width);
+    a.n_tiles = static_cast<int>((lines_or_width + c.kc - 1) / c.kc);
+    ctas = a.n_tiles * batch;
+  } else {
+    a.lines = lines_or_width;
+    ctas = (lines_or_width + 2 * c.pairs - 1) / (2 * c.pairs);
+  }
+  if (!inverse) {
+    if (cols)
+      launch_kc<T, true, false>(a, c, ctas);
+    else
+      launch_kc<T, false, false>(a, c, ctas);
+  } else {
+    if (cols)
+      launch_kc<T, true, true>(a, c, ctas);
+    else
+      launch_kc<T, false, true>(a, c, ctas);
+  }
+  const std::vector<T>& out = in_place ? x : y;
+  if (!in_place && std::memcmp(x0.data(), x.data(), x.size() * sizeof(T)) != 0) return INFINITY;
+  // Line l: rows: elements l*n + i; columns: (b, col) = (l / width, l % width), elements b*n*width + i*width + col.
+  const long long nlines = cols ? batch * lines_or_width : lines_or_width;
+  double err = 0, scale = 0;
+  for (long long l = 0; l < nlines; ++l) {
+    const auto idx = [&](long long i) {
+      return cols ? (l / lines_or_width) * n * lines_or_width + i * lines_or_width + l % lines_or_width : l * n + i;
+    };
+    std::vector<LD> v(n);
+    for (long long i = 0; i < n; ++i) v[i] = static_cast<LD>(x0[idx(i)]);
+    const std::vector<LD> r = reference(v, n, inverse, ortho);
+    for (long long i = 0; i < n; ++i) {
+      const double o = static_cast<double>(out[idx(i)]);
+      if (std::isnan(o)) return INFINITY;
+      err = std::max(err, static_cast<double>(std::fabs(o - r[i])));
+      scale = std::max(scale, static_cast<double>(std::fabs(r[i])));
+    }
+  }
+  return err / (scale > 0 ? scale : 1.0);
+}
+
+}  // namespace
+
+int main() {
+  std::mt19937_64 rng(2026);
+  // FastDiv: every divisor up to 2^14 on edge and random numerators below 2^31.
+  for (unsigned d = 1; d <= (1u << 14); ++d) {
+    const smooth::FastDiv f(d);
+    for (unsigned q : {0u, 1u, d - 1, d, d + 1, 2 * d - 1, 2 * d, (1u << 31) - 1, static_cast<unsigned>(rng() >> 33),
+                       static_cast<unsigned>(rng() >> 45)})
+      if (f.div(q) != q / d) {
+        std::printf("FAIL FastDiv(%u).div(%u) = %u, not %u\n", d, q, f.div(q), q / d);
+        return 1;
+      }
+  }
+  // Every radix alone, mixed lengths, odd N, and the image sizes' factors (1080 = 8*27*5, 1920 = 8*16*15, 1000).
+  const long long sizes[] = {1,  2,  3,  4,   5,   6,   7,   8,   9,   11,  12,  13,  15,  16,  21,   30,
+                             45, 64, 77, 100, 120, 143, 169, 175, 243, 270, 360, 375, 500, 720, 1000, 1080};
+  int failed = 0, cases = 0;
+  for (long long n : sizes)
+    for (int prec = 0; prec < 2; ++prec)
+      for (int cols = 0; cols < 2; ++cols)
+        for (int inv = 0; inv < 2; ++inv) {
+          const bool ortho = (n + inv + cols) % 2 == 0;
+          const bool in_place = (n + prec) % 3 == 0;
+          // rows: 2·P·2 + 1 lines (two CTAs and a last one with one line); columns: widths with a partial tile.
+          const smooth::Config c = prec ? smooth::config<double>(n, cols) : smooth::config<float>(n, cols);
+          const long long extent = cols ? 2 * c.kc + 3 : 4 * c.pairs + 1, batch = cols ? 2 : 1;
+          const double err = prec ? run<double>(n, cols, inv, ortho, extent, batch, rng, in_place)
+                                  : run<float>(n, cols, inv, ortho, extent, batch, rng, in_place);
+          const double tol = prec ? 1e-12 : 2e-6 * std::log2(2.0 * n) + 1e-6;
+          const bool ok = err <= tol;
+          ++cases;
+          if (!ok) ++failed;
+          if (!ok || n >= 720)
+            std::printf("%s N=%lld %s %s %s %s%s: rel err %.3g (tol %.1g)\n", ok ? "ok  " : "FAIL", n,
+                        prec ? "f64" : "f32", cols ? "cols" : "rows", inv ? "inverse" : "forward",
+                        ortho ? "ortho" : "none", in_place ? " in place" : "", err, tol);
+        }
+  std::printf("emulate_smooth: %d cases, %d failed\n", cases, failed);
+  return failed == 0 ? 0 : 1;
+}
