@@ -457,15 +457,17 @@ def peer_section(peer, results):
         vk, me = num(p.get("median_ms")), num(best["median_ms"])
         ratio = f"{vk / me:.2f}" if vk and me else "–"
         body.append([dop, p["precision"], p["shape"], best["backend"], best["median_ms"], cell(best.get("x_copy")),
-                     p["op"], cell(p.get("median_ms")),
-                     cell(p.get("x_copy")), ratio])
+                     cell(best.get("x_fft")), p["op"], cell(p.get("median_ms")), cell(p.get("x_copy")),
+                     cell(p.get("x_fft")), ratio])
     out = []
     if body:
         out.append("Matching op, precision and shape (dctool: the fastest backend measured for it; `idct2` = VkFFT's "
-                   "DCT-III; `dct4` along rows = VkFFT's batched 1-D DCT-IV). Each x_copy is against the copy "
-                   "measured in its own process; VkFFT ÷ dctool > 1 means dctool is faster.\n")
-        out.append(md_table(["op", "precision", "shape", "dctool backend", "dctool ms", "dctool ×copy", "VkFFT op",
-                             "VkFFT ms", "VkFFT ×copy", "VkFFT ÷ dctool"], body))
+                   "DCT-III; `dct4` along rows = VkFFT's batched 1-D DCT-IV). Each ×copy and ×cuFFT is against the copy "
+                   "and cuFFT's R2C (C2R for the inverse) of the same shape measured in its own process; VkFFT ÷ "
+                   "dctool > 1 means dctool is faster.\n")
+        out.append(md_table(["op", "precision", "shape", "dctool backend", "dctool ms", "dctool ×copy",
+                             "dctool ×cuFFT", "VkFFT op", "VkFFT ms", "VkFFT ×copy", "VkFFT ×cuFFT",
+                             "VkFFT ÷ dctool"], body))
     else:
         have = ", ".join(sorted(mine)) or "none"
         out.append(f"No dctool rows for this device match the VkFFT shapes yet (dctool results here: {have}).")
