@@ -342,9 +342,14 @@ Item write_entry(const Job& job, Coded&& c) {
   it.output = job.outputs[i][k];
   it.quality = job.qualities[k];
   const Clock::time_point t0 = Clock::now();
-  // Started with t0: the bookkeeping below counts in the first stage, so that the stages add up to the total even
-  // when this thread is preempted here.
-  core::Stopwatch sw;
+  // Each stage ends where the next begins (one clock reading per boundary, the total read at the last one), so that
+  // the stages add up to the total even when this thread is preempted between them.
+  Clock::time_point mark = t0;
+  const auto lap = [&](const char* stage) {
+    const Clock::time_point now = Clock::now();
+    it.times.add(stage, ms_between(mark, now));
+    mark = now;
+  };
   it.times.add("read", src.read_ms);
   for (const auto& row : c.times.rows()) it.times.add(row.stage, row.ms);
   it.times.add("queue_write", ms_between(c.end, t0));
@@ -362,8 +367,7 @@ Item write_entry(const Job& job, Coded&& c) {
         it.note = "dctool: note: " + printable(it.output) + ": the alpha channel is not stored in the .jpg";
       const std::vector<unsigned char> file =
           encode_jpeg(c.res.quantized, h, w, job.o.optimize, it.output, job.r.progressive);
-      it.times.add("encode", sw.elapsed_ms());
-      sw.reset();
+      lap("encode");
       try {
         core::AtomicFile f(it.output);
         f.write(file.data(), file.size());
@@ -371,11 +375,9 @@ Item write_entry(const Job& job, Coded&& c) {
       } catch (const Error& e) {
         rethrow_with_subject(e, it.output);
       }
-      it.times.add("write", sw.elapsed_ms());
-      sw.reset();
+      lap("write");
       const core::HostTensor decoded = decode_jpeg(file, it.output);
-      it.times.add("decode", sw.elapsed_ms());
-      sw.reset();
+      lap("decode");
       {
         std::lock_guard<std::mutex> lock(src.mu);
         if (src.colour == nullptr) {
@@ -397,8 +399,7 @@ Item write_entry(const Job& job, Coded&& c) {
       } catch (const Error& e) {
         rethrow_with_subject(e, it.output);
       }
-      it.times.add("write", sw.elapsed_ms());
-      sw.reset();
+      lap("write");
       {
         std::lock_guard<std::mutex> lock(src.mu);
         if (!src.blockiness_input && job.details()) src.blockiness_input = core::blockiness(in);
@@ -420,8 +421,8 @@ Item write_entry(const Job& job, Coded&& c) {
   it.nonzero_fraction = c.res.nonzero_fraction();
   it.entropy_bpp = c.res.entropy_bpp(in.shape().count());
   it.backend = c.res.backend;
-  it.times.add("metrics", sw.elapsed_ms());
-  it.times.add("total", ms_between(src.start, Clock::now()));
+  lap("metrics");
+  it.times.add("total", ms_between(src.start, mark));
   return it;
 }
 
