@@ -189,7 +189,8 @@ BatchTargets resolve_targets(const std::vector<std::string>& inputs, const std::
   // An existing directory named like an output file (out.npy) is a mistake for that file, not a destination.
   const bool file_name = is_matrix_path(output) || core::is_image_path(output);
   t.dir = inputs.size() > 1 || (!output.empty() && output.back() == '/') || (is_dir && !file_name);
-  if (t.dir && !is_dir && fs::exists(output, ec))
+  // Existence first, then the kind: under mpirun another rank may create the directory between two checks.
+  if (t.dir && !is_dir && fs::exists(output, ec) && !fs::is_directory(output, ec))
     throw Error(ErrorCode::kUsage, output,
                 "is a file: several inputs need -o to name a directory (one that does not exist is created)");
   if (!t.dir) {
