@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The measured sweeps behind docs/performance.md, run on the GPU machine:
 #
-#   scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH]
+#   scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH [VKBENCH_R2R]]
 #
 # BUILD_DIR holds `dctool` (a Release build for the GPU). Writes one CSV per capability into OUT_DIR, named
 # <capability>-<device>.csv as bench/results/ expects (device: h100, h200, from nvidia-smi; DEVICE_SLUG overrides):
@@ -14,23 +14,32 @@
 #   dct4-<dev>.csv    N = 17 (direct / 4-section / 8-section / fft; 1 and 2^20 transforms), then cuda-dct4-fft batched
 #                     at N = 256, 1024, 4096, 1023 (dct4, idct4, ortho, f32 and f64); two `# command:` lines
 #   lot-<dev>.csv     cuda-lot beside cpu-lot (the host's cores), lot/ilot, f32, 2048^2..8192^2
+#   r2r-<dev>.csv     the real-to-real family on the GPU: cuda-r2r on 3-D DCT-II/III (r2r:dct2+dct2+dct2,
+#                     r2r:dct3+dct3+dct3) at 256^3, 512^3, 384x512x640 (f32, f64) and 2-D dct1, dst2, dst3 at 4096^2 and
+#                     1080x1920 (f32, f64); 20000 matrices of 240x240 (--batch 20000, f32): dct2 and idct2 by
+#                     cuda-fft2d, r2r:dct2+dct2 by cuda-r2r (the shapes of peer-vkfft-r2r)
 #   peer-vkfft-<dev>.csv  (only with VKBENCH, the peer binary built by ../shared/peers/build.sh) VkFFT's 2-D DCT-II/III
 #                     and batched DCT-IV with cuFFT and the copy of the same shapes, in its own process
+#   peer-vkfft-r2r-<dev>.csv  (capability peer-r2r; only with VKBENCH_R2R, the 4th argument or the environment variable:
+#                     the binary built by scripts/bench/peers/build.sh) VkFFT's 3-D DCT-II/III, 2-D DCT-I, DST-II/III
+#                     and DCT-II/III of 20000 matrices of 240x240, with cuFFT and the copy of the same shapes
 # Every file starts with `# command: <the command that made it>` (one per command), `# device: <GPU name>`,
 # `# date: YYYY-MM-DD`, then the CSV (one header). Then, on the build machine:
 #   cp OUT_DIR/*.csv bench/results/ && /usr/bin/python3 scripts/bench/make_performance_docs.py
 #
 # Environment: REPS (default 20) timed repetitions per point; SWEEPS (comma list, default
-# "dct2d,dct1d,block8,dct4,lot,peer-vkfft") to run a subset; DEVICE_SLUG; SWEEPS_VERBOSE=1 prints every row at the end.
+# "dct2d,shapes,dct1d,block8,dct4,lot,r2r,peer-vkfft,peer-r2r") to run a subset; VKBENCH_R2R (when no 4th argument);
+# DEVICE_SLUG; SWEEPS_VERBOSE=1 prints every row at the end.
 # Each invocation runs under `timeout 240`; a failed one is reported, its capability file is written from the
 # commands that succeeded (or not at all), and the script exits non-zero at the end.
 set -u -o pipefail
 
-BUILD=${1:?usage: scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH]}
-OUTDIR=${2:?usage: scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH]}
+BUILD=${1:?usage: scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH [VKBENCH_R2R]]}
+OUTDIR=${2:?usage: scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH [VKBENCH_R2R]]}
 VKBENCH=${3:-}
+VKBENCH_R2R=${4:-${VKBENCH_R2R:-}}
 REPS=${REPS:-20}
-SWEEPS=${SWEEPS:-dct2d,shapes,dct1d,block8,dct4,lot,peer-vkfft}
+SWEEPS=${SWEEPS:-dct2d,shapes,dct1d,block8,dct4,lot,r2r,peer-vkfft,peer-r2r}
 # Photograph and matrix shapes, and 40 random smooth shapes (sides 16..16384 of prime factors 2..13, 2^14..2^24
 # elements, Python's random.Random(27)), for the shapes capability and the peer.
 IMAGE_SHAPES=1080x1920,1920x1080,720x1280,1000x1000,1536x1536,2160x3840,3000x4000,6144x6144,4000x6000,100x10000,10000x100
@@ -38,6 +47,11 @@ RANDOM_SHAPES=10010x1485,1575x810,180x154,5632x2112,1260x2640,3087x715,1215x1152
 33x15400,4374x1274,448x7436,2178x7371,8450x1040,5292x468,273x2916,81x12636,220x637,525x1372,5670x117,650x8450,39x3888,\
 12740x520,2275x6468,154x1815,4160x2376,33x2475,550x12870,1372x676,4455x2430,5120x143,5145x1232,637x882,243x2145,\
 130x2925,338x1755,9625x210,1728x3993
+# The real-to-real shapes (r2r and peer-r2r): 3-D DxHxW, 2-D HxW, and the batch of small matrices.
+SHAPES_3D=256x256x256,512x512x512,384x512x640
+SHAPES_R2R_2D=4096x4096,1080x1920
+BATCH_SHAPE=240x240
+BATCH_COUNT=20000
 DCTOOL=$BUILD/dctool
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
@@ -82,7 +96,8 @@ SUMMARY=()  # "capability|file|rows|exit codes|seconds"
 COMMON=(--reps "$REPS" --warmup 3 --effort estimate --verify --format csv)
 
 # One capability file from one or more commands. Usage: capability CAP -- ARGS... [-- ARGS...]
-# Each ARGS is a `dctool bench` argument list (without the common tail) or, for the peer, `@peer ARGS`.
+# Each ARGS is a `dctool bench` argument list (without the common tail) or, for the peers, `@peer ARGS` (VKBENCH) or
+# `@peer-r2r ARGS` (VKBENCH_R2R).
 capability() {
   local cap=$1; shift
   [[ $1 == -- ]] && shift
@@ -97,11 +112,13 @@ capability() {
     k=$((k + 1))
     local part=$TMP/$cap.$k.csv rc shown
     read -r -a args <<<"$c"
-    if [[ ${args[0]} == @peer ]]; then
+    if [[ ${args[0]} == @peer || ${args[0]} == @peer-r2r ]]; then
+      local bin=$VKBENCH name=vkbench
+      [[ ${args[0]} == @peer-r2r ]] && bin=$VKBENCH_R2R name=vkbench_r2r
       args=("${args[@]:1}")
-      shown="vkbench ${args[*]}"
+      shown="$name ${args[*]}"
       say "== $cap: $shown"
-      timeout 240 "$VKBENCH" "${args[@]}" >"$part" 2>>"$LOG"
+      timeout 240 "$bin" "${args[@]}" >"$part" 2>>"$LOG"
       rc=$?
     else
       shown="dctool bench ${args[*]} ${COMMON[*]}"
@@ -159,6 +176,15 @@ else
     --backends cuda-dct4-fft --precision f32,f64
   wanted lot && capability lot -- --ops lot,ilot --sizes 2048x2048,4096x4096,8192x8192 \
     --backends cuda-lot,cpu-lot --precision f32
+  # One command per precision (3-D) and per batched op: each stays well inside its 240 s (the batch is 1.15e9
+  # elements: random inputs, transfers and the f64 oracle take most of it).
+  wanted r2r && capability r2r -- --ops r2r:dct2+dct2+dct2,r2r:dct3+dct3+dct3 --sizes "$SHAPES_3D" \
+    --backends cuda-r2r --precision f32 \
+    -- --ops r2r:dct2+dct2+dct2,r2r:dct3+dct3+dct3 --sizes "$SHAPES_3D" --backends cuda-r2r --precision f64 \
+    -- --ops dct1,dst2,dst3 --sizes "$SHAPES_R2R_2D" --backends cuda-r2r --precision f32,f64 \
+    -- --ops dct2 --sizes "$BATCH_SHAPE" --batch "$BATCH_COUNT" --backends cuda-fft2d --precision f32 \
+    -- --ops idct2 --sizes "$BATCH_SHAPE" --batch "$BATCH_COUNT" --backends cuda-fft2d --precision f32 \
+    -- --ops r2r:dct2+dct2 --sizes "$BATCH_SHAPE" --batch "$BATCH_COUNT" --backends cuda-r2r --precision f32
 fi
 if wanted peer-vkfft && [[ -n $VKBENCH ]]; then
   if [[ -x $VKBENCH ]]; then
@@ -169,13 +195,23 @@ if wanted peer-vkfft && [[ -n $VKBENCH ]]; then
     status=1
   fi
 fi
+if wanted peer-r2r && [[ -n $VKBENCH_R2R ]]; then
+  if [[ -x $VKBENCH_R2R ]]; then
+    capability peer-vkfft-r2r -- @peer-r2r --only 3d --shapes3d "$SHAPES_3D" --max-seconds 200 \
+      -- @peer-r2r --only 2d --shapes "$SHAPES_R2R_2D" --max-seconds 200 \
+      -- @peer-r2r --only batch --batch2d "${BATCH_COUNT}x$BATCH_SHAPE" --max-seconds 200
+  else
+    say "sweeps: VKBENCH_R2R '$VKBENCH_R2R' is not an executable"
+    status=1
+  fi
+fi
 
 # Short summary last.
 echo
-printf '%-11s %-24s %5s %-11s %6s\n' capability file rows exit seconds | tee -a "$LOG"
+printf '%-15s %-26s %5s %-11s %6s\n' capability file rows exit seconds | tee -a "$LOG"
 for s in "${SUMMARY[@]}"; do
   IFS='|' read -r c f r e t <<<"$s"
-  printf '%-11s %-24s %5s %-11s %6s\n' "$c" "$f" "$r" "$e" "$t" | tee -a "$LOG"
+  printf '%-15s %-26s %5s %-11s %6s\n' "$c" "$f" "$r" "$e" "$t" | tee -a "$LOG"
 done
 if [[ ${SWEEPS_VERBOSE:-0} == 1 ]]; then
   for f in "$OUTDIR"/*-"$SLUG".csv; do
