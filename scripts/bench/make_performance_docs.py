@@ -4,10 +4,13 @@
     /usr/bin/python3 scripts/bench/make_performance_docs.py [--results DIR] [--doc FILE] [--img DIR]
 
 Inputs: bench/results/<capability>-<device>.csv, each the output of `dctool bench --format csv` (or, for
-peer-vkfft, of ../shared/peers/vkbench) preceded by `# command: ...` (one or more), `# device: ...` and
-`# date: YYYY-MM-DD` lines, as scripts/bench/sweeps.sh writes them. Capabilities: dct2d (Table V layout), dct1d
-(Table IV), block8, dct4, lot, jpeg, peer-vkfft; any other name is shown with the generic table and plot. Works with
-whatever subset exists; every table and plot holds one device only. Needs matplotlib (Debian: python3-matplotlib).
+peer-vkfft, of ../shared/peers/vkbench; for peer-vkfft-r2r, of scripts/bench/peers/vkbench_r2r) preceded by
+`# command: ...` (one or more), `# device: ...` and `# date: YYYY-MM-DD` lines, as scripts/bench/sweeps.sh writes
+them. Capabilities: dct2d (Table V layout), dct1d (Table IV), block8, dct4, lot, r2r (tables only), jpeg, peer-vkfft,
+peer-vkfft-r2r; any other name is shown with the generic table and plot. Works with whatever subset exists (no r2r
+or peer-vkfft-r2r file: no section for them); every table and plot holds one device only. --results DIR reads
+another directory (e.g. a scratch copy), --doc and --img write elsewhere. Needs matplotlib (Debian:
+python3-matplotlib).
 Numbers from the CSVs are printed as they are; derived ones (copy / cuFFT times, ratios) are marked as such.
 """
 import argparse
@@ -29,8 +32,9 @@ from matplotlib.ticker import LogFormatterSciNotation, NullLocator  # noqa: E402
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COMMAND = "/usr/bin/python3 scripts/bench/make_performance_docs.py"
 IMG_PREFIX = "perf-"
-KNOWN = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "jpeg", "peer-vkfft"]
-EXPECTED = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "peer-vkfft"]  # what sweeps.sh writes (jpeg is optional)
+KNOWN = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "r2r", "jpeg", "peer-vkfft", "peer-vkfft-r2r"]
+# what sweeps.sh writes (jpeg is optional; r2r and peer-vkfft-r2r are listed where measured, not yet asked for)
+EXPECTED = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "peer-vkfft"]
 TITLES = {
     "dct2d": "2-D DCT-II / DCT-III (Table V layout)",
     "shapes": "2-D DCT-II / DCT-III on image and random smooth shapes",
@@ -38,8 +42,10 @@ TITLES = {
     "block8": "8×8 block DCT",
     "dct4": "DCT-IV",
     "lot": "8×8 lapped orthogonal transform (LOT)",
+    "r2r": "Real-to-real transforms: 3-D DCT, DCT-I, DST, many small matrices",
     "jpeg": "JPEG round trip",
     "peer-vkfft": "dctool and VkFFT",
+    "peer-vkfft-r2r": "dctool and VkFFT: real-to-real transforms",
 }
 INTROS = {
     "dct2d": "Whole-matrix 2-D DCT-II (`dct2`) and its inverse DCT-III (`idct2`), `--axis both`: the row-column "
@@ -62,6 +68,12 @@ INTROS = {
     "lot": "8×8 lapped orthogonal transform (Malvar), forward (`lot`, H×W → (H+8)×(W+8)) and inverse (`ilot`): "
            "the GPU kernel (`cuda-lot`) beside the CPU implementation on the host's cores (`cpu-lot`; its x_copy and "
            "x_fft are against a host memcpy and FFTW r2c, its device column names the CPU).",
+    "r2r": "The real-to-real family on the GPU (FFTW's r2r kinds, norm `none`): 3-D DCT-II and DCT-III on every axis "
+           "(`r2r:dct2+dct2+dct2`, `r2r:dct3+dct3+dct3`), 2-D DCT-I, DST-II and DST-III on both axes (`dct1`, "
+           "`dst2`, `dst3`), and 20000 matrices of 240×240 in one call (`--batch 20000`: `dct2` / `idct2` by "
+           "`cuda-fft2d`, `r2r:dct2+dct2` by the real-to-real backend). Shapes are DxHxW or HxW, the last axis "
+           "contiguous. `dctool bench` has no cuFFT baseline for 3-D shapes (x_fft empty there); its x_fft of the "
+           "real-to-real ops is against cuFFT's R2C of the shape, also for the type-III kinds.",
     "jpeg": "JPEG round trip.",
 }
 DCTOOL_COLS = ["op", "backend", "precision", "shape", "batch", "reps", "median_ms", "min_ms", "max_ms", "gbps",
@@ -417,6 +429,8 @@ def plots_for(res, img_dir):
     if res.cap == "dct2d":
         fig(base + ".png", rows, "2-D DCT: time against size (square sizes joined; non-square sizes as open markers)",
             title="2-D DCT-II / DCT-III", xfun=elements, connect=square, xlabel=xl, ops=["dct2", "idct2"])
+    elif res.cap == "r2r":
+        return []  # 3-D shapes have no HxW x axis; the tables say it
     elif res.cap == "dct4":
         n17 = [r for r in rows if shape_hw(r["shape"])[1] == 17]
         rest = [r for r in rows if shape_hw(r["shape"])[1] != 17]
@@ -472,6 +486,63 @@ def peer_section(peer, results):
         have = ", ".join(sorted(mine)) or "none"
         out.append(f"No dctool rows for this device match the VkFFT shapes yet (dctool results here: {have}).")
     return "\n".join(out)
+
+
+# vkbench_r2r's op -> (the dctool bench ops that are the same transform, its heading). dctool's type-III rows
+# (dct3, idct2 = DCT-III / 2N) differ from VkFFT's by a scale only, which does not change the work.
+R2R_PEER_OPS = OrderedDict([
+    ("dct2_3d", (("r2r:dct2+dct2+dct2", "dct2"), "3-D DCT-II")),
+    ("dct3_3d", (("r2r:dct3+dct3+dct3", "dct3", "idct2"), "3-D DCT-III")),
+    ("dct1_2d", (("dct1", "r2r:dct1+dct1"), "2-D DCT-I")),
+    ("dst2_2d", (("dst2", "r2r:dst2+dst2"), "2-D DST-II")),
+    ("dst3_2d", (("dst3", "r2r:dst3+dst3"), "2-D DST-III")),
+    ("dct2_2d", (("dct2", "r2r:dct2+dct2"), "2-D DCT-II of many matrices")),
+    ("dct3_2d", (("idct2", "dct3", "r2r:dct3+dct3"), "2-D DCT-III of many matrices")),
+])
+
+
+def r2r_peer_section(peer, results):
+    """dctool against VkFFT on the real-to-real family: one table per VkFFT op, the op / precision / shape / batch
+    points both measured on this device."""
+    mine = [r for res in results if res.slug == peer.slug and not res.is_peer for r in res.rows
+            if num(r.get("median_ms")) is not None]
+    out, dagger = [], False
+    for vop, (dops, heading) in R2R_PEER_OPS.items():
+        body = []
+        for p in peer.rows:
+            if re.sub(r"(_inplace)?(_tuned)?$", "", p.get("op", "")) != vop:
+                continue
+            batch = num(p.get("batch")) or 1
+            cands = [r for r in mine if r["op"] in dops and r["precision"] == p["precision"]
+                     and r["shape"] == p["shape"] and (num(r.get("batch")) or 1) == batch]
+            if not cands:
+                continue
+            best = min(cands, key=lambda r: num(r["median_ms"]))
+            me, vk = num(best["median_ms"]), num(p.get("median_ms"))
+            xfft = cell(best.get("x_fft"))
+            if xfft == "–" and num(p.get("fft_ms")):
+                xfft = f"{me / num(p['fft_ms']):.3g} †"
+                dagger = True
+            body.append([p["precision"], p["shape"], f"{batch:g}", f"`{best['op']}` {best['backend']}",
+                         best["median_ms"], cell(best.get("x_copy")), xfft, p["op"], cell(p.get("median_ms")),
+                         cell(p.get("x_copy")), cell(p.get("x_fft")), f"{me / vk:.2f}" if me and vk else "–"])
+        if body:
+            out += [f"**{heading}** (VkFFT `{vop}`)", "",
+                    md_table(["precision", "shape", "batch", "dctool op, backend", "dctool ms", "dctool ×copy",
+                              "dctool ×cuFFT", "VkFFT op", "VkFFT ms", "VkFFT ×copy", "VkFFT ×cuFFT",
+                              "dctool ÷ VkFFT"], body), ""]
+    if out:
+        lead = ["Matching op, precision, shape and batch (dctool: the fastest backend measured for it). Each ×copy "
+                "and ×cuFFT is against the copy and cuFFT of the same shape measured in its own process: for VkFFT "
+                "cuFFT's R2C (C2R for the type-III rows; 3-D plans for the 3-D shapes, a batched 2-D plan for the "
+                "matrices), for dctool its bench's baseline (C2R for `idct2`, R2C otherwise, the real-to-real type-III "
+                "kinds included). dctool ÷ VkFFT < 1 means dctool is faster; – where a side has no time (a VkFFT plan that failed leaves nan).", ""]
+        if dagger:
+            out += ["† dctool's bench has no cuFFT baseline for 3-D shapes: its median ÷ the cuFFT time of the same "
+                    "shape that vkbench_r2r measured (fft_ms), same device, the other process.", ""]
+        return "\n".join(lead + out).rstrip()
+    have = ", ".join(sorted({res.cap for res in results if res.slug == peer.slug and not res.is_peer})) or "none"
+    return f"No dctool rows for this device match the VkFFT shapes yet (dctool results here: {have})."
 
 
 # ---------------------------------------------------------------------------------------------------- document
@@ -556,13 +627,23 @@ def build(results_dir, doc_path, img_dir):
                    "(`../shared/peers/`): out-of-place, CUDA events, median of its repetitions after warm-ups, "
                    "random inputs, FFTW's normalisation (dctool's DCT-IV rows use `--norm ortho`; the scale does "
                    "not change the work). Its process also times cuFFT and the copy of the same shapes.", ""]
+        elif cap == "peer-vkfft-r2r":
+            md += ["VkFFT (1.3.4 in `../shared/peers/vkFFT`; CUDA backend, kernels compiled through NVRTC) on the "
+                   "real-to-real family, timed by `vkbench_r2r` (`scripts/bench/peers/vkbench_r2r.cu`, built by "
+                   "`scripts/bench/peers/build.sh`; `sweeps.sh` capability `peer-r2r`) the way `vkbench` times its "
+                   "DCTs: out-of-place, CUDA events, median of its repetitions after warm-ups, random inputs, FFTW's "
+                   "normalisation (REDFT00 for DCT-I, RODFT10 / RODFT01 for DST-II / DST-III; max_rel_err against a "
+                   "host double reference on sampled lines). DST-II/III are VkFFT's own (`performDST`). Its process "
+                   "also times cuFFT's R2C/C2R (3-D plans for DxHxW, a batched 2-D plan for the matrices) and the "
+                   "copy of the same shapes.", ""]
         elif cap in INTROS:
             md += [INTROS[cap], ""]
         for res in sorted((r for r in results if r.cap == cap), key=lambda r: r.slug):
             md += [f"### {res.device} ({res.date})", "", f"`{rel_results}/{res.name}`, made by:", "",
                    commands_block(res), ""]
             if res.is_peer:
-                md += [peer_section(res, results), "", "All rows of the peer's output (its memcpy_d2d, cuFFT and "
+                section = r2r_peer_section if cap == "peer-vkfft-r2r" else peer_section
+                md += [section(res, results), "", "All rows of the peer's output (its memcpy_d2d, cuFFT and "
                        "check-shape rows included):", "", full_table(res), ""]
                 continue
             if cap == "dct2d":
