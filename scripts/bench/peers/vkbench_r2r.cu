@@ -483,7 +483,7 @@ static void bench_vk_all(Kind kind, bool dbl, const Geo& g, void* din, void* dou
 
 // ---------------------------------------------------------------- cases
 // The copy floor and cuFFT's R2C / C2R of `make_plan`'s shape (out-of-place) on din: rows memcpy_d2d,
-// r2c_<tag>, c2r_<tag>. fft[0] = R2C median, fft[1] = C2R median (nan where a plan failed).
+// r2c_<tag>, c2r_<tag>, and their medians (nan where a plan failed).
 struct Floors {
   double copy_ms = NAN, r2c_ms = NAN, c2r_ms = NAN;
 };
