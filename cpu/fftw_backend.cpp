@@ -41,7 +41,7 @@
 #include "cpu/backends.hpp"
 #include "cpu/common.hpp"
 #include "cpu/fftw_util.hpp"
-#include "cpu/r2r.hpp"
+#include "core/r2r.hpp"
 
 namespace dct::cpu {
 namespace {
@@ -279,8 +279,8 @@ class FftwR2rPlan final : public core::Plan {
       const fftw_iodim64 dim{s.dims[a], stride, stride};
       if (s.kinds[a] != core::R2rKind::kNone) {
         dims.insert(dims.begin(), dim);
-        kinds.insert(kinds.begin(), fftw_kind_of(detail::computed_kind(s.kinds[a], s.inverse)));
-        const detail::AxisScale sc = detail::axis_scale(s.kinds[a], s.inverse, d.norm, s.dims[a]);
+        kinds.insert(kinds.begin(), fftw_kind_of(core::r2r::computed_kind(s.kinds[a], s.inverse)));
+        const core::r2r::AxisScale sc = core::r2r::axis_scale(s.kinds[a], s.inverse, d.norm, s.dims[a]);
         pre_[off + a].assign(sc.pre.begin(), sc.pre.end());
         post_[off + a].assign(sc.post.begin(), sc.post.end());
       } else {
@@ -333,7 +333,7 @@ class FftwBackend final : public core::Backend {
   std::string_view sizes() const override { return "any (block mode: H, W multiples of B; DCT-I: N >= 2)"; }
   const core::Runtime& runtime() const override { return host_runtime(); }
   core::Support supports(const core::TransformDesc& d) const override {
-    if (d.op == Op::kR2r) return detail::check_r2r_desc(d);
+    if (d.op == Op::kR2r) return core::r2r::check_r2r_desc(d);
     return detail::check_dct_desc(d, /*block_any_op=*/false);
   }
   std::unique_ptr<core::Plan> make_plan(const core::TransformDesc& d) const override {

@@ -30,7 +30,7 @@
      dst4  L = n    sin, p = (2k+1)(2j+1),    w_j = 2
    (dct1's end term (-1)^k x_{n-1} is cos(πk), dst3's is sin(π(2k+1)/2).) One table of cos(π p / 4L) over a
    period of 8L serves cos and sin (sin θ = cos(θ - π/2), a shift of 2L). The norm is a factor per input and
-   per output index (cpu/r2r.hpp). Each transformed axis in turn: gather its lines, apply the matrix, scatter. */
+   per output index (core/r2r.hpp). Each transformed axis in turn: gather its lines, apply the matrix, scatter. */
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -40,7 +40,7 @@
 #include "core/error.hpp"
 #include "cpu/backends.hpp"
 #include "cpu/common.hpp"
-#include "cpu/r2r.hpp"
+#include "core/r2r.hpp"
 
 namespace dct::cpu {
 namespace {
@@ -239,14 +239,14 @@ class NaivePlan final : public core::Plan {
 class R2rKernel {
  public:
   R2rKernel(core::R2rKind kind, bool inverse, core::Norm norm, std::int64_t n)
-      : kind_(detail::computed_kind(kind, inverse)), n_(n) {
+      : kind_(core::r2r::computed_kind(kind, inverse)), n_(n) {
     using core::R2rKind;
     quarter_ = kind_ == R2rKind::kDct1 ? n - 1 : kind_ == R2rKind::kDst1 ? n + 1 : n;
     period_ = 8 * quarter_;
     table_.resize(static_cast<std::size_t>(period_));
     for (std::int64_t p = 0; p < period_; ++p)
       table_[p] = std::cos(kPi * static_cast<Real>(p) / static_cast<Real>(4 * quarter_));
-    const detail::AxisScale sc = detail::axis_scale(kind, inverse, norm, n);
+    const core::r2r::AxisScale sc = core::r2r::axis_scale(kind, inverse, norm, n);
     pre_.assign(static_cast<std::size_t>(n), 1);
     post_.assign(static_cast<std::size_t>(n), 1);
     for (std::size_t i = 0; i < sc.pre.size(); ++i) pre_[i] = sc.pre[i];
@@ -364,7 +364,7 @@ class NaiveBackend final : public core::Backend {
   std::string_view sizes() const override { return "any (O(N) per output; slow above ~2000)"; }
   const core::Runtime& runtime() const override { return host_runtime(); }
   core::Support supports(const core::TransformDesc& d) const override {
-    if (d.op == Op::kR2r) return detail::check_r2r_desc(d);
+    if (d.op == Op::kR2r) return core::r2r::check_r2r_desc(d);
     return detail::check_dct_desc(d, /*block_any_op=*/true);
   }
   std::unique_ptr<core::Plan> make_plan(const core::TransformDesc& d) const override {

@@ -29,5 +29,7 @@ Algorithm dct4_sections_algorithm(int sections);  // 4 or 8
 Algorithm dct4_direct_algorithm();
 // kernels/lot/
 Algorithm lot_algorithm();
+// kernels/r2r/
+Algorithm r2r_algorithm();  // cuda-r2r
 
 }  // namespace dct::cuda

@@ -40,6 +40,8 @@ Algorithm algorithm_of(Algo a) {
       return dct4_direct_algorithm();
     case Algo::kLot:
       return lot_algorithm();
+    case Algo::kR2r:
+      return r2r_algorithm();
   }
   throw Error(ErrorCode::kRuntime, "internal: a CUDA backend row without an algorithm");
 }
@@ -53,10 +55,8 @@ class CudaBackend final : public core::Backend {
   std::string_view sizes() const override { return row_.sizes; }
   const core::Runtime& runtime() const override { return cuda_runtime(); }
   core::Support supports(const core::TransformDesc& d) const override {
-    // The real-to-real family (dct/dst/r2r, norm forward) runs on the CPU backends (cpu-fftw) for now.
-    if (d.op == core::Op::kR2r)
-      return core::Support::no("no GPU kernels for the real-to-real family (dct/dst/r2r) yet; cpu-fftw computes it");
-    if (d.norm == core::Norm::kForward) return core::Support::no("norm forward is defined for dct/dst/r2r only");
+    if (d.op != core::Op::kR2r && d.norm == core::Norm::kForward)
+      return core::Support::no("norm forward is defined for dct/dst/r2r only");
     return algo_.supports(d);
   }
   std::unique_ptr<core::Plan> make_plan(const core::TransformDesc& d) const override {

@@ -28,12 +28,14 @@ enum class Algo {
   kDct4Sec4,
   kDct4Sec8,
   kDct4Direct,
-  kLot
+  kLot,
+  kR2r
 };
 
 inline constexpr core::Op kDct23Ops[] = {core::Op::kDct2, core::Op::kIdct2};
 inline constexpr core::Op kDct4Ops[] = {core::Op::kDct4, core::Op::kIdct4};
 inline constexpr core::Op kLotOps[] = {core::Op::kLot, core::Op::kIlot};
+inline constexpr core::Op kR2rOps[] = {core::Op::kR2r};
 
 struct BackendRow {
   std::string_view name;
@@ -83,6 +85,10 @@ inline constexpr BackendRow kBackendTable[] = {
     {"cuda-lot", Algo::kLot, kLotOps, true, "H, W multiples of 8 (ilot: and >= 16), < 2^31 per matrix",
      "8x8 LOT (Malvar type-I fast [4, 8]): one kernel per direction, one thread per 8x8 block in registers, "
      "neighbours' halves through shared memory"},
+    {"cuda-r2r", Algo::kR2r, kR2rOps, true, "any (DCT-I: >= 2 points per axis)",
+     "DCT/DST types I-IV along any axes of 1-3-D arrays [1, 5]: trailing axes of the type II or type III family by "
+     "reorder + one N-D real FFT + symmetric postprocess, other axes by a gather with the kind's reorder, extension "
+     "or twiddles, batched cuFFT lines and a scatter with its postprocess"},
 };
 
 // The following exist only in CUDA builds (nvcc found at configure time).

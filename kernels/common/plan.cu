@@ -137,8 +137,8 @@ void FftStage<T>::plan(int rank, long long* n, long long* inembed, long long ist
   std::size_t need = 0;
   {
     CufftPlan probe;
-    if (cufftGetSizeMany64(probe.get(), rank, n, inembed, istride, idist, onembed, ostride, odist,
-                           cufft_type<T>(type_), batch, &need) != CUFFT_SUCCESS)
+    if (cufftGetSizeMany64(probe.get(), rank, n, inembed, istride, idist, onembed, ostride, odist, cufft_type<T>(type_),
+                           batch, &need) != CUFFT_SUCCESS)
       need = 0;
   }
   std::size_t free_b = 0, total_b = 0;
@@ -173,6 +173,17 @@ FftStage<T> FftStage<T>::matrix(FftType t, i64 n1, i64 n2, i64 batch) {
   s.type_ = t;
   long long nn[2] = {n1, n2};
   s.plan(2, nn, nullptr, 1, 0, nullptr, 1, 0, batch);
+  return s;
+}
+
+template <class T>
+FftStage<T> FftStage<T>::array(FftType t, int rank, const i64* n, i64 batch) {
+  if (rank == 1) return lines(t, n[0], batch);
+  FftStage s;
+  s.type_ = t;
+  long long nn[3] = {};
+  for (int a = 0; a < rank; ++a) nn[a] = n[a];
+  s.plan(rank, nn, nullptr, 1, 0, nullptr, 1, 0, batch);
   return s;
 }
 

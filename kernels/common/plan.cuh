@@ -72,6 +72,9 @@ class FftStage {
   static FftStage matrix(FftType t, i64 n1, i64 n2, i64 batch);
   static FftStage columns(FftType t, i64 n1, i64 n2, i64 batch, i64 real_pitch);
   static FftStage complex_columns(FftType t, i64 n1, i64 w, i64 batch, i64 pitch = 0);
+  //   array(rank, n, b):    b contiguous row-major arrays of rank 1..3 (complex side: last extent n/2+1); every
+  //                         extent >= 2 (a length-1 axis is the caller's identity)
+  static FftStage array(FftType t, int rank, const i64* n, i64 batch);
   void run(const void* in, void* out, cudaStream_t s) const;
 
  private:

@@ -42,7 +42,7 @@ struct Dim {
   unsigned x = 0, y = 0, z = 0;
 };
 inline thread_local Dim threadIdx;
-inline Dim blockIdx, blockDim;
+inline Dim blockIdx, blockDim, gridDim;
 
 inline std::barrier<>* g_barrier = nullptr;
 inline void __syncthreads() { g_barrier->arrive_and_wait(); }

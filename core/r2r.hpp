@@ -1,15 +1,16 @@
 #pragma once
-// Internal to cpu/: what cpu-fftw and cpu-naive share for the real-to-real family (op kR2r): the support rule,
-// the kind each axis computes, FFTW's logical size and the normalization as an input and an output factor per
-// index (docs/algorithms.md, "The real-to-real family").
+// What every backend of the real-to-real family (op kR2r) shares, on the host: the support rule, the kind each axis
+// computes, FFTW's logical size and the normalization as an input and an output factor per index
+// (docs/algorithms.md, "The real-to-real family"). cpu-fftw and cpu-naive apply the factors on the host; cuda-r2r
+// uploads them as per-axis tables.
 #include <cstdint>
 #include <vector>
 
 #include "core/backend.hpp"
 
-namespace dct::cpu::detail {
+namespace dct::core::r2r {
 
-// The checks both CPU backends apply to an r2r request: rank 1..3, extents >= 1, at least one transformed axis,
+// The checks every r2r backend applies to an r2r request: rank 1..3, extents >= 1, at least one transformed axis,
 // DCT-I along no axis of fewer than 2 points.
 core::Support check_r2r_desc(const core::TransformDesc& d);
 
@@ -27,4 +28,4 @@ struct AxisScale {
 };
 AxisScale axis_scale(core::R2rKind kind, bool inverse, core::Norm norm, std::int64_t n);
 
-}  // namespace dct::cpu::detail
+}  // namespace dct::core::r2r

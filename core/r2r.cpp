@@ -1,9 +1,9 @@
-#include "cpu/r2r.hpp"
+#include "core/r2r.hpp"
 
 #include <cmath>
 #include <string>
 
-namespace dct::cpu::detail {
+namespace dct::core::r2r {
 
 using core::R2rKind;
 
@@ -83,4 +83,4 @@ AxisScale axis_scale(R2rKind kind, bool inverse, core::Norm norm, std::int64_t n
   return s;
 }
 
-}  // namespace dct::cpu::detail
+}  // namespace dct::core::r2r

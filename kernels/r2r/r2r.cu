@@ -1,0 +1,299 @@
+/* cuda-r2r: the real-to-real family (op r2r: DCT/DST types I-IV of an array of rank <= 3, a kind per axis, batched)
+ * as pre/postprocessing around cuFFT (device code and its math: kernels/r2r/r2r_kernels.cuh).
+ *
+ * A request becomes a list of steps, each reading the previous step's output (the first reads the input) and
+ * writing the output array in place:
+ *   - the three-stage N-D step: the longest run of trailing axes (two or three) whose computed kinds are all of the
+ *     DCT-II/DST-II family or all of the DCT-III/DST-III family, each of at least 2 points: reorder (signs folded in)
+ *     + one D-dimensional cuFFT R2C + a postprocess over groups of 2^D symmetric points (the inverse: preprocess + C2R
+ *     + inverse reorder). Three passes over the array plus the FFT, whatever D is.
+ *     Two trailing axes of DCT-II (or DCT-III) alike, in a norm cuda-fft2d has (dct2/idct2, none/ortho), go through
+ *     cuda-fft2d's engine instead (its reorder folded into its own FFT passes where the sizes allow).
+ *   - a line step for every other transformed axis: a gather of the axis' lines into the FFT's input layout (the
+ *     kind's reorder, extension or twiddle folded in), cuFFT on contiguous lines, a scatter with the kind's
+ *     postprocess.
+ * The norms are core/r2r.hpp's per-index factors, uploaded per axis and applied in the gather and the scatter.
+ */
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "core/r2r.hpp"
+#include "kernels/algorithms.cuh"
+#include "kernels/common/plan.cuh"
+#include "kernels/dct2d/pipelines.cuh"
+#include "kernels/r2r/r2r_kernels.cuh"
+
+namespace dct::cuda {
+namespace {
+
+using core::R2rKind;
+using r2r::LineGeom;
+using r2r::LineTables;
+
+int family(R2rKind k) {
+  if (k == R2rKind::kDct2 || k == R2rKind::kDst2) return 2;
+  if (k == R2rKind::kDct3 || k == R2rKind::kDst3) return 3;
+  return 0;
+}
+bool is_dst(R2rKind k) {
+  return k == R2rKind::kDst1 || k == R2rKind::kDst2 || k == R2rKind::kDst3 || k == R2rKind::kDst4;
+}
+
+template <class T>
+DeviceBuffer upload(const std::vector<T>& v) {
+  DeviceBuffer b(std::max<std::size_t>(1, v.size()) * sizeof(T));
+  if (!v.empty()) DCT_CUDA_CHECK(cudaMemcpy(b.get(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return b;
+}
+
+// One axis' device tables: twiddles for its computed kind and the norm's factors.
+template <class T>
+struct AxisBuffers {
+  DeviceBuffer w, ta, tb, pre, post;
+  std::vector<T> pr, po;  // host copies of pre and post
+  AxisBuffers(R2rKind kind, bool inverse, core::Norm norm, i64 n) {
+    const r2r::LineTwiddles<T> tw = r2r::line_twiddles<T>(static_cast<int>(core::r2r::computed_kind(kind, inverse)), n);
+    const core::r2r::AxisScale sc = core::r2r::axis_scale(kind, inverse, norm, n);
+    pr.assign(n, T(1));
+    po.assign(n, T(1));
+    for (std::size_t i = 0; i < sc.pre.size(); ++i) pr[i] = static_cast<T>(sc.pre[i]);
+    for (std::size_t i = 0; i < sc.post.size(); ++i) po[i] = static_cast<T>(sc.post[i]);
+    w = upload(tw.w);
+    ta = upload(tw.ta);
+    tb = upload(tw.tb);
+    pre = upload(pr);
+    post = upload(po);
+  }
+  LineTables<T> lines() const {
+    return {w.as<const cx_t<T>>(), ta.as<const cx_t<T>>(), tb.as<const cx_t<T>>(), pre.as<const T>(),
+            post.as<const T>()};
+  }
+};
+
+// Launch shapes of the grid-strided kernels: a block of up to 256 threads along `len` (whole warps), at most
+// 1024 blocks along x and 65535 along y and z.
+dim3 block_for(i64 len) { return dim3(static_cast<unsigned>(std::clamp<i64>((len + 31) / 32 * 32, 32, 256))); }
+dim3 grid_for(i64 len, i64 ny, i64 nz = 1) {
+  const i64 bx = block_for(len).x;
+  return dim3(static_cast<unsigned>(std::clamp<i64>((len + bx - 1) / bx, 1, 1024)),
+              static_cast<unsigned>(std::clamp<i64>(ny, 1, 65535)),
+              static_cast<unsigned>(std::clamp<i64>(nz, 1, 65535)));
+}
+
+// A transformed axis outside the N-D run: gather -> cuFFT on contiguous lines -> scatter.
+template <class T>
+class LineStep {
+ public:
+  LineStep(R2rKind kind, bool inverse, core::Norm norm, i64 outer, i64 n, i64 inner) : tables_(kind, inverse, norm, n) {
+    g_ = r2r::line_geom(static_cast<int>(core::r2r::computed_kind(kind, inverse)), outer, n, inner);
+    const i64 lines = outer * inner;
+    const FftType t = g_.fft == r2r::LineFft::kR2C   ? FftType::kR2C
+                      : g_.fft == r2r::LineFft::kC2R ? FftType::kC2R
+                                                     : FftType::kC2CForward;
+    load_bytes_ = lines * g_.load_len * (t == FftType::kR2C ? sizeof(T) : sizeof(cx_t<T>));
+    fft_bytes_ = lines * g_.fft_len * (t == FftType::kC2R ? sizeof(T) : sizeof(cx_t<T>));
+    fft_.emplace(FftStage<T>::lines(t, g_.fft_n, lines));
+  }
+  std::size_t ws1() const { return load_bytes_; }
+  std::size_t ws2() const { return fft_bytes_; }
+  void run(const T* src, T* dst, void* w1, void* w2, cudaStream_t s) const {
+    if (g_.inner == 1) {
+      DCT_LAUNCH((r2r::line_load<T, true>), grid_for(g_.load_len, g_.outer), block_for(g_.load_len), s, src, w1,
+                 tables_.lines(), g_);
+      fft_->run(w1, w2, s);
+      DCT_LAUNCH((r2r::line_store<T, true>), grid_for(g_.n, g_.outer), block_for(g_.n), s, w2, dst, tables_.lines(),
+                 g_);
+    } else {
+      DCT_LAUNCH((r2r::line_load<T, false>), grid_for(g_.inner, g_.load_len, g_.outer), block_for(g_.inner), s, src, w1,
+                 tables_.lines(), g_);
+      fft_->run(w1, w2, s);
+      DCT_LAUNCH((r2r::line_store<T, false>), grid_for(g_.inner, g_.n, g_.outer), block_for(g_.inner), s, w2, dst,
+                 tables_.lines(), g_);
+    }
+  }
+
+ private:
+  AxisBuffers<T> tables_;
+  LineGeom g_{};
+  std::size_t load_bytes_ = 0, fft_bytes_ = 0;
+  std::optional<FftStage<T>> fft_;
+};
+
+// The D trailing axes of one family: reorder + D-dimensional real FFT + postprocess (or the inverse).
+template <class T, int D>
+class NdStep {
+ public:
+  NdStep(const core::R2rSpec& s, core::Norm norm, i64 batch, int start) {
+    forward_ = family(core::r2r::computed_kind(s.kinds[start], s.inverse)) == 2;
+    a_.batch = batch;
+    for (int a = 0; a < start; ++a) a_.batch *= s.dims[a];
+    i64 n[D];
+    for (int j = 0; j < D; ++j) {
+      const int ax = start + j;
+      n[j] = a_.n[j] = s.dims[ax];
+      a_.dst[j] = is_dst(s.kinds[ax]);
+      tables_.push_back(std::make_unique<AxisBuffers<T>>(s.kinds[ax], s.inverse, norm, s.dims[ax]));
+      a_.w[j] = tables_.back()->w.template as<const cx_t<T>>();
+      a_.pre[j] = tables_.back()->pre.template as<const T>();
+      a_.post[j] = tables_.back()->post.template as<const T>();
+    }
+    vol_ = 1;
+    grows_ = 1;
+    for (int j = 0; j < D; ++j) vol_ *= n[j];
+    for (int j = 0; j < D - 1; ++j) grows_ *= n[j] / 2 + 1;
+    half_ = vol_ / n[D - 1] * (n[D - 1] / 2 + 1);
+    // The reorder's row tables: for each row r (its index along the leading axes), the row it reads and its factor.
+    std::vector<i64> src;
+    std::vector<T> scale;
+    const T* factor[D];
+    for (int j = 0; j < D; ++j) factor[j] = forward_ ? tables_[j]->pr.data() : tables_[j]->po.data();
+    r2r::nd_rows<T>(D, a_.n, a_.dst, factor, forward_, src, scale);
+    row_src_ = upload(src);
+    row_scale_ = upload(scale);
+    a_.row_src = row_src_.template as<const i64>();
+    a_.row_scale = row_scale_.template as<const T>();
+    fft_.emplace(FftStage<T>::array(forward_ ? FftType::kR2C : FftType::kC2R, D, n, a_.batch));
+  }
+  std::size_t ws1() const { return a_.batch * vol_ * sizeof(T); }         // the reordered real array
+  std::size_t ws2() const { return a_.batch * half_ * sizeof(cx_t<T>); }  // its half spectrum
+  void run(const T* src, T* dst, void* w1, void* w2, cudaStream_t s) const {
+    T* real = static_cast<T*>(w1);
+    cx_t<T>* spec = static_cast<cx_t<T>*>(w2);
+    const i64 last = a_.n[D - 1], xs = (last + 1) / 2;  // pairs of the reorder, groups along the last axis
+    const dim3 rgrid = grid_for(xs, vol_ / last, a_.batch), ggrid = grid_for(xs, grows_, a_.batch);
+    if (forward_) {
+      DCT_LAUNCH((r2r::nd_reorder<T, D, false>), rgrid, block_for(xs), s, src, real, a_);
+      fft_->run(real, spec, s);
+      DCT_LAUNCH((r2r::nd_post<T, D>), ggrid, block_for(xs), s, spec, dst, a_);
+    } else {
+      DCT_LAUNCH((r2r::nd_pre<T, D>), ggrid, block_for(xs), s, src, spec, a_);
+      fft_->run(spec, real, s);
+      DCT_LAUNCH((r2r::nd_reorder<T, D, true>), rgrid, block_for(xs), s, real, dst, a_);
+    }
+  }
+
+ private:
+  bool forward_ = true;
+  r2r::NdArgs<T, D> a_{};
+  std::vector<std::unique_ptr<AxisBuffers<T>>> tables_;
+  i64 vol_ = 1, grows_ = 1, half_ = 0;
+  DeviceBuffer row_src_, row_scale_;
+  std::optional<FftStage<T>> fft_;
+};
+
+// A 2-D run of DCT-II (or DCT-III) on both axes whose norm is one of cuda-fft2d's (dct2/idct2, none/ortho): its
+// engine (kernels/dct2d/pipelines.cuh, the route cuda-fft2d plans without measuring), with the reorder folded into
+// its FFT passes where the sizes allow.
+template <class T>
+class Dct2dStep {
+ public:
+  Dct2dStep(core::Op op, core::Norm norm, i64 n0, i64 n1, i64 batch)
+      : engine_(op, norm, core::Shape2{n0, n1}, batch, fft2d_route<T>(n0, n1)) {}
+  std::size_t ws1() const { return engine_.real_elems() * sizeof(T); }
+  std::size_t ws2() const { return engine_.cplx_elems() * sizeof(cx_t<T>); }
+  void run(const T* src, T* dst, void* w1, void* w2, cudaStream_t s) const {
+    engine_.run(src, dst, static_cast<T*>(w1), static_cast<cx_t<T>*>(w2), s);
+  }
+
+ private:
+  ThreeStage2d<T> engine_;
+};
+
+// Whether the two trailing axes from `start` are such a run: the op and norm cuda-fft2d computes them with.
+std::optional<std::pair<core::Op, core::Norm>> as_dct2d(const core::R2rSpec& s, core::Norm norm, int start) {
+  if (s.rank - start != 2) return std::nullopt;
+  const R2rKind c = core::r2r::computed_kind(s.kinds[start], s.inverse);
+  if (s.kinds[start] != s.kinds[start + 1] || (c != R2rKind::kDct2 && c != R2rKind::kDct3)) return std::nullopt;
+  const core::Op op = c == R2rKind::kDct2 ? core::Op::kDct2 : core::Op::kIdct2;
+  if (norm == core::Norm::kOrtho) return std::make_pair(op, core::Norm::kOrtho);
+  for (int a = start; a < s.rank; ++a) {  // unnormalized DCT-II, or DCT-III scaled by 1/(2n) per axis (idct2 none)
+    const core::r2r::AxisScale sc = core::r2r::axis_scale(s.kinds[a], s.inverse, norm, s.dims[a]);
+    if (!sc.pre.empty()) return std::nullopt;
+    if (c == R2rKind::kDct2 && !sc.post.empty()) return std::nullopt;
+    if (c == R2rKind::kDct3 && (sc.post.empty() || sc.post[0] != 1.0 / (2.0 * static_cast<double>(s.dims[a]))))
+      return std::nullopt;
+  }
+  return std::make_pair(op, core::Norm::kNone);
+}
+
+template <class T>
+using Step = std::variant<LineStep<T>, Dct2dStep<T>, NdStep<T, 2>, NdStep<T, 3>>;
+
+// The first axis of the trailing run of one family the N-D step takes (rank when there is none of two or more).
+int nd_start(const core::R2rSpec& s) {
+  const int r = s.rank;
+  const auto fam = [&](int a) { return family(core::r2r::computed_kind(s.kinds[a], s.inverse)); };
+  if (fam(r - 1) == 0 || s.dims[r - 1] < 2) return r;
+  int start = r - 1;
+  while (start > 0 && fam(start - 1) == fam(r - 1) && s.dims[start - 1] >= 2) --start;
+  return r - start >= 2 ? start : r;
+}
+
+template <class T>
+class R2rPlan final : public GpuPlan {
+ public:
+  explicit R2rPlan(const core::TransformDesc& d) : GpuPlan(d, d.bytes(), d.bytes()) {
+    const core::R2rSpec& s = d.r2r;
+    const int start = nd_start(s);
+    // The N-D step first (it reads the input; the line steps after it work in place in the output).
+    i64 lead = d.batch;
+    for (int a = 0; a < start; ++a) lead *= s.dims[a];
+    if (const auto dct2d = as_dct2d(s, d.norm, start))
+      steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<Dct2dStep<T>>, dct2d->first, dct2d->second,
+                                                 s.dims[start], s.dims[start + 1], lead));
+    else if (s.rank - start == 2)
+      steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<NdStep<T, 2>>, s, d.norm, d.batch, start));
+    else if (s.rank - start == 3)
+      steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<NdStep<T, 3>>, s, d.norm, d.batch, start));
+    for (int a = 0; a < start; ++a) {
+      if (s.kinds[a] == R2rKind::kNone) continue;
+      i64 outer = d.batch, inner = 1;
+      for (int b = 0; b < a; ++b) outer *= s.dims[b];
+      for (int b = a + 1; b < s.rank; ++b) inner *= s.dims[b];
+      steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<LineStep<T>>, s.kinds[a], s.inverse, d.norm, outer,
+                                                 s.dims[a], inner));
+    }
+    std::size_t b1 = 0, b2 = 0;
+    for (const auto& st : steps_)
+      std::visit(
+          [&](const auto& x) {
+            b1 = std::max(b1, x.ws1());
+            b2 = std::max(b2, x.ws2());
+          },
+          *st);
+    w1_ = DeviceBuffer(std::max<std::size_t>(b1, 16));
+    w2_ = DeviceBuffer(std::max<std::size_t>(b2, 16));
+  }
+
+ private:
+  void run(const void* in, void* out, cudaStream_t s) const override {
+    const T* src = static_cast<const T*>(in);
+    T* dst = static_cast<T*>(out);
+    for (const auto& st : steps_) {
+      std::visit([&](const auto& x) { x.run(src, dst, w1_.get(), w2_.get(), s); }, *st);
+      src = dst;
+    }
+  }
+  std::vector<std::unique_ptr<Step<T>>> steps_;
+  DeviceBuffer w1_, w2_;
+};
+
+core::Support supports(const core::TransformDesc& d) {
+  if (d.op != core::Op::kR2r) return core::Support::no("implements the real-to-real family (dct, dst, r2r) only");
+  return core::r2r::check_r2r_desc(d);
+}
+
+std::unique_ptr<core::Plan> make(const core::TransformDesc& d) {
+  if (d.prec == core::Precision::kF32) return std::make_unique<R2rPlan<float>>(d);
+  return std::make_unique<R2rPlan<double>>(d);
+}
+
+}  // namespace
+
+Algorithm r2r_algorithm() { return {&supports, &make}; }
+
+}  // namespace dct::cuda

@@ -1,0 +1,106 @@
+// cuda-r2r (the real-to-real family on the GPU) against cpu-fftw in f64 on arrays larger than the conformance
+// shapes: the three-stage N-D route (2-D and 3-D runs of one family, dst axes mixed in), the line route along every
+// axis (strided and contiguous), 1-D vectors, batches, odd, prime and power-of-two extents, random kinds, axes,
+// directions and norms (seeded); every norm where the run goes through cuda-fft2d's engine (2-D DCT-II/III). Outputs
+// poisoned with NaN bytes on the device. Label gpu: needs a GPU.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "app/registry.hpp"
+#include "core/backend.hpp"
+#include "support.hpp"
+
+namespace {
+
+using namespace dct;
+using core::Norm;
+using core::Precision;
+using core::R2rKind;
+
+constexpr R2rKind kKinds[] = {R2rKind::kDct1, R2rKind::kDct2, R2rKind::kDct3, R2rKind::kDct4,
+                              R2rKind::kDst1, R2rKind::kDst2, R2rKind::kDst3, R2rKind::kDst4};
+
+struct Shape {
+  int rank;
+  std::array<std::int64_t, 3> dims;
+  std::int64_t batch;
+};
+
+void check(const core::R2rSpec& s, Norm norm, std::int64_t batch, Precision prec, std::uint64_t seed) {
+  const core::Backend& gpu = test::usable_backend("cuda-r2r");
+  const core::Backend& ref = test::backend("cpu-fftw");
+  const core::TransformDesc d = core::r2r_desc(s, norm, batch, prec);
+  REQUIRE(gpu.supports(d).ok);
+  const core::HostTensor in = test::random_tensor(d.shape, d.batch, d.prec, seed);
+  const core::HostTensor got = test::execute_on_device(*gpu.make_plan(d), gpu.runtime(), d, in);
+  core::TransformDesc d64 = d;
+  d64.prec = Precision::kF64;
+  const core::HostTensor want = test::run_backend(ref, d64, in.to(Precision::kF64));
+  const double err = test::rel_l2_finite(got.to(Precision::kF64), want);
+  INFO(d.to_string() << " kinds " << s.kinds_text() << (s.inverse ? " inverse" : "") << ": rel L2 " << err);
+  CHECK(err <= test::tol(prec));
+}
+
+core::R2rSpec spec(const Shape& sh, std::array<R2rKind, 3> kinds, bool inverse) {
+  core::R2rSpec s;
+  s.rank = sh.rank;
+  for (int a = 0; a < sh.rank; ++a) s.dims[a] = sh.dims[a], s.kinds[a] = kinds[a];
+  s.inverse = inverse;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("cuda-r2r: the N-D three-stage route on 2-D and 3-D arrays equals cpu-fftw", "[gpu][r2r]") {
+  const std::vector<Shape> shapes = {{3, {64, 48, 40}, 1}, {3, {33, 17, 50}, 2}, {2, {240, 240}, 3},
+                                     {2, {1080, 193}, 1},  {3, {2, 128, 3}, 1},  {2, {2, 2}, 4}};
+  std::uint64_t seed = 2800;
+  for (const Shape& sh : shapes)
+    for (Precision prec : {Precision::kF32, Precision::kF64})
+      for (bool inverse : {false, true})
+        for (unsigned mask = 0; mask < (1u << sh.rank); ++mask) {  // dst on the axes of the mask
+          std::array<R2rKind, 3> kinds{};
+          for (int a = 0; a < sh.rank; ++a) kinds[a] = (mask >> a) & 1 ? R2rKind::kDst2 : R2rKind::kDct2;
+          for (Norm norm : {Norm::kNone, Norm::kOrtho, Norm::kForward}) {
+            if (mask != 0 && norm != static_cast<Norm>(seed % 3)) continue;  // every norm on the all-DCT run
+            check(spec(sh, kinds, inverse), norm, sh.batch, prec, ++seed);
+            // the family of type III (scipy's dct/dst type 3), run forward
+            std::array<R2rKind, 3> k3 = kinds;
+            for (int a = 0; a < sh.rank; ++a) k3[a] = core::inverse_kind(kinds[a]);
+            check(spec(sh, k3, !inverse), norm, sh.batch, prec, ++seed);
+          }
+        }
+}
+
+TEST_CASE("cuda-r2r: every kind along every axis, random mixes, 1-D vectors", "[gpu][r2r]") {
+  const std::vector<Shape> shapes = {{1, {4097}, 2},       {1, {1000}, 1},     {2, {31, 256}, 2},   {2, {1024, 9}, 1},
+                                     {3, {16, 24, 35}, 1}, {3, {7, 64, 2}, 2}, {3, {1, 100, 13}, 1}};
+  std::mt19937_64 rng(28);
+  std::uint64_t seed = 2900;
+  for (const Shape& sh : shapes)
+    for (Precision prec : {Precision::kF32, Precision::kF64}) {
+      for (R2rKind k : kKinds)  // one kind along each axis alone
+        for (int a = 0; a < sh.rank; ++a) {
+          if (k == R2rKind::kDct1 && sh.dims[a] < 2) continue;
+          std::array<R2rKind, 3> kinds{};
+          kinds[a] = k;
+          check(spec(sh, kinds, rng() % 2 == 1), static_cast<Norm>(rng() % 3), sh.batch, prec, ++seed);
+        }
+      for (int t = 0; t < 12; ++t) {  // random kinds on random axis sets
+        std::array<R2rKind, 3> kinds{};
+        int used = 0;
+        for (int a = 0; a < sh.rank; ++a)
+          if (rng() % 3 != 0) {
+            kinds[a] = kKinds[rng() % 8];
+            if (kinds[a] == R2rKind::kDct1 && sh.dims[a] < 2) kinds[a] = R2rKind::kDct2;
+            ++used;
+          }
+        if (used == 0) kinds[sh.rank - 1] = R2rKind::kDst4;
+        check(spec(sh, kinds, rng() % 2 == 1), static_cast<Norm>(rng() % 3), sh.batch, prec, ++seed);
+      }
+    }
+}
