@@ -87,6 +87,11 @@ class FftStage {
   i64 loops_ = 1, in_step_ = 0, out_step_ = 0;  // repeated executions (column layout over a batch), in elements
 };
 
+// --effort measure: the faster of two plans of d (median wall time of 5 executions after a warm-up, on scratch
+// device buffers of zeros, the device synchronized each time); the other is dropped.
+std::unique_ptr<core::Plan> faster_plan(std::unique_ptr<core::Plan> a, std::unique_ptr<core::Plan> b,
+                                        const core::TransformDesc& d);
+
 // Shared checks for every CUDA DCT backend; `axes` lists the axes the backend implements.
 core::Support dct_support(const core::TransformDesc& d, bool rows_only, const char* rows_only_reason);
 [[noreturn]] void throw_unsupported(std::string_view backend, const core::TransformDesc& d, const core::Support& s);

@@ -13,10 +13,6 @@
  * with a strided cuFFT plan (no transpose).
  * Derivations, scaling and the odd-size index rules: kernels/dct2d/prepost.cu.
  */
-#include <algorithm>
-#include <chrono>
-#include <vector>
-
 #include "kernels/algorithms.cuh"
 #include "kernels/dct2d/pipelines.cuh"
 
@@ -47,29 +43,6 @@ core::Support supports_smooth(const core::TransformDesc& d) {
 
 enum class Route2d { kAuto, kCufft, kSmooth };
 
-// Median wall time of 5 executions (after one warm-up) of `p` on the scratch views, the device synchronized each time.
-double median_ms(const core::Plan& p, core::ConstView in, core::View out) {
-  std::vector<double> t;
-  for (int i = 0; i < 6; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    p.execute(in, out);
-    DCT_CUDA_CHECK(cudaDeviceSynchronize());
-    if (i > 0) t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
-// The faster of two plans of d (--effort measure), timed on scratch device buffers of zeros.
-std::unique_ptr<core::Plan> faster(std::unique_ptr<core::Plan> a, std::unique_ptr<core::Plan> b,
-                                   const core::TransformDesc& d) {
-  const DeviceBuffer in(d.bytes()), out(d.bytes());
-  DCT_CUDA_CHECK(cudaMemset(in.get(), 0, d.bytes()));
-  const core::ConstView vin{in.get(), d.shape, d.batch, d.prec, core::Memory::kDevice};
-  const core::View vout{out.get(), d.out_shape(), d.batch, d.prec, core::Memory::kDevice};
-  return median_ms(*b, vin, vout) < median_ms(*a, vin, vout) ? std::move(b) : std::move(a);
-}
-
 template <class T>
 std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, Route2d which) {
   if (d.axis == core::Axis::kBoth) {
@@ -82,7 +55,7 @@ std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, Route2d whi
     };
     if (which == Route2d::kAuto && route == Fft2dRoute::kR2c && d.effort == core::Effort::kMeasure &&
         SmoothLines<T>::supports(c.cols, false) && SmoothLines<T>::supports(c.rows, true))
-      return faster(plan(Fft2dRoute::kR2c), plan(Fft2dRoute::kSmooth), d);
+      return faster_plan(plan(Fft2dRoute::kR2c), plan(Fft2dRoute::kSmooth), d);
     return plan(route);
   }
   return std::make_unique<EnginePlan<T, NPointLines<T>>>(d, d.op, d.norm, d.axis == core::Axis::kCols, d.shape,

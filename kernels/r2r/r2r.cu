@@ -186,13 +186,14 @@ class NdStep {
 };
 
 // A 2-D run of DCT-II (or DCT-III) on both axes whose norm is one of cuda-fft2d's (dct2/idct2, none/ortho): its
-// engine (kernels/dct2d/pipelines.cuh, the route cuda-fft2d plans without measuring), with the reorder folded into
-// its FFT passes where the sizes allow.
+// engine (kernels/dct2d/pipelines.cuh) on the route cuda-fft2d takes (make(): under --effort measure the faster of
+// its estimate and the smooth route, as cuda-fft2d), with the reorder folded into its FFT passes where the sizes
+// allow.
 template <class T>
 class Dct2dStep {
  public:
-  Dct2dStep(core::Op op, core::Norm norm, i64 n0, i64 n1, i64 batch)
-      : engine_(op, norm, core::Shape2{n0, n1}, batch, fft2d_route<T>(n0, n1)) {}
+  Dct2dStep(core::Op op, core::Norm norm, i64 n0, i64 n1, i64 batch, Fft2dRoute route)
+      : engine_(op, norm, core::Shape2{n0, n1}, batch, route) {}
   std::size_t ws1() const { return engine_.real_elems() * sizeof(T); }
   std::size_t ws2() const { return engine_.cplx_elems() * sizeof(cx_t<T>); }
   void run(const T* src, T* dst, void* w1, void* w2, cudaStream_t s) const {
@@ -236,15 +237,17 @@ int nd_start(const core::R2rSpec& s) {
 template <class T>
 class R2rPlan final : public GpuPlan {
  public:
-  explicit R2rPlan(const core::TransformDesc& d) : GpuPlan(d, d.bytes(), d.bytes()) {
+  // route: the 2-D engine's route where the request has a Dct2dStep (nullopt: cuda-fft2d's estimate).
+  R2rPlan(const core::TransformDesc& d, std::optional<Fft2dRoute> route) : GpuPlan(d, d.bytes(), d.bytes()) {
     const core::R2rSpec& s = d.r2r;
     const int start = nd_start(s);
     // The N-D step first (it reads the input; the line steps after it work in place in the output).
     i64 lead = d.batch;
     for (int a = 0; a < start; ++a) lead *= s.dims[a];
     if (const auto dct2d = as_dct2d(s, d.norm, start))
-      steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<Dct2dStep<T>>, dct2d->first, dct2d->second,
-                                                 s.dims[start], s.dims[start + 1], lead));
+      steps_.push_back(std::make_unique<Step<T>>(
+          std::in_place_type<Dct2dStep<T>>, dct2d->first, dct2d->second, s.dims[start], s.dims[start + 1], lead,
+          route.value_or(fft2d_route<T>(s.dims[start], s.dims[start + 1]))));
     else if (s.rank - start == 2)
       steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<NdStep<T, 2>>, s, d.norm, d.batch, start));
     else if (s.rank - start == 3)
@@ -287,9 +290,22 @@ core::Support supports(const core::TransformDesc& d) {
   return core::r2r::check_r2r_desc(d);
 }
 
+template <class T>
+std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d) {
+  const core::R2rSpec& s = d.r2r;
+  const int start = nd_start(s);
+  if (d.effort == core::Effort::kMeasure && as_dct2d(s, d.norm, start)) {
+    const i64 n0 = s.dims[start], n1 = s.dims[start + 1];
+    if (fft2d_route<T>(n0, n1) == Fft2dRoute::kR2c && SmoothLines<T>::supports(n1, false) &&
+        SmoothLines<T>::supports(n0, true))
+      return faster_plan(std::make_unique<R2rPlan<T>>(d, Fft2dRoute::kR2c),
+                         std::make_unique<R2rPlan<T>>(d, Fft2dRoute::kSmooth), d);
+  }
+  return std::make_unique<R2rPlan<T>>(d, std::nullopt);
+}
+
 std::unique_ptr<core::Plan> make(const core::TransformDesc& d) {
-  if (d.prec == core::Precision::kF32) return std::make_unique<R2rPlan<float>>(d);
-  return std::make_unique<R2rPlan<double>>(d);
+  return d.prec == core::Precision::kF32 ? make_typed<float>(d) : make_typed<double>(d);
 }
 
 }  // namespace

@@ -366,9 +366,10 @@ __global__ void nd_post(const cx<T>* __restrict__ V, T* __restrict__ y, NdArgs<T
 #pragma unroll
   for (int j = 0; j < D - 1; ++j) half *= a.n[j];
   nd_groups<D>(a.n, a.batch, [&](i64 b, const i64* k) {
-    // per axis and bit: the index (k or n - k, 0 for k = 0), its spectrum and output offsets, twiddle, post factor
+    // per axis and bit: the index (k or n - k, 0 for k = 0), its spectrum and output offsets, post factor; the
+    // twiddle w(k) (w(n - k) = -i conj w(k))
     i64 soff[D][2], yoff[D][2];
-    cx<T> w[D][2];
+    cx<T> w[D];
     T ps[D][2];
     bool distinct[D];
     i64 sstride = 1, ystride = 1;
@@ -377,12 +378,12 @@ __global__ void nd_post(const cx<T>* __restrict__ V, T* __restrict__ y, NdArgs<T
       const i64 n = a.n[j];
       const i64 id[2] = {k[j], k[j] == 0 ? 0 : n - k[j]};
       distinct[j] = k[j] != 0 && 2 * k[j] != n;
+      w[j] = a.w[j][k[j]];
 #pragma unroll
       for (int bit = 0; bit < 2; ++bit) {
         const i64 o = a.dst[j] ? n - 1 - id[bit] : id[bit];
         soff[j][bit] = id[bit] * sstride;
         yoff[j][bit] = o * ystride;
-        w[j][bit] = a.w[j][id[bit]];
         ps[j][bit] = a.post[j][o];
       }
       sstride *= j == D - 1 ? hl : n;
@@ -406,11 +407,10 @@ __global__ void nd_post(const cx<T>* __restrict__ V, T* __restrict__ y, NdArgs<T
       for (int p = 0; p < P; ++p) {
         if ((p >> j) & 1) continue;
         const int q = p | (1 << j);
-        const cx<T> v0 = v[p], v1 = v[q];
-        const cx<T> t0 = cmul(w[j][0], v0), t1 = cmul(cconj(w[j][0]), v1);
-        const cx<T> s0 = cmul(w[j][1], v1), s1 = cmul(cconj(w[j][1]), v0);
+        // C(k) = w v0 + conj(w) v1; C(n - k) = w(n-k) v1 + conj(w(n-k)) v0 = i (w v0 - conj(w) v1)
+        const cx<T> t0 = cmul(w[j], v[p]), t1 = cmul(cconj(w[j]), v[q]);
         v[p] = cx<T>{t0.x + t1.x, t0.y + t1.y};
-        v[q] = cx<T>{s0.x + s1.x, s0.y + s1.y};
+        v[q] = cx<T>{t1.y - t0.y, t0.x - t1.x};
       }
     }
     T* yb = y + b * vol;
@@ -442,9 +442,10 @@ __global__ void nd_pre(const T* __restrict__ x, cx<T>* __restrict__ V, NdArgs<T,
 #pragma unroll
   for (int j = 0; j < D - 1; ++j) half *= a.n[j];
   nd_groups<D>(a.n, a.batch, [&](i64 b, const i64* k) {
-    // per axis and bit: the input index k or n - k ("n" for k = 0: C = 0), its offset and pre factor; the twiddles
+    // per axis and bit: the input index k or n - k ("n" for k = 0: C = 0), its offset and pre factor; the twiddle
+    // conj w(k) (conj w(n - k) = i w(k))
     i64 xoff[D][2], soff[D][2];
-    cx<T> w[D][2];
+    cx<T> w[D];
     T ps[D][2];
     bool distinct[D];
     i64 xstride = 1, sstride = 1;
@@ -453,6 +454,7 @@ __global__ void nd_pre(const T* __restrict__ x, cx<T>* __restrict__ V, NdArgs<T,
       const i64 n = a.n[j];
       const i64 id[2] = {k[j], n - k[j]};
       distinct[j] = k[j] != 0 && 2 * k[j] != n;
+      w[j] = a.w[j][k[j]];
 #pragma unroll
       for (int bit = 0; bit < 2; ++bit) {
         const i64 c = id[bit] == n ? 0 : id[bit];  // clamped (the value is zero)
@@ -460,7 +462,6 @@ __global__ void nd_pre(const T* __restrict__ x, cx<T>* __restrict__ V, NdArgs<T,
         xoff[j][bit] = m * xstride;
         soff[j][bit] = c * sstride;
         ps[j][bit] = id[bit] == n ? T(0) : a.pre[j][m];
-        w[j][bit] = cconj(a.w[j][c]);
       }
       xstride *= n;
       sstride *= j == D - 1 ? hl : n;
@@ -484,9 +485,10 @@ __global__ void nd_pre(const T* __restrict__ x, cx<T>* __restrict__ V, NdArgs<T,
       for (int p = 0; p < P; ++p) {
         if ((p >> j) & 1) continue;
         const int q = p | (1 << j);
+        // V(k) = conj(w) (v0 - i v1); V(n - k) = conj(w(n-k)) (v1 - i v0) = w (v0 + i v1)
         const cx<T> v0 = v[p], v1 = v[q];
-        v[p] = cmul(w[j][0], cx<T>{v0.x + v1.y, v0.y - v1.x});  // v0 - i v1
-        v[q] = cmul(w[j][1], cx<T>{v1.x + v0.y, v1.y - v0.x});  // v1 - i v0
+        v[p] = cmul(cconj(w[j]), cx<T>{v0.x + v1.y, v0.y - v1.x});
+        v[q] = cmul(w[j], cx<T>{v0.x - v1.y, v0.y + v1.x});
       }
     }
     cx<T>* Vb = V + b * half;

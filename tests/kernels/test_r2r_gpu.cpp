@@ -30,10 +30,12 @@ struct Shape {
   std::int64_t batch;
 };
 
-void check(const core::R2rSpec& s, Norm norm, std::int64_t batch, Precision prec, std::uint64_t seed) {
+void check(const core::R2rSpec& s, Norm norm, std::int64_t batch, Precision prec, std::uint64_t seed,
+           core::Effort effort = core::Effort::kEstimate) {
   const core::Backend& gpu = test::usable_backend("cuda-r2r");
   const core::Backend& ref = test::backend("cpu-fftw");
-  const core::TransformDesc d = core::r2r_desc(s, norm, batch, prec);
+  core::TransformDesc d = core::r2r_desc(s, norm, batch, prec);
+  d.effort = effort;
   REQUIRE(gpu.supports(d).ok);
   const core::HostTensor in = test::random_tensor(d.shape, d.batch, d.prec, seed);
   const core::HostTensor got = test::execute_on_device(*gpu.make_plan(d), gpu.runtime(), d, in);
@@ -103,4 +105,17 @@ TEST_CASE("cuda-r2r: every kind along every axis, random mixes, 1-D vectors", "[
         check(spec(sh, kinds, rng() % 2 == 1), static_cast<Norm>(rng() % 3), sh.batch, prec, ++seed);
       }
     }
+}
+
+TEST_CASE("cuda-r2r: 2-D DCT-II/III runs planned with --effort measure (the faster engine route)", "[gpu][r2r]") {
+  const std::vector<Shape> shapes = {{3, {3, 240, 240}, 1}, {2, {1080, 193}, 1}, {2, {250, 96}, 2}};
+  std::uint64_t seed = 3000;
+  for (const Shape& sh : shapes)
+    for (Precision prec : {Precision::kF32, Precision::kF64})
+      for (bool inverse : {false, true})
+        for (Norm norm : {Norm::kNone, Norm::kOrtho}) {
+          std::array<R2rKind, 3> kinds{};
+          kinds[sh.rank - 1] = kinds[sh.rank - 2] = R2rKind::kDct2;
+          check(spec(sh, kinds, inverse), norm, sh.batch, prec, ++seed, core::Effort::kMeasure);
+        }
 }
