@@ -74,6 +74,9 @@ class Timer {
   virtual double elapsed_ms() = 0;  // waits for the stop mark
 };
 
+// Ordinary host memory as a Buffer, 64-byte aligned (Runtime::allocate_host's default).
+std::unique_ptr<Buffer> allocate_heap(std::size_t bytes);
+
 class Runtime {
  public:
   virtual ~Runtime() = default;
@@ -84,6 +87,10 @@ class Runtime {
   virtual std::string device_name() const = 0;  // "NVIDIA H100 80GB HBM3", or the CPU model
   virtual std::size_t cache_bytes() const = 0;  // L2 for devices (inputs are rotated when they fit)
   virtual std::unique_ptr<Buffer> allocate(std::size_t bytes) const = 0;
+  // Host memory (64-byte aligned) suited to this runtime's transfers: page-locked for CUDA, so that execute_host
+  // moves it to and from the device directly instead of staging it; ordinary memory on the host (the default), and
+  // wherever page-locked memory cannot be had. Slow to make on CUDA: callers keep it for reuse (core::TensorPool).
+  virtual std::unique_ptr<Buffer> allocate_host(std::size_t bytes) const;
   virtual void upload(Buffer& dst, const void* src, std::size_t bytes) const = 0;                 // synchronous
   virtual void download(void* dst, const Buffer& src, std::size_t bytes) const = 0;               // synchronous
   virtual void copy(Buffer& dst, const Buffer& src, std::size_t bytes, Stream s = {}) const = 0;  // same space
