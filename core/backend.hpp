@@ -32,12 +32,14 @@ struct Stream {
 
 // Times of one host-to-host execution (milliseconds).
 struct StageTimes {
-  double device_ms = 0;  // device work only (CUDA events); equals compute time for host plans
-  double e2e_ms = 0;     // host memory to host memory, transfers included
-  double h2d_ms = 0;     // upload (0 for host plans)
-  double d2h_ms = 0;     // download (0 for host plans)
-  double load_ms = 0;    // CUDA plans, first execute_host only: one untimed run on the plan's own buffers that
-                         // makes CUDA load the kernels (lazy module loading), kept out of device_ms and e2e_ms
+  double device_ms = 0;   // device work only (CUDA events); equals compute time for host plans
+  double e2e_ms = 0;      // host memory to host memory, transfers included
+  double h2d_ms = 0;      // upload (0 for host plans)
+  double d2h_ms = 0;      // download (0 for host plans)
+  double staging_ms = 0;  // CUDA plans: copies between host memory that is not page-locked and the plan's pinned
+                          // staging buffers (0 when both are page-locked: Runtime::allocate_host)
+  double load_ms = 0;     // CUDA plans, first execute_host only: one untimed run on the plan's own buffers that
+                          // makes CUDA load the kernels (lazy module loading), kept out of device_ms and e2e_ms
 };
 
 class Plan {
