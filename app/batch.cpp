@@ -106,6 +106,17 @@ void create_output_directory(const std::string& dir) {
   if (ec) throw Error(ErrorCode::kInput, dir, "cannot create the output directory: " + ec.message());
 }
 
+// Parts of one input file read at once, a thread each: a read is a copy out of the page cache, which one thread makes
+// at a fraction of the memory bandwidth.
+constexpr unsigned kSingleReadThreads = 4;
+
+// Blocks for a command's tensor pools: host memory suited to the transfers of the runtime its --backend runs on
+// (page-locked when that is a CUDA device; ordinary memory otherwise).
+core::TensorPool::Allocate host_blocks(const std::string& backend) {
+  const core::Runtime* rt = registry().transfer_runtime(backend);
+  return [rt](std::size_t bytes) { return rt != nullptr ? rt->allocate_host(bytes) : core::allocate_heap(bytes); };
+}
+
 void run_alone(const GlobalOptions& g, BatchTask& task, core::StageTable& t) {
   auto flush = [&] {
     for (const auto& n : task.notes) note(g, n);
@@ -290,13 +301,14 @@ Outcome unpack_outcome(const std::string& payload) {
 // finished input goes to rank 0, whose collector thread records it; rank 0 alone reports).
 class TransformBatch {
  public:
-  TransformBatch(const GlobalOptions& g, const BatchRun& b, int jobs, core::AtomicFile* report,
-                 dispatch::Dispatcher* d)
+  TransformBatch(const GlobalOptions& g, const BatchRun& b, int jobs, core::AtomicFile* report, dispatch::Dispatcher* d)
       : g_(g),
         b_(b),
         jobs_(jobs),
         report_(report),
         d_(d),
+        inputs_(host_blocks(g.backend)),
+        outputs_(host_blocks(g.backend)),
         entries_(b.inputs.size()),
         times_(b.inputs.size()),
         done_(b.inputs.size(), 0),
@@ -307,7 +319,9 @@ class TransformBatch {
     core::Stopwatch clock;
     PipelineShape shape;
     shape.readers = shape.workers = shape.writers = jobs_;
-    shape.depth = static_cast<std::size_t>(2 * jobs_);
+    // Each reader, worker and writer holds one input or result (a worker both) and waits to hand it on: a longer
+    // queue would only hold more tensors (blocks that may be large, and page-locked ones are slow to make).
+    shape.depth = 1;
     // Workers take the --devices in turn: each one's plans (and streams) live on its device.
     const std::vector<int> devices = devices_of(g_);
     shape.worker_init = [devices](int k) { bind_worker(devices, k); };
@@ -404,6 +418,8 @@ class TransformBatch {
     stage(*e, [&] {
       e->task = b_.task(b_.inputs[static_cast<std::size_t>(i)], b_.outputs[static_cast<std::size_t>(i)]);
       e->task->in_batch = true;
+      e->task->inputs = &inputs_;
+      e->task->outputs = &outputs_;
       e->task->read(e->times);
     });
     if (!e->error.empty()) e->times.add("read", ms_between(e->start, Clock::now()));
@@ -509,6 +525,8 @@ class TransformBatch {
   core::AtomicFile* report_;
   dispatch::Dispatcher* const d_;  // distributed: the job's dispatcher; null: this process alone
   WorkerPlans plans_;
+  // The tensors of the inputs in flight, and of their results (as many blocks as were ever out at once).
+  core::TensorPool inputs_, outputs_;
   std::vector<std::string> entries_;  // the report's entries, in input order
   std::vector<core::StageTable> times_;
   std::mutex mu_;
@@ -522,6 +540,12 @@ class TransformBatch {
 int run_single(const GlobalOptions& g, BatchTask& task, const std::string& report, const std::string& input,
                const std::string& output, const core::Stopwatch& total) {
   const auto rep = open_report(report, {input}, {output});
+  // Nothing to reuse with one input, but page-locked tensors spare a CUDA plan its staging copies.
+  core::TensorPool inputs(host_blocks(g.backend)), outputs(host_blocks(g.backend));
+  task.inputs = &inputs;
+  task.outputs = &outputs;
+  // One input has the cores to itself: its file is read in parts at once (a batch has a reader per core instead).
+  task.read_threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, kSingleReadThreads));
   core::StageTable times;
   run_alone(g, task, times);
   times.add("total", total.elapsed_ms());

@@ -12,6 +12,7 @@
 
 #include "app/commands.hpp"
 #include "core/plan_cache.hpp"
+#include "core/tensor_pool.hpp"
 #include "core/timing.hpp"
 
 namespace dct::app {
@@ -45,6 +46,12 @@ class BatchTask {
   virtual std::string json(const core::StageTable& t) const = 0;  // the report entry of a success
   std::vector<std::string> notes;  // lines for stderr made by the stages ("dctool: " is added)
   bool in_batch = false;           // run by run_batch (GPU faults then fall back to the CPU under -b auto)
+  // Where the stages take the tensors they read and compute (not filled: they write every element): blocks of host
+  // memory reused from input to input, made by the runtime the backend transfers with (page-locked for CUDA). Set
+  // by run_batch and run_single; null: the heap.
+  core::TensorPool* inputs = nullptr;
+  core::TensorPool* outputs = nullptr;
+  int read_threads = 1;  // threads that read a large input file (ReadOptions::threads)
 };
 
 // One input and -o FILE (its checks made): the report opened, the stages in a row on this thread with the shared

@@ -177,7 +177,10 @@ class R2rTask : public BatchTask {
     // Without -p the output keeps a float64 input's precision (and is f32 otherwise): read in f64, then decide.
     const bool explicit_prec = !g_.precision.empty();
     core::Stopwatch sw;
-    in_ = read_input(input_, read_options(g_, o_.in, explicit_prec ? precision_of(g_) : core::Precision::kF64));
+    core::ReadOptions ro = read_options(g_, o_.in, explicit_prec ? precision_of(g_) : core::Precision::kF64);
+    ro.pool = inputs;
+    ro.threads = read_threads;
+    in_ = read_input(input_, ro);
     info_ = input_info(o_, input_);
     prec_ = explicit_prec ? precision_of(g_) : (info_.float64 ? core::Precision::kF64 : core::Precision::kF32);
     if (in_.tensor.precision() != prec_) in_.tensor = in_.tensor.to(prec_);
@@ -193,7 +196,7 @@ class R2rTask : public BatchTask {
           core::Stopwatch sw;
           auto plan = plans.get(*backend_, req_.desc, active_device());
           t.add("plan", sw.elapsed_ms());
-          out_ = core::HostTensor(in_.tensor.shape(), in_.tensor.channels(), prec_);
+          if (out_.empty()) out_ = core::take_tensor(outputs, in_.tensor.shape(), in_.tensor.channels(), prec_);
           const core::StageTimes st = plan->execute_host(in_.tensor.view(), out_.view());
           t.add("execute_e2e", st.e2e_ms);
         },

@@ -87,18 +87,17 @@ void take_shape(core::TransformDesc& d, const core::HostTensor& in, const std::s
   require_lot_shape(d, input);
 }
 
-core::HostTensor execute(const core::Plan& plan, const core::TransformDesc& d, const core::HostTensor& in,
-                         core::StageTable& times) {
-  core::HostTensor out(d.out_shape(), d.batch, d.prec);
+// Runs `plan` from `in` into `out` (a tensor of d's output shape).
+void execute(const core::Plan& plan, const core::HostTensor& in, core::HostTensor& out, core::StageTable& times) {
   const core::StageTimes st = plan.execute_host(in.view(), out.view());
   if (plan.memory() == core::Memory::kDevice) {
     times.add("load", st.load_ms);
+    times.add("staging", st.staging_ms);
     times.add("h2d", st.h2d_ms);
     times.add("device", st.device_ms);
     times.add("d2h", st.d2h_ms);
   }
   times.add("execute_e2e", st.e2e_ms);
-  return out;
 }
 
 // Writes the coefficients (or their picture) atomically; returns how many values an image's range clamped.
@@ -160,7 +159,10 @@ class TransformTask : public CommandTask {
 
   void read(core::StageTable& t) override {
     core::Stopwatch sw;
-    in_ = read_input(input_, read_options(g_, o_.in, d_.prec));
+    core::ReadOptions ro = read_options(g_, o_.in, d_.prec);
+    ro.pool = inputs;
+    ro.threads = read_threads;
+    in_ = read_input(input_, ro);
     t.add("read", sw.elapsed_ms());
     take_shape(d_, in_.tensor, input_);
     // A 3-D .npy is (H, W, C) here (README, formats): say so where C looks like an axis rather than channels.
@@ -171,6 +173,7 @@ class TransformTask : public CommandTask {
 
   void transform(core::PlanCache& plans, core::StageTable& t) override {
     try {  // plan and device errors (out of memory above all) name the input they concern
+      out_ = core::take_tensor(outputs, d_.out_shape(), d_.batch, d_.prec);
       run_with_gpu_fallback(
           in_batch && g_.backend == "auto", input_,
           [&] {
@@ -178,7 +181,7 @@ class TransformTask : public CommandTask {
             core::Stopwatch sw;
             auto plan = plans.get(*backend_, d_, active_device());
             t.add("plan", sw.elapsed_ms());
-            out_ = execute(*plan, d_, in_.tensor, t);
+            execute(*plan, in_.tensor, out_, t);
           },
           [&](const std::string& line) { notes.push_back(line); });
     } catch (const Error& e) {

@@ -31,12 +31,16 @@ struct NpyInfo {
   bool float64 = false;
 };
 
+class TensorPool;
+
 struct ReadOptions {
   Precision prec = Precision::kF32;  // precision of the returned tensor
   std::optional<Shape2> shape;       // required for raw files (--shape HxW)
   std::string dtype;                 // raw: "f32" | "f64" | "u8" | "u16" | "i16" | "i32"; "" = from extension
   bool allow_nonfinite = false;      // NaN/Inf are an input error unless allowed
   std::int64_t max_pixels = kDefaultMaxPixels;  // images: width x height above this is an input error
+  TensorPool* pool = nullptr;  // where a matrix file's tensor comes from (core/tensor_pool.hpp); null: the heap
+  int threads = 1;             // a large matrix file's values are read by up to this many threads at once
 };
 
 struct WriteOptions {
@@ -114,6 +118,8 @@ void check_output_path(const std::string& out, const std::vector<std::string>& i
 
 // Throws kInput naming `path` if any value is NaN or Inf.
 void require_finite(const HostTensor& t, const std::string& path);
+// Whether all `count` values of `prec` at `data` are finite.
+bool all_finite(const void* data, std::int64_t count, Precision prec);
 
 // The extension of `path` in lowercase with its dot (".png"), or "" when it has none.
 std::string lower_extension(const std::string& path);

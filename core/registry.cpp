@@ -64,4 +64,14 @@ std::vector<const Backend*> Registry::usable_for(Op op) const {
   return out;
 }
 
+const Runtime* Registry::transfer_runtime(std::string_view name) const {
+  if (name != "auto") {
+    const Backend* b = find(name);
+    return b != nullptr && b->runtime().usable() ? &b->runtime() : nullptr;
+  }
+  for (const auto& e : entries_)
+    if (e.auto_eligible && e.backend->runtime().usable()) return &e.backend->runtime();
+  return nullptr;
+}
+
 }  // namespace dct::core

@@ -26,6 +26,10 @@ class Registry {
   const Backend& select(const TransformDesc& d, std::string_view name) const;
   // Backends listing `op` whose runtime is usable here, in table order (oracles included).
   std::vector<const Backend*> usable_for(Op op) const;
+  // The runtime whose host memory (Runtime::allocate_host) a command's tensors should use under --backend `name`:
+  // the named backend's, under auto the first usable one in preference order (a CUDA device when one is usable);
+  // null when that is not usable here or the name is unknown.
+  const Runtime* transfer_runtime(std::string_view name) const;
 
  private:
   struct Entry {

@@ -16,7 +16,15 @@ AlignedBuffer::AlignedBuffer(std::size_t bytes) : bytes_(bytes) {
   ptr_.reset(p);
 }
 
-void AlignedBuffer::Free::operator()(void* p) const noexcept { std::free(p); }
+AlignedBuffer::AlignedBuffer(void* data, std::size_t bytes, Release release)
+    : ptr_(data, Free{std::move(release)}), bytes_(bytes) {}
+
+void AlignedBuffer::Free::operator()(void* p) const noexcept {
+  if (release)
+    release(p);
+  else
+    std::free(p);
+}
 
 HostTensor::HostTensor(Shape2 shape, std::int64_t channels, Precision prec)
     : shape_(shape),
@@ -32,6 +40,19 @@ HostTensor HostTensor::uninitialized(Shape2 shape, std::int64_t channels, Precis
   t.channels_ = channels;
   t.prec_ = prec;
   t.buf_ = AlignedBuffer(static_cast<std::size_t>(shape.count() * channels) * element_size(prec));
+  return t;
+}
+
+HostTensor HostTensor::adopt(AlignedBuffer storage, Shape2 shape, std::int64_t channels, Precision prec) {
+  const std::size_t bytes = static_cast<std::size_t>(shape.count() * channels) * element_size(prec);
+  if (storage.bytes() != bytes)
+    throw Error(ErrorCode::kRuntime, "internal: storage of " + std::to_string(storage.bytes()) +
+                                         " bytes for a tensor of " + std::to_string(bytes));
+  HostTensor t;
+  t.shape_ = shape;
+  t.channels_ = channels;
+  t.prec_ = prec;
+  t.buf_ = std::move(storage);
   return t;
 }
 

@@ -2,6 +2,7 @@
 // Host tensors (planar channels, 64-byte aligned) and the non-owning views plans execute on.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "core/types.hpp"
@@ -30,11 +31,16 @@ struct View {
   operator ConstView() const { return ConstView{data, shape, batch, prec, mem}; }
 };
 
-// Owning, 64-byte aligned host storage (aligned for FFTW's SIMD and for 16-byte vector copies).
+// Owning, 64-byte aligned host storage (aligned for FFTW's SIMD and for 16-byte vector copies): its own memory, or
+// memory lent by someone else (a TensorPool's block) and handed back when the buffer goes.
 class AlignedBuffer {
  public:
+  // Called once with the lent memory when the buffer lets go of it; must not throw.
+  using Release = std::function<void(void*)>;
   AlignedBuffer() = default;
   explicit AlignedBuffer(std::size_t bytes);
+  // `bytes` of 64-byte aligned memory at `data` that `release` takes back.
+  AlignedBuffer(void* data, std::size_t bytes, Release release);
   AlignedBuffer(AlignedBuffer&&) noexcept = default;
   AlignedBuffer& operator=(AlignedBuffer&&) noexcept = default;
   void* data() const { return ptr_.get(); }
@@ -42,6 +48,7 @@ class AlignedBuffer {
 
  private:
   struct Free {
+    Release release;  // empty: the memory is this buffer's own (std::free)
     void operator()(void* p) const noexcept;
   };
   std::unique_ptr<void, Free> ptr_;
@@ -55,6 +62,8 @@ class HostTensor {
   HostTensor(Shape2 shape, std::int64_t channels, Precision prec);  // zero-filled
   // Not filled: for a producer that writes every element (decoders, conversions).
   static HostTensor uninitialized(Shape2 shape, std::int64_t channels, Precision prec);
+  // A tensor on `storage` as it is (not filled), which must hold exactly its bytes.
+  static HostTensor adopt(AlignedBuffer storage, Shape2 shape, std::int64_t channels, Precision prec);
   HostTensor(HostTensor&&) noexcept = default;
   HostTensor& operator=(HostTensor&&) noexcept = default;
   HostTensor clone() const;

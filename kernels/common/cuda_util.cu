@@ -108,8 +108,8 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
   return *this;
 }
 
-PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
-  if (bytes > 0) DCT_CUDA_CHECK(cudaHostAlloc(&ptr_, bytes, cudaHostAllocDefault));
+PinnedBuffer::PinnedBuffer(std::size_t bytes, unsigned flags) : bytes_(bytes) {
+  if (bytes > 0) DCT_CUDA_CHECK(cudaHostAlloc(&ptr_, bytes, flags));
 }
 PinnedBuffer::~PinnedBuffer() {
   if (ptr_ != nullptr) cudaFreeHost(ptr_);

@@ -72,7 +72,9 @@ class DeviceBuffer {
 class PinnedBuffer {
  public:
   PinnedBuffer() = default;
-  explicit PinnedBuffer(std::size_t bytes);
+  // cudaHostAlloc with `flags` (cudaHostAllocPortable: page-locked for every device's context, not only the
+  // current one's).
+  explicit PinnedBuffer(std::size_t bytes, unsigned flags = cudaHostAllocDefault);
   ~PinnedBuffer();
   PinnedBuffer(PinnedBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
   PinnedBuffer& operator=(PinnedBuffer&& o) noexcept;

@@ -58,6 +58,17 @@ class CudaBuffer final : public core::Buffer {
   DeviceBuffer buf_;
 };
 
+// Page-locked host memory that every device's context sees as such (execute_host moves it without staging).
+class PortablePinnedBuffer final : public core::Buffer {
+ public:
+  explicit PortablePinnedBuffer(std::size_t bytes) : buf_(bytes, cudaHostAllocPortable) {}
+  void* data() const override { return buf_.get(); }
+  std::size_t bytes() const override { return buf_.bytes(); }
+
+ private:
+  PinnedBuffer buf_;
+};
+
 class CudaTimer final : public core::Timer {
  public:
   void start(core::Stream s) override { start_.record(static_cast<cudaStream_t>(s.handle)); }
@@ -102,6 +113,17 @@ class CudaRuntime final : public core::Runtime {
   std::unique_ptr<core::Buffer> allocate(std::size_t bytes) const override {
     activate_device();
     return std::make_unique<CudaBuffer>(bytes);
+  }
+  std::unique_ptr<core::Buffer> allocate_host(std::size_t bytes) const override {
+    if (bytes > 0 && usable()) {
+      try {
+        activate_device();
+        return std::make_unique<PortablePinnedBuffer>(bytes);
+      } catch (const Error&) {
+        cudaGetLastError();  // no page-locked memory to be had: ordinary memory works too, through the staging
+      }
+    }
+    return core::Runtime::allocate_host(bytes);
   }
   void upload(core::Buffer& dst, const void* src, std::size_t bytes) const override {
     activate_device();

@@ -1,7 +1,7 @@
 // Batch mode of the transform commands (dct2, idct2, dct4, lot, dct, dst, r2r with several inputs or -o DIR):
 // outputs byte-identical to each input run alone, whatever --jobs; a bad input is one line and the others go on
 // (exit 3); colliding outputs, an output over an input and a --report over either are refused before any work
-// (exit 2); the report keeps input order; --format; the summary line.
+// (exit 2); the report keeps input order; --format; the summary line; tensors reused from input to input.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -156,6 +156,63 @@ TEST_CASE("transform batch: a bad input is one line naming it, the others are wr
   // Good outputs are those of the inputs alone.
   REQUIRE(run_dctool("-q lot " + q(in.a) + " -o " + q(in.out("a1.npy"))).code == 0);
   CHECK(slurp(in.out("a1.npy")) == slurp(out + "/a.npy"));
+}
+
+TEST_CASE("transform batch: tensors reused from input to input give the bytes of each input alone", "[app][batch]") {
+  // Sizes up and down and dtypes in turn, so that a reused block holds an earlier input's values: with --jobs 1
+  // every input lands in a block of one before it.
+  Inputs in;
+  auto f32 = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
+  auto i16 = [](const std::vector<double>& v) {
+    std::vector<std::int16_t> out;
+    for (double x : v) out.push_back(static_cast<std::int16_t>(x * 3000));
+    return out;
+  };
+  auto u8 = [](const std::vector<double>& v) {
+    std::vector<std::uint8_t> out;
+    for (double x : v) out.push_back(static_cast<std::uint8_t>((x + 1) * 127));
+    return out;
+  };
+  const std::string big = in.in + "/big.npy", small = in.in + "/small.npy", gray = in.in + "/gray.npy",
+                    rgb = in.in + "/rgb.npy", ints = in.in + "/ints.npy", wide = in.in + "/wide.npy",
+                    mid = in.in + "/mid.npy";
+  spit(big, npy_bytes(npy_header("<f4", "(48, 64)"), raw_bytes(f32(random_values(48 * 64, 31)))));
+  spit(mid, npy_bytes(npy_header("<f4", "(40, 56)"), raw_bytes(f32(random_values(40 * 56, 37)))));
+  write_npy_f64(small, 8, 8, random_values(64, 32));
+  spit(gray, npy_bytes(npy_header("|u1", "(24, 16)"), raw_bytes(u8(random_values(24 * 16, 33)))));
+  spit(rgb, npy_bytes(npy_header("<f4", "(16, 24, 3)"), raw_bytes(f32(random_values(16 * 24 * 3, 34)))));
+  spit(ints, npy_bytes(npy_header("<i2", "(40, 32)"), raw_bytes(i16(random_values(40 * 32, 35)))));
+  write_npy_f64(wide, 56, 72, random_values(56 * 72, 36));
+  const std::vector<std::string> files = {wide, big, small, gray, rgb, ints, in.b, mid, in.a};
+  for (const std::string cmd : {"dct2", "-p f64 dct2", "idct2 --norm ortho", "dct2 --block 8", "dct4 --axis both"})
+    for (const std::string jobs : {" --jobs 1", " --jobs 3"}) check_batch_equals_alone(in, files, cmd, ".npy", jobs);
+  check_batch_equals_alone(in, {wide, big, gray, ints, mid}, "dct --type 2", ".npy", " --jobs 1");
+  check_batch_equals_alone(in, {wide, big, small, gray, ints, mid}, "dct2", ".f32", " --format f32 --jobs 1");
+}
+
+TEST_CASE("transform batch: a truncated file in the middle fails alone, named, with no partial output (exit 3)",
+          "[app][batch]") {
+  Inputs in;
+  const std::string cut = in.in + "/cut.npy";
+  // The header says 64x64 float32 (16 KiB); the file holds 1000 bytes of it.
+  spit(cut, npy_bytes(npy_header("<f4", "(64, 64)"), std::string(1000, '\x01')));
+  for (const std::string jobs : {"1", "2"}) {
+    const std::string out = in.out("out" + jobs);
+    const RunResult r = run_dctool("dct2 " + Inputs::words({in.a, cut, in.c}) + " -o " + q(out) + " --jobs " + jobs);
+    INFO(r.err);
+    CHECK(r.code == 3);
+    std::vector<std::string> errors;
+    for (const auto& l : split_lines(r.err))
+      if (l.rfind("dctool: error: ", 0) == 0) errors.push_back(l);
+    REQUIRE(errors.size() == 1);
+    CHECK(contains(errors[0], "cut.npy"));
+    CHECK(contains(errors[0], "truncated"));
+    CHECK(contains(r.err, "dctool: transformed 2 of 3 inputs (1 failed) in "));
+    CHECK(list_dir(out) == std::set<std::string>{"a.npy", "c.npy"});
+    REQUIRE(run_dctool("-q dct2 " + q(in.c) + " -o " + q(in.out("c1.npy"))).code == 0);
+    CHECK(slurp(in.out("c1.npy")) == slurp(out + "/c.npy"));
+  }
+  for (const auto& f : list_dir(in.dir.path().string())) CHECK(f.find(".tmp.") == std::string::npos);
 }
 
 TEST_CASE("transform batch: colliding outputs and an output over an input are refused before any work (exit 2)",

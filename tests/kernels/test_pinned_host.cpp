@@ -1,0 +1,81 @@
+// execute_host of the CUDA plans on page-locked host memory (label gpu): tensors from a TensorPool on the CUDA
+// runtime's allocate_host move to and from the device directly (no staging copies), and give the bytes of the
+// staged path from ordinary memory, with either side page-locked alone too; outputs poisoned (0xFF = NaN) so that
+// an unwritten element shows; the pool's blocks are reused from call to call.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app/registry.hpp"
+#include "core/backend.hpp"
+#include "core/tensor_pool.hpp"
+#include "support.hpp"
+
+namespace {
+
+using namespace dct;
+using core::Axis;
+using core::Norm;
+using core::Op;
+using core::Precision;
+using core::Shape2;
+
+std::string bytes_of(const core::HostTensor& t) { return std::string(static_cast<const char*>(t.raw()), t.bytes()); }
+
+void poison(core::HostTensor& t) { std::memset(t.raw(), 0xFF, t.bytes()); }
+
+struct Case {
+  const char* backend;
+  core::TransformDesc desc;
+};
+
+}  // namespace
+
+TEST_CASE("cuda plans: page-locked host tensors skip the staging and give the staged bytes", "[gpu][pinned]") {
+  const std::vector<Case> cases{
+      {"cuda-fft2d", test::desc(Op::kDct2, Norm::kOrtho, Axis::kBoth, {96, 80}, 2, Precision::kF32)},
+      {"cuda-fft2d", test::desc(Op::kIdct2, Norm::kNone, Axis::kBoth, {33, 47}, 1, Precision::kF64)},
+      {"cuda-8x8", test::desc(Op::kDct2, Norm::kOrtho, Axis::kBoth, {64, 48}, 3, Precision::kF32, 8)},
+      {"cuda-dct4-fft", test::desc(Op::kDct4, Norm::kNone, Axis::kRows, {40, 56}, 1, Precision::kF32)},
+      {"cuda-lot", test::desc(Op::kLot, Norm::kNone, Axis::kBoth, {64, 40}, 1, Precision::kF64)},
+  };
+  const core::Runtime& rt = test::usable_backend("cuda-fft2d").runtime();
+  core::TensorPool pool([&rt](std::size_t bytes) { return rt.allocate_host(bytes); });
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const Case& c : cases) {
+      const core::Backend& b = test::usable_backend(c.backend);
+      const core::TransformDesc& d = c.desc;
+      INFO(c.backend << " " << d.to_string() << " pass " << pass);
+      REQUIRE(b.supports(d).ok);
+      const auto plan = b.make_plan(d);
+      const core::HostTensor in = test::random_tensor(d.shape, d.batch, d.prec, 7 + pass);
+
+      core::HostTensor staged = core::HostTensor::uninitialized(d.out_shape(), d.batch, d.prec);
+      poison(staged);
+      const core::StageTimes ts = plan->execute_host(in.view(), staged.view());
+      CHECK(ts.staging_ms > 0);
+      CHECK(test::rel_l2_finite(staged, staged) == 0);  // every element written (no NaN left)
+
+      core::HostTensor pin_in = pool.take(d.shape, d.batch, d.prec);
+      std::memcpy(pin_in.raw(), in.raw(), in.bytes());
+      core::HostTensor pin_out = pool.take(d.out_shape(), d.batch, d.prec);
+      poison(pin_out);
+      const core::StageTimes tp = plan->execute_host(pin_in.view(), pin_out.view());
+      CHECK(tp.staging_ms == 0);
+      CHECK(tp.e2e_ms >= tp.device_ms);
+      CHECK(bytes_of(pin_out) == bytes_of(staged));
+
+      // One side page-locked, the other staged.
+      poison(pin_out);
+      CHECK(plan->execute_host(in.view(), pin_out.view()).staging_ms > 0);
+      CHECK(bytes_of(pin_out) == bytes_of(staged));
+      core::HostTensor plain_out = core::HostTensor::uninitialized(d.out_shape(), d.batch, d.prec);
+      poison(plain_out);
+      CHECK(plan->execute_host(pin_in.view(), plain_out.view()).staging_ms > 0);
+      CHECK(bytes_of(plain_out) == bytes_of(staged));
+    }
+  }
+  CHECK(pool.allocations() == 2);  // one input and one output block, reused by every later case
+}
