@@ -17,7 +17,7 @@
 #   r2r-<dev>.csv     the real-to-real family on the GPU: cuda-r2r on 3-D DCT-II/III (r2r:dct2+dct2+dct2,
 #                     r2r:dct3+dct3+dct3) at 256^3, 512^3, 384x512x640 (f32, f64) and 2-D dct1, dst2, dst3 at 4096^2 and
 #                     1080x1920 (f32, f64); 20000 matrices of 240x240 (--batch 20000, f32): dct2 by
-#                     cuda-fft2d, r2r:dct2+dct2 by cuda-r2r (the shapes of peer-vkfft-r2r)
+#                     cuda-fft2d and cuda-fft2d-smooth, r2r:dct2+dct2 by cuda-r2r (the shapes of peer-vkfft-r2r)
 #   peer-vkfft-<dev>.csv  (only with VKBENCH, the peer binary built by ../shared/peers/build.sh) VkFFT's 2-D DCT-II/III
 #                     and batched DCT-IV with cuFFT and the copy of the same shapes, in its own process
 #   peer-vkfft-r2r-<dev>.csv  (capability peer-r2r; only with VKBENCH_R2R, the 4th argument or the environment variable:
@@ -184,7 +184,7 @@ else
     --backends cuda-r2r --precision f32 \
     -- --ops r2r:dct2+dct2+dct2,r2r:dct3+dct3+dct3 --sizes "$SHAPES_3D" --backends cuda-r2r --precision f64 \
     -- --ops dct1,dst2,dst3 --sizes "$SHAPES_R2R_2D" --backends cuda-r2r --precision f32,f64 \
-    -- --ops dct2,r2r:dct2+dct2 --sizes "$BATCH_SHAPE" --batch "$BATCH_COUNT" --backends cuda-fft2d,cuda-r2r \
+    -- --ops dct2,r2r:dct2+dct2 --sizes "$BATCH_SHAPE" --batch "$BATCH_COUNT" --backends cuda-fft2d,cuda-fft2d-smooth,cuda-r2r \
     --precision f32
   VERIFY=(--verify)
 fi
