@@ -168,8 +168,7 @@ void check_batch_outputs(const std::vector<std::string>& inputs, const std::vect
 std::unique_ptr<core::AtomicFile> open_report(const std::string& report, const std::vector<std::string>& inputs,
                                               const std::vector<std::string>& outputs) {
   if (report.empty()) return nullptr;
-  if (FileSet(inputs).find(report) != nullptr)
-    throw Error(ErrorCode::kUsage, "--report", report + " is an input");
+  if (FileSet(inputs).find(report) != nullptr) throw Error(ErrorCode::kUsage, "--report", report + " is an input");
   if (FileSet(outputs).find(report) != nullptr)
     throw Error(ErrorCode::kUsage, "--report", report + " is also an output");
   return std::make_unique<core::AtomicFile>(report);
@@ -214,7 +213,8 @@ BatchTargets resolve_targets(const std::vector<std::string>& inputs, const std::
     return t;
   }
   for (const auto& in : inputs) {
-    const std::string ext = format == "same" ? fs::path(in).extension().string() : "." + (format.empty() ? "npy" : format);
+    const std::string ext =
+        format == "same" ? fs::path(in).extension().string() : "." + (format.empty() ? "npy" : format);
     t.outputs.push_back((fs::path(output) / (fs::path(in).stem().string() + ext)).string());
   }
   return t;
@@ -580,8 +580,8 @@ int run_batch(const GlobalOptions& g, const BatchRun& b) {
   // The host's cores are shared by the ranks on it: --jobs defaults to this rank's share, and so do FFTW's threads.
   const int ranks_here = d ? std::max(1, dispatch::local_size()) : 1;
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / ranks_here);
-  const int jobs =
-      static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(b.options.jobs > 0 ? b.options.jobs : cores, n)));
+  const int jobs = static_cast<int>(
+      std::max<std::int64_t>(1, std::min<std::int64_t>(b.options.jobs > 0 ? b.options.jobs : cores, n)));
   configure_runtimes(g.device, g.threads > 0 ? g.threads : std::max(1, cores / jobs));
   return TransformBatch(local, b, jobs, report.get(), d.get()).run();
 }

@@ -42,7 +42,7 @@ class BatchTask {
   virtual ~BatchTask() = default;
   virtual void read(core::StageTable& t) = 0;
   virtual void transform(core::PlanCache& plans, core::StageTable& t) = 0;
-  virtual void write(core::StageTable& t) = 0;  // the output, committed
+  virtual void write(core::StageTable& t) = 0;                    // the output, committed
   virtual std::string json(const core::StageTable& t) const = 0;  // the report entry of a success
   std::vector<std::string> notes;  // lines for stderr made by the stages ("dctool: " is added)
   bool in_batch = false;           // run by run_batch (GPU faults then fall back to the CPU under -b auto)

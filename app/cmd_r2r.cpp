@@ -23,9 +23,9 @@ struct R2rOptions {
   std::string command;  // dct | dst | r2r
   std::vector<std::string> inputs;
   std::string output;  // a file (one input) or a directory (batch mode)
-  int type = 0;       // dct, dst
-  std::string kinds;  // r2r
-  std::string axes;   // "" = every axis of a matrix, (0, 1) of an image
+  int type = 0;        // dct, dst
+  std::string kinds;   // r2r
+  std::string axes;    // "" = every axis of a matrix, (0, 1) of an image
   std::string norm = "backward";
   bool inverse = false;
   InputOptions in;
@@ -250,7 +250,12 @@ int run_r2r(const GlobalOptions& g, const R2rOptions& o) {
     R2rTask task(g, o, o.inputs.front(), o.output);
     return run_single(g, task, o.batch.report, o.inputs.front(), o.output, total);
   }
-  BatchRun run{o.command, o.inputs, targets.outputs, o.output, o.batch, true,
+  BatchRun run{o.command,
+               o.inputs,
+               targets.outputs,
+               o.output,
+               o.batch,
+               true,
                [&](const std::string& in, const std::string& out) -> std::unique_ptr<BatchTask> {
                  return std::make_unique<R2rTask>(g, o, in, out);
                }};

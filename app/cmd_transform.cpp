@@ -23,7 +23,7 @@ struct TransformOptions {
   std::vector<std::string> inputs;
   std::string output;  // a file (one input) or a directory (batch mode)
   std::string norm;    // "" = default (none; ortho in block mode)
-  std::string axis;  // "" = default (both; rows for dct4)
+  std::string axis;    // "" = default (both; rows for dct4)
   int block = 0;
   bool inverse = false;
   bool visualize = false;          // image output of coefficients: a log-magnitude picture
@@ -140,8 +140,7 @@ class CommandTask : public BatchTask {
   // Writes the coefficients (or their picture) atomically, with a note when an image's range clamped values.
   void write_result(core::HostTensor out, core::SourceKind kind, core::StageTable& t) {
     core::Stopwatch sw;
-    const std::int64_t clamped =
-        write_output(output_, std::move(out), kind, picture_output(o_, d_, output_), d_.prec);
+    const std::int64_t clamped = write_output(output_, std::move(out), kind, picture_output(o_, d_, output_), d_.prec);
     if (clamped > 0) notes.push_back(output_ + ": " + std::to_string(clamped) + " values clamped to the image range");
     t.add("write", sw.elapsed_ms());
   }
@@ -276,7 +275,11 @@ int run_transform(const GlobalOptions& g, const TransformOptions& o) {
     const auto task = make_task(g, o, d, o.inputs.front(), o.output);
     return run_single(g, *task, o.batch.report, o.inputs.front(), o.output, total);
   }
-  BatchRun run{std::string(core::to_string(d.op)), o.inputs, targets.outputs, o.output, o.batch,
+  BatchRun run{std::string(core::to_string(d.op)),
+               o.inputs,
+               targets.outputs,
+               o.output,
+               o.batch,
                !o.jpeg_coefficients,
                [&](const std::string& in, const std::string& out) { return make_task(g, o, d, in, out); }};
   return run_batch(g, run);

@@ -37,11 +37,11 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/r2r.hpp"
 #include "core/tensor.hpp"
 #include "cpu/backends.hpp"
 #include "cpu/common.hpp"
 #include "cpu/fftw_util.hpp"
-#include "core/r2r.hpp"
 
 namespace dct::cpu {
 namespace {

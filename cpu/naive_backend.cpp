@@ -38,9 +38,9 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/r2r.hpp"
 #include "cpu/backends.hpp"
 #include "cpu/common.hpp"
-#include "core/r2r.hpp"
 
 namespace dct::cpu {
 namespace {

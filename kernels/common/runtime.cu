@@ -12,8 +12,8 @@
 namespace dct::cuda {
 namespace {
 
-std::atomic<int> g_ordinal{0};    // --device: the process's device
-thread_local int t_ordinal = -1;  // bind_thread_device: this thread's device (-1: the process's)
+std::atomic<int> g_ordinal{0};         // --device: the process's device
+thread_local int t_ordinal = -1;       // bind_thread_device: this thread's device (-1: the process's)
 thread_local bool t_cpu_only = false;  // set_thread_cpu_only: this thread's work stays off the GPU
 std::atomic<bool> g_retired{false};    // retire_devices: no GPU work for the rest of the process
 

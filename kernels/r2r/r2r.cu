@@ -245,9 +245,9 @@ class R2rPlan final : public GpuPlan {
     i64 lead = d.batch;
     for (int a = 0; a < start; ++a) lead *= s.dims[a];
     if (const auto dct2d = as_dct2d(s, d.norm, start))
-      steps_.push_back(std::make_unique<Step<T>>(
-          std::in_place_type<Dct2dStep<T>>, dct2d->first, dct2d->second, s.dims[start], s.dims[start + 1], lead,
-          route.value_or(fft2d_route<T>(s.dims[start], s.dims[start + 1]))));
+      steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<Dct2dStep<T>>, dct2d->first, dct2d->second,
+                                                 s.dims[start], s.dims[start + 1], lead,
+                                                 route.value_or(fft2d_route<T>(s.dims[start], s.dims[start + 1]))));
     else if (s.rank - start == 2)
       steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<NdStep<T, 2>>, s, d.norm, d.batch, start));
     else if (s.rank - start == 3)

@@ -29,7 +29,8 @@ void write_text(const std::string& path, int rows, int cols, unsigned seed) {
   const auto v = random_values(rows * cols, seed);
   std::string s;
   for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) s += std::to_string(v[static_cast<std::size_t>(r * cols + c)]) + (c + 1 < cols ? " " : "\n");
+    for (int c = 0; c < cols; ++c)
+      s += std::to_string(v[static_cast<std::size_t>(r * cols + c)]) + (c + 1 < cols ? " " : "\n");
   spit(path, s);
 }
 
@@ -95,7 +96,8 @@ TEST_CASE("transform batch: every output equals the input transformed alone", "[
   check_batch_equals_alone(in, {in.out("coef/a.npy"), in.out("coef/c.npy")}, "lot --inverse");
   // A JPEG file's stored coefficients, and images in and out.
   const std::string j1 = in.in + "/cam.jpg", j2 = in.in + "/ast.jpg";
-  REQUIRE(run_dctool("-q compress " + q(source_dir() + "/data/camera.png") + " -o " + q(j1) + " --quality 50").code == 0);
+  REQUIRE(run_dctool("-q compress " + q(source_dir() + "/data/camera.png") + " -o " + q(j1) + " --quality 50").code ==
+          0);
   REQUIRE(run_dctool("-q compress " + q(source_dir() + "/data/astronaut.png") + " -o " + q(j2)).code == 0);
   check_batch_equals_alone(in, {j1, j2}, "dct2 --block 8 --jpeg-coefficients");
   check_batch_equals_alone(in, {j1, j2}, "dct2 --block 8");
@@ -264,8 +266,8 @@ TEST_CASE("transform batch: --report over an input or an output is exit 2, entri
 
   const std::string rep = in.out("r.json");
   const std::vector<std::string> order = {in.c, in.a, in.b};
-  const RunResult r = run_dctool("--json -q dct2 " + Inputs::words(order) + " -o " + q(out) + " --report " + q(rep) +
-                                 " --jobs 3");
+  const RunResult r =
+      run_dctool("--json -q dct2 " + Inputs::words(order) + " -o " + q(out) + " --report " + q(rep) + " --jobs 3");
   INFO(r.err);
   REQUIRE(r.code == 0);
   check_json_typed(in.dir, slurp(rep));
@@ -321,12 +323,13 @@ TEST_CASE("transform batch: --format same and images follow the single-input rul
   // Coefficients cannot go into an image without --visualize (exit 2, nothing written)...
   check_one_line_error(run_dctool("dct2 " + Inputs::words({in.a, cam}) + " -o " + q(out) + " --format same"), 2,
                        {"cam.png", "--visualize"});
-  check_one_line_error(run_dctool("dct --type 2 " + Inputs::words({cam, in.a}) + " -o " + q(out) + " --format png"),
-                       2, {".png"});
+  check_one_line_error(run_dctool("dct --type 2 " + Inputs::words({cam, in.a}) + " -o " + q(out) + " --format png"), 2,
+                       {".png"});
   CHECK_FALSE(exists(out));
   // ... with it, a picture; the text input keeps .txt.
-  REQUIRE(run_dctool("-q dct2 " + Inputs::words({in.a, in.b, cam}) + " -o " + q(out) + " --format same --visualize")
-              .code == 0);
+  REQUIRE(
+      run_dctool("-q dct2 " + Inputs::words({in.a, in.b, cam}) + " -o " + q(out) + " --format same --visualize").code ==
+      0);
   CHECK(list_dir(out) == std::set<std::string>{"a.npy", "b.txt", "cam.png"});
   CHECK(slurp(out + "/cam.png").substr(1, 3) == "PNG");
   // An inverse may write images: the round trip of the image through a batch.
@@ -338,12 +341,12 @@ TEST_CASE("transform batch: --format same and images follow the single-input rul
   // A format no writer has, and --format beside -o FILE that disagrees with it.
   check_one_line_error(run_dctool("dct2 " + Inputs::words(in.all()) + " -o " + q(out) + " --format gif"), 2,
                        {"--format"});
-  check_one_line_error(run_dctool("dct2 " + q(in.a) + " -o " + q(in.out("x.npy")) + " --format txt"), 2,
-                       {"--format"});
+  check_one_line_error(run_dctool("dct2 " + q(in.a) + " -o " + q(in.out("x.npy")) + " --format txt"), 2, {"--format"});
   CHECK_FALSE(exists(in.out("x.npy")));
 }
 
-TEST_CASE("transform batch: -o DIR is created, and one input with DIR/ or an existing directory is a batch too", "[app][batch]") {
+TEST_CASE("transform batch: -o DIR is created, and one input with DIR/ or an existing directory is a batch too",
+          "[app][batch]") {
   Inputs in;
   const std::string deep = in.out("new/deeper");
   REQUIRE(run_dctool("-q dct4 " + Inputs::words(in.all()) + " -o " + q(deep)).code == 0);
