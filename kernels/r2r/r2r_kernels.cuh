@@ -26,6 +26,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/dct4/rows.cuh"
+
 namespace dct::cuda::r2r {
 
 using i64 = std::int64_t;
@@ -34,17 +36,7 @@ using i64 = std::int64_t;
 enum LineKind : int { kDct1 = 1, kDct2, kDct3, kDct4, kDst1, kDst2, kDst3, kDst4 };
 
 template <class T>
-struct Cx;
-template <>
-struct Cx<float> {
-  using type = float2;
-};
-template <>
-struct Cx<double> {
-  using type = double2;
-};
-template <class T>
-using cx = typename Cx<T>::type;
+using cx = typename dct4::RowsTypes<T>::cx;  // float2 / double2
 
 template <class C>
 __host__ __device__ __forceinline__ C cmul(C a, C b) {

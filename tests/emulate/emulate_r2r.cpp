@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cuda_host.hpp"
+#define __shared__  // kernels/dct4/rows.cuh (the complex types) declares shared memory in kernels not run here
 #include "kernels/r2r/r2r_kernels.cuh"
 
 using namespace dct::cuda::r2r;
