@@ -32,13 +32,11 @@ struct R2rOptions {
   BatchOptions batch;
 };
 
-// The array the user addresses by --axes and where it lies in the tensor. A 3-D .npy (A, B, C) is read as the
-// C planes of AxB, which in memory is the array (C, A, B): user axis a is tensor axis to_tensor[a].
+// The array the user addresses by --axes. A 3-D .npy (A, B, C) is read in C order as one (A*B) x C plane
+// (ReadOptions::volume): the array (A, B, C) as it lies in the file.
 struct ArrayLayout {
   int rank = 2;
-  std::array<std::int64_t, core::kMaxR2rRank> dims{};  // in tensor order
-  std::array<int, core::kMaxR2rRank> to_tensor{0, 1, 2};
-  std::array<std::int64_t, core::kMaxR2rRank> user_dims{};
+  std::array<std::int64_t, core::kMaxR2rRank> dims{};
   std::int64_t batch = 1;  // image channels
 };
 
@@ -46,16 +44,14 @@ ArrayLayout layout_of(const core::HostTensor& t, const std::vector<std::int64_t>
   ArrayLayout l;
   if (s.size() == 1) {
     l.rank = 1;
-    l.dims[0] = l.user_dims[0] = s[0];
+    l.dims[0] = s[0];
   } else if (s.size() == 3) {
     l.rank = 3;
-    l.dims = {s[2], s[0], s[1]};
-    l.user_dims = {s[0], s[1], s[2]};
-    l.to_tensor = {1, 2, 0};
+    l.dims = {s[0], s[1], s[2]};
   } else {  // a 2-D .npy, a text or raw matrix, or an image (its channels are a batch, not an axis)
     l.rank = 2;
-    l.dims[0] = l.user_dims[0] = t.rows();
-    l.dims[1] = l.user_dims[1] = t.cols();
+    l.dims[0] = t.rows();
+    l.dims[1] = t.cols();
     l.batch = t.channels();
   }
   return l;
@@ -139,11 +135,11 @@ Request describe(const R2rOptions& o, const std::string& input, const core::Host
   spec.dims = l.dims;
   spec.inverse = o.inverse;
   for (int a = 0; a < l.rank; ++a) {
-    if (user_kinds[a] == core::R2rKind::kDct1 && l.user_dims[a] < 2)
+    if (user_kinds[a] == core::R2rKind::kDct1 && l.dims[a] < 2)
       throw Error(ErrorCode::kInput, input,
                   "DCT-I needs at least 2 points along each transformed axis (axis " + std::to_string(a) + " has " +
-                      std::to_string(l.user_dims[a]) + ")");
-    spec.kinds[l.to_tensor[a]] = user_kinds[a];
+                      std::to_string(l.dims[a]) + ")");
+    spec.kinds[a] = user_kinds[a];
   }
   return {core::r2r_desc(spec, core::parse_norm(o.norm), l.batch, prec), info.npy_shape};
 }
@@ -180,6 +176,7 @@ class R2rTask : public BatchTask {
     core::ReadOptions ro = read_options(g_, o_.in, explicit_prec ? precision_of(g_) : core::Precision::kF64);
     ro.pool = inputs;
     ro.threads = read_threads;
+    ro.volume = true;
     in_ = read_input(input_, ro);
     info_ = input_info(o_, input_);
     prec_ = explicit_prec ? precision_of(g_) : (info_.float64 ? core::Precision::kF64 : core::Precision::kF32);

@@ -571,7 +571,8 @@ Dataset read_npy(const std::string& path, const ReadOptions& opt) {
     Shape2 shape{1, h.shape[0]};
     std::int64_t channels = 1;
     if (h.shape.size() >= 2) shape = Shape2{h.shape[0], h.shape[1]};
-    if (h.shape.size() == 3) channels = h.shape[2];
+    if (h.shape.size() == 3 && opt.volume) shape = Shape2{h.shape[0] * h.shape[1], h.shape[2]};
+    if (h.shape.size() == 3 && !opt.volume) channels = h.shape[2];
     // read_values writes every element.
     Dataset ds{take_tensor(opt.pool, shape, channels, opt.prec), SourceKind::kMatrix};
     f.read_values(dtype, elements, ds.tensor, !opt.allow_nonfinite, opt.threads);
@@ -591,7 +592,8 @@ void write_npy(const std::string& path, const HostTensor& t, const WriteOptions&
       const auto& s = opt.npy_shape;
       const bool fits = (s.size() == 1 && t.rows() == 1 && t.channels() == 1 && s[0] == t.cols()) ||
                         (s.size() == 2 && t.channels() == 1 && s[0] == t.rows() && s[1] == t.cols()) ||
-                        (s.size() == 3 && s[0] == t.rows() && s[1] == t.cols() && s[2] == t.channels());
+                        (s.size() == 3 && s[0] == t.rows() && s[1] == t.cols() && s[2] == t.channels()) ||
+                        (s.size() == 3 && t.channels() == 1 && s[0] * s[1] == t.rows() && s[2] == t.cols());
       if (!fits) throw Error(ErrorCode::kRuntime, "internal: .npy shape " + shape_text(s) + " does not fit the data");
       shape = shape_text(s);
     }

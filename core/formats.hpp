@@ -41,6 +41,9 @@ struct ReadOptions {
   std::int64_t max_pixels = kDefaultMaxPixels;  // images: width x height above this is an input error
   TensorPool* pool = nullptr;  // where a matrix file's tensor comes from (core/tensor_pool.hpp); null: the heap
   int threads = 1;             // a large matrix file's values are read by up to this many threads at once
+  // A 3-D .npy (A, B, C) as one plane of (A*B) x C in the file's C order (the arrays of dct/dst/r2r), not the C
+  // channels of A x B (the (H, W, C) image convention of the other commands).
+  bool volume = false;
 };
 
 struct WriteOptions {
@@ -48,7 +51,8 @@ struct WriteOptions {
   std::string dtype;                 // raw: overrides the extension ("f32" | "f64")
   int image_bit_depth = 8;           // images: 8 (or 16 for 16-bit PNG)
   // .npy: the shape to write, of the tensor's layout: (N,) for a 1xN single-channel tensor, (H, W) or (H, W, C)
-  // otherwise (C the channels); empty: (H, W) or (H, W, C) from the tensor.
+  // otherwise (C the channels), or (A, B, C) for a single-channel (A*B) x C tensor (ReadOptions::volume); empty:
+  // (H, W) or (H, W, C) from the tensor.
   std::vector<std::int64_t> npy_shape;
 };
 

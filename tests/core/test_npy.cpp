@@ -134,6 +134,34 @@ for ver in [(2, 0), (3, 0)]:
   }
 }
 
+TEST_CASE("npy: a 3-D array read as a volume is one (A*B) x C plane in file order and writes back byte for byte",
+          "[core][npy]") {
+  TempDir dir;
+  REQUIRE(run_python(dir, R"PY(
+import numpy as np, os, sys
+a = np.zeros((2, 3, 4))
+for ci in range(4):
+    for hi in range(2):
+        for wi in range(3):
+            a[hi, wi, ci] = (ci * 100 + hi * 10 + wi) / 7.0 - 3
+np.save(os.path.join(sys.argv[1], 'vol.npy'), a)
+)PY") == 0);
+  ReadOptions r;
+  r.prec = Precision::kF64;
+  r.volume = true;
+  Dataset t = read_npy(dir.file("vol.npy"), r);
+  REQUIRE(t.tensor.shape() == Shape2{6, 4});
+  REQUIRE(t.tensor.channels() == 1);
+  for (std::int64_t h = 0; h < 2; ++h)
+    for (std::int64_t w = 0; w < 3; ++w)
+      for (std::int64_t c = 0; c < 4; ++c) CHECK(t.tensor.get((h * 3 + w) * 4 + c) == pattern(c, h, w));
+  WriteOptions w;
+  w.prec = Precision::kF64;
+  w.npy_shape = {2, 3, 4};
+  write_npy(dir.file("back.npy"), t.tensor, w);
+  CHECK(slurp(dir.file("back.npy")) == slurp(dir.file("vol.npy")));
+}
+
 TEST_CASE("npy: our files load in numpy with exact values, 64-byte aligned headers", "[core][npy]") {
   TempDir dir;
   for (Precision prec : {Precision::kF32, Precision::kF64}) {
