@@ -2,9 +2,11 @@
 // What every CUDA plan shares: the plan base (its stream, event-timed execute_host: host memory that is page-locked
 // moves directly, other memory through pinned staging),
 // device-resident per-axis tables, and the cuFFT stage wrapper (plan made once, length-1 handled).
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/backend.hpp"
 #include "kernels/common/cuda_util.cuh"
@@ -46,6 +48,14 @@ class GpuPlan : public core::Plan {
   CudaEvent ev_[4];
   mutable bool loaded_ = false;  // execute_host has made its first (loading) run
 };
+
+// A device copy of a make-time host table (at least one element's room, so that an empty table is a valid pointer).
+template <class T>
+DeviceBuffer upload_table(const std::vector<T>& v) {
+  DeviceBuffer b(std::max<std::size_t>(1, v.size()) * sizeof(T));
+  if (!v.empty()) DCT_CUDA_CHECK(cudaMemcpy(b.get(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return b;
+}
 
 // Device copies of make-time tables for one axis (see AxisTables in kernels/dct2d/prepost.cuh).
 template <class T>

@@ -113,12 +113,6 @@ cufftType r2c_type() {
   return std::is_same_v<T, float> ? CUFFT_R2C : CUFFT_D2Z;
 }
 
-template <class T>
-void upload(DeviceBuffer& dst, const std::vector<T>& v) {
-  dst = DeviceBuffer(sizeof(T) * v.size());
-  DCT_CUDA_CHECK(cudaMemcpy(dst.get(), v.data(), dst.bytes(), cudaMemcpyHostToDevice));
-}
-
 int mod_inverse(int a, int m) {  // m >= 1, gcd(a, m) = 1
   if (m == 1) return 0;
   for (int x = 1; x < m; ++x)
@@ -141,12 +135,12 @@ class Pass {
         pre[k] = cx_t<T>{static_cast<T>(sig * std::cos(a)), static_cast<T>(sig * std::sin(a))};
         post[k] = cx_t<T>{static_cast<T>(std::cos(b)), static_cast<T>(std::sin(b))};
       }
-      upload(tab_a_, pre);
-      upload(tab_b_, post);
+      tab_a_ = upload_table(pre);
+      tab_b_ = upload_table(post);
       if (!cols && m >= kRowsMinM && m <= kRowsMaxM && (m & (m - 1)) == 0) {
         while ((i64(1) << lgm_) < m) ++lgm_;
         rows_ = rows_launch<T>(lgm_);
-        upload(tab_i_, rows_twiddles<T>(lgm_));
+        tab_i_ = upload_table(rows_twiddles<T>(lgm_));
         if (rows_.smem_bytes > 48 * 1024)
           DCT_CUDA_CHECK(cudaFuncSetAttribute(rows_.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, rows_.smem_bytes));
         return;
@@ -190,10 +184,10 @@ class Pass {
         cr[k] = static_cast<T>(s2 * ec(u) * ec(b));
         ci[k] = static_cast<T>(sim);
       }
-      upload(tab_i_, src);
-      upload(tab_j_, f);
-      upload(tab_a_, cr);
-      upload(tab_b_, ci);
+      tab_i_ = upload_table(src);
+      tab_j_ = upload_table(f);
+      tab_a_ = upload_table(cr);
+      tab_b_ = upload_table(ci);
       ws_real_ = n * L;
       ws_cplx_ = (n / 2 + 1) * L;
       if (n > 1) {

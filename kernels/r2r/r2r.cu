@@ -43,13 +43,6 @@ bool is_dst(R2rKind k) {
   return k == R2rKind::kDst1 || k == R2rKind::kDst2 || k == R2rKind::kDst3 || k == R2rKind::kDst4;
 }
 
-template <class T>
-DeviceBuffer upload(const std::vector<T>& v) {
-  DeviceBuffer b(std::max<std::size_t>(1, v.size()) * sizeof(T));
-  if (!v.empty()) DCT_CUDA_CHECK(cudaMemcpy(b.get(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return b;
-}
-
 // One axis' device tables: twiddles for its computed kind and the norm's factors.
 template <class T>
 struct AxisBuffers {
@@ -62,11 +55,11 @@ struct AxisBuffers {
     po.assign(n, T(1));
     for (std::size_t i = 0; i < sc.pre.size(); ++i) pr[i] = static_cast<T>(sc.pre[i]);
     for (std::size_t i = 0; i < sc.post.size(); ++i) po[i] = static_cast<T>(sc.post[i]);
-    w = upload(tw.w);
-    ta = upload(tw.ta);
-    tb = upload(tw.tb);
-    pre = upload(pr);
-    post = upload(po);
+    w = upload_table(tw.w);
+    ta = upload_table(tw.ta);
+    tb = upload_table(tw.tb);
+    pre = upload_table(pr);
+    post = upload_table(po);
   }
   LineTables<T> lines() const {
     return {w.as<const cx_t<T>>(), ta.as<const cx_t<T>>(), tb.as<const cx_t<T>>(), pre.as<const T>(),
@@ -152,8 +145,8 @@ class NdStep {
     const T* factor[D];
     for (int j = 0; j < D; ++j) factor[j] = forward_ ? tables_[j]->pr.data() : tables_[j]->po.data();
     r2r::nd_rows<T>(D, a_.n, a_.dst, factor, forward_, src, scale);
-    row_src_ = upload(src);
-    row_scale_ = upload(scale);
+    row_src_ = upload_table(src);
+    row_scale_ = upload_table(scale);
     a_.row_src = row_src_.template as<const i64>();
     a_.row_scale = row_scale_.template as<const T>();
     fft_.emplace(FftStage<T>::array(forward_ ? FftType::kR2C : FftType::kC2R, D, n, a_.batch));
