@@ -36,6 +36,7 @@
 #include "core/error.hpp"
 #include "core/interrupt.hpp"
 #include "core/metrics.hpp"
+#include "core/tensor_pool.hpp"
 
 namespace dct::app {
 namespace {
@@ -206,6 +207,8 @@ struct Job {
   bool details() const { return !o.report.empty() || g.json; }
   // --report's file, created (as a temporary) before any work, committed after the last entry.
   std::shared_ptr<core::AtomicFile> report{};
+  // The inputs' decoded images: blocks reused from input to input (no page faults per image).
+  std::shared_ptr<core::TensorPool> images = std::make_shared<core::TensorPool>(core::allocate_heap);
   // Batch mode: GPU faults fall back to the CPU (run_guarded), with notes through `notice` (the progress bar's).
   bool batch = false;
   std::function<void(const std::string&)> notice{};
@@ -255,7 +258,9 @@ std::shared_ptr<Source> read_source(const Job& job, std::int64_t i) {
   const std::string& input = job.o.inputs[i];
   try {
     for (const auto& out : job.outputs[i]) core::check_output_path(out, job.o.inputs);
-    s->data = read_input(input, read_options(job.g, InputOptions{}, core::Precision::kF32));
+    core::ReadOptions ro = read_options(job.g, InputOptions{}, core::Precision::kF32);
+    ro.pool = job.images.get();
+    s->data = read_input(input, ro);
   } catch (const Error& e) {
     s->error = message_of(e, input);
     s->code = e.code();
@@ -300,6 +305,7 @@ Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::in
       c.res.backend = "none";
     } else if (job.jpg(src->index, k)) {
       r.keep_coefficients = true;
+      r.keep_image = job.details();  // the report's blockiness of the decoded image
       // A compressor's name (-b cuda-jpeg-fused, -b cpu) picks the compressor, not a transform backend: the CPU
       // compressor's transforms then follow auto. Every compressor returns the same coefficients.
       // auto takes the CPU compressor here: measured (docs/decisions.md, "compress --format jpg"), the GPU's
@@ -376,11 +382,15 @@ Item write_entry(const Job& job, Coded&& c) {
         rethrow_with_subject(e, it.output);
       }
       lap("write");
-      const core::HostTensor decoded = decode_jpeg(file, it.output);
-      lap("decode");
+      // The decoder's image: the compressor's own float-IDCT reconstruction where it made one (4:4:4, gray: its
+      // squared error summed in its loop), else libjpeg-turbo's float decode of the file.
+      const bool own = std::isfinite(c.res.mse) && (!job.details() || !c.res.image.empty());
+      const core::HostTensor decoded = own ? core::HostTensor() : decode_jpeg(file, it.output);
+      if (!own) lap("decode");
+      const bool need_colour = !own || job.details();
       {
         std::lock_guard<std::mutex> lock(src.mu);
-        if (src.colour == nullptr) {
+        if (src.colour == nullptr && need_colour) {
           if (np < in.channels() || in.precision() != core::Precision::kF32) src.colour_copy = first_channels(in, np);
           src.colour = src.colour_copy ? &*src.colour_copy : &in;
         }
@@ -388,9 +398,10 @@ Item write_entry(const Job& job, Coded&& c) {
       }
       it.bytes = static_cast<std::int64_t>(file.size());
       it.bpp = 8.0 * double(it.bytes) / double(h * w);
-      it.mse = core::mse(*src.colour, decoded);
+      it.mse = own ? c.res.mse : core::mse(*src.colour, decoded);
       it.psnr = core::psnr_db(it.mse, 255.0);
-      if (job.details()) it.blockiness = core::blockiness(decoded);
+      if (job.details())
+        it.blockiness = own ? core::blockiness(first_channels(c.res.image, np)) : core::blockiness(decoded);
     } else {
       core::WriteOptions wo;
       wo.image_bit_depth = src.data.kind == core::SourceKind::kImage16 ? 16 : 8;

@@ -153,7 +153,7 @@ core::Dataset decode_bmp(Bytes file, const std::string& name, const core::ReadOp
   }
   if (channels == 4 && !any_alpha)
     for (std::int64_t i = 0; i < width * height; ++i) px[static_cast<std::size_t>(i * 4 + 3)] = 255;
-  return planar_dataset(px.get(), width, height, channels, opt.prec);
+  return planar_dataset(px.get(), width, height, channels, opt.prec, opt.pool);
 }
 
 }  // namespace dct::app

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/image_decode.hpp"
+#include "core/tensor_pool.hpp"
 #include "core/error.hpp"
 
 #if defined(__GNUC__)
@@ -41,8 +42,8 @@ bool one_of(const std::string& path, std::initializer_list<std::string_view> ext
 
 template <class Sample>
 core::Dataset planar(const Sample* px, std::int64_t w, std::int64_t h, int channels, core::Precision prec,
-                     core::SourceKind kind) {
-  core::HostTensor t = core::HostTensor::uninitialized(core::Shape2{h, w}, channels, prec);
+                     core::SourceKind kind, core::TensorPool* pool) {
+  core::HostTensor t = core::take_tensor(pool, core::Shape2{h, w}, channels, prec);
   const std::int64_t plane = w * h;
   // Pixel by pixel (one pass over the interleaved samples), with the channel count a constant where it is common.
   const auto fill = [&](auto* dst) {
@@ -133,13 +134,13 @@ void decode_failure(const std::string& name, const char* format, const std::stri
 }
 
 core::Dataset planar_dataset(const std::uint8_t* px, std::int64_t width, std::int64_t height, int channels,
-                             core::Precision prec) {
-  return planar(px, width, height, channels, prec, core::SourceKind::kImage8);
+                             core::Precision prec, core::TensorPool* pool) {
+  return planar(px, width, height, channels, prec, core::SourceKind::kImage8, pool);
 }
 
 core::Dataset planar_dataset(const std::uint16_t* px, std::int64_t width, std::int64_t height, int channels,
-                             core::Precision prec) {
-  return planar(px, width, height, channels, prec, core::SourceKind::kImage16);
+                             core::Precision prec, core::TensorPool* pool) {
+  return planar(px, width, height, channels, prec, core::SourceKind::kImage16, pool);
 }
 
 void* allocate_decode_buffer(void* decode_buffer, std::size_t bytes) {

@@ -63,10 +63,11 @@ void check_image_size(const std::string& name, const char* format, std::int64_t 
 // "cannot decode image: <format>: <why>" as a kInput error naming `name`.
 [[noreturn]] void decode_failure(const std::string& name, const char* format, const std::string& why);
 
-// A planar Dataset from interleaved samples (height x width x channels).
+// A planar Dataset from interleaved samples (height x width x channels), its tensor from `pool` where one is given
+// (ReadOptions::pool), else from the heap.
 core::Dataset planar_dataset(const std::uint8_t* px, std::int64_t width, std::int64_t height, int channels,
-                             core::Precision prec);
+                             core::Precision prec, core::TensorPool* pool = nullptr);
 core::Dataset planar_dataset(const std::uint16_t* px, std::int64_t width, std::int64_t height, int channels,
-                             core::Precision prec);
+                             core::Precision prec, core::TensorPool* pool = nullptr);
 
 }  // namespace dct::app

@@ -202,9 +202,10 @@ core::Dataset decode_png(Bytes file, const std::string& name, const core::ReadOp
   const auto w = static_cast<std::int64_t>(st.width), h = static_cast<std::int64_t>(st.height);
   if (st.depth == 16) {
     // The buffer came from new unsigned char[]: aligned for any fundamental type; filled as uint16 by libpng.
-    return planar_dataset(reinterpret_cast<const std::uint16_t*>(buffer.bytes.get()), w, h, st.channels, opt.prec);
+    return planar_dataset(reinterpret_cast<const std::uint16_t*>(buffer.bytes.get()), w, h, st.channels, opt.prec,
+                          opt.pool);
   }
-  return planar_dataset(buffer.bytes.get(), w, h, st.channels, opt.prec);
+  return planar_dataset(buffer.bytes.get(), w, h, st.channels, opt.prec, opt.pool);
 }
 
 namespace {

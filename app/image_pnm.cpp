@@ -66,7 +66,7 @@ core::Dataset decode_pnm(Bytes file, const std::string& name, const core::ReadOp
   if (bytes_per == 1) {
     for (std::int64_t i = 0; i < samples; ++i)
       if (src[i] > maxval) decode_failure(name, "PNM", "a sample is above maxval " + std::to_string(maxval));
-    return planar_dataset(src, width, height, channels, opt.prec);
+    return planar_dataset(src, width, height, channels, opt.prec, opt.pool);
   }
   auto px = std::make_unique_for_overwrite<std::uint16_t[]>(static_cast<std::size_t>(samples));
   for (std::int64_t i = 0; i < samples; ++i) {
@@ -74,7 +74,7 @@ core::Dataset decode_pnm(Bytes file, const std::string& name, const core::ReadOp
     if (v > maxval) decode_failure(name, "PNM", "a sample is above maxval " + std::to_string(maxval));
     px[static_cast<std::size_t>(i)] = v;
   }
-  return planar_dataset(px.get(), width, height, channels, opt.prec);
+  return planar_dataset(px.get(), width, height, channels, opt.prec, opt.pool);
 }
 
 }  // namespace dct::app

@@ -130,7 +130,7 @@ core::Dataset decode_tga(Bytes file, const std::string& name, const core::ReadOp
     }
     ++i;
   }
-  return planar_dataset(px.get(), width, height, channels, opt.prec);
+  return planar_dataset(px.get(), width, height, channels, opt.prec, opt.pool);
 }
 
 }  // namespace dct::app

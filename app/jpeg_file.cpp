@@ -163,8 +163,9 @@ bool encode_c(const EncodeArgs* a, unsigned char** out, unsigned long* size, cha
     comp->h_samp_factor = comp->v_samp_factor = c == 0 ? a->luma_factor : 1;
     comp->quant_tbl_no = a->chroma[c] ? 1 : 0;
     const JDIMENSION f = c == 0 ? static_cast<JDIMENSION>(a->luma_factor) : 1;
+    // pre_zero FALSE: every block libjpeg reads is written below (no 12 MB memset per 1080p RGB image).
     arrays[c] =
-        (*cinfo.mem->request_virt_barray)((j_common_ptr)&cinfo, JPOOL_IMAGE, TRUE, (a->blocks_wide[c] + f - 1) / f * f,
+        (*cinfo.mem->request_virt_barray)((j_common_ptr)&cinfo, JPOOL_IMAGE, FALSE, (a->blocks_wide[c] + f - 1) / f * f,
                                           (a->blocks_high[c] + f - 1) / f * f, f);
   }
   cinfo.optimize_coding = a->optimize ? TRUE : FALSE;
@@ -375,7 +376,7 @@ core::Dataset decode_jpeg_image(Bytes file, const std::string& name, const core:
   s.method = JDCT_ISLOW;
   DecodeBuffer buffer;
   run_decoder(decode_c, s, file, buffer, name, opt.max_pixels);
-  return planar_dataset(buffer.bytes.get(), s.width, s.height, s.components, opt.prec);
+  return planar_dataset(buffer.bytes.get(), s.width, s.height, s.components, opt.prec, opt.pool);
 }
 
 core::HostTensor read_jpeg_coefficients(Bytes file, const std::string& name, const core::ReadOptions& opt) {

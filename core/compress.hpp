@@ -6,6 +6,7 @@
 // (kernels/compress/jpeg_fused.cu) implement.
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -66,6 +67,8 @@ struct CompressRequest {
   // compressor (math/jpeg.hpp: the exact coefficient arithmetic). A compressor may then leave
   // CompressResult::image empty (the caller decodes the coefficients' file).
   bool keep_coefficients = false;
+  // With keep_coefficients: the reconstruction is wanted in CompressResult::image too (the report's blockiness).
+  bool keep_image = false;
 };
 
 // The quantized coefficients of jpeg mode, for writing a JPEG file: one plane per coded plane (gray, or Y, Cb,
@@ -90,6 +93,11 @@ struct CompressResult {
   std::string backend;              // what computed the transforms
   StageTable times;                 // per-stage milliseconds ("device" for GPU work)
   QuantizedCoefficients quantized;  // jpeg mode with CompressRequest::keep_coefficients; empty otherwise
+  // The mean squared error of the reconstruction against the input's coded channels (alpha left out), where the
+  // compressor measured it in its own loop; NaN where it did not. With keep_coefficients, set only when the
+  // reconstruction is what a float-IDCT decoder makes of the coefficients (4:4:4 and gray: the dequantized
+  // blocks' inverse, rounded, then libjpeg's YCbCr -> RGB), so that it is the PSNR of the written file.
+  double mse = std::numeric_limits<double>::quiet_NaN();
   double nonzero_fraction() const { return coefficients > 0 ? double(nonzero) / double(coefficients) : 0.0; }
   // Estimated coded size: entropy_bits * coefficients / pixels, pixels = H * W of the input (the image is empty
   // when only coefficients were asked for).

@@ -39,7 +39,7 @@ struct ReadOptions {
   std::string dtype;                 // raw: "f32" | "f64" | "u8" | "u16" | "i16" | "i32"; "" = from extension
   bool allow_nonfinite = false;      // NaN/Inf are an input error unless allowed
   std::int64_t max_pixels = kDefaultMaxPixels;  // images: width x height above this is an input error
-  TensorPool* pool = nullptr;  // where a matrix file's tensor comes from (core/tensor_pool.hpp); null: the heap
+  TensorPool* pool = nullptr;  // where the file's tensor comes from (core/tensor_pool.hpp); null: the heap
   int threads = 1;             // a large matrix file's values are read by up to this many threads at once
   // A 3-D .npy (A, B, C) as one plane of (A*B) x C in the file's C order (the arrays of dct/dst/r2r), not the C
   // channels of A x B (the (H, W, C) image convention of the other commands).

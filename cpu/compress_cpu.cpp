@@ -50,6 +50,16 @@ std::int32_t symbol_of(double v) {
                                               double(std::numeric_limits<std::int32_t>::max())));
 }
 
+// The sum of (a[i] - b[i])^2 over n values that hold integers 0..255, exactly.
+std::int64_t squared_error(const float* a, const float* b, std::int64_t n) {
+  std::int64_t s = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const int d = static_cast<int>(a[i]) - static_cast<int>(b[i]);
+    s += d * d;
+  }
+  return s;
+}
+
 class CpuCompressor final : public core::Compressor {
  public:
   explicit CpuCompressor(const core::Registry& r) : registry_(r) {}
@@ -130,10 +140,14 @@ class CpuCompressor final : public core::Compressor {
       for (int k = 0; k < 64; ++k) qt[t][k] = static_cast<float>(table[k]);
     }
     const float* src = img.data<float>();
-    // With the coefficients kept (a .jpg output) the caller decodes the file for the reconstruction: none is made
-    // here (CompressRequest::keep_coefficients).
-    HostTensor out = keep ? HostTensor() : HostTensor::uninitialized(Shape2{h, w}, ch, core::Precision::kF32);
-    float* o = keep ? nullptr : out.data<float>();
+    // With the coefficients kept (a .jpg output) the reconstruction image is made only when asked for
+    // (CompressRequest::keep_image); its squared error is summed in the loop either way, except for 4:2:0, whose
+    // reconstruction here (each chroma sample repeated) is not a decoder's (fancy upsampling): the caller then
+    // decodes the file.
+    const bool image = !keep || r.keep_image, measured = !keep || !s420;
+    HostTensor out = image ? HostTensor::uninitialized(Shape2{h, w}, ch, core::Precision::kF32) : HostTensor();
+    float* o = image ? out.data<float>() : nullptr;
+    std::int64_t sse = 0;
     constexpr int kBins = 8192, kZero = kBins / 2;  // |q| <= 1025 (|F| <= 1024, Q >= 1)
     std::vector<std::int64_t> hist(kBins, 0);
     const int threads = static_cast<int>(std::min<std::int64_t>(detail::thread_count(), strips));
@@ -146,7 +160,9 @@ class CpuCompressor final : public core::Compressor {
     {
       std::vector<std::int64_t> th(kBins, 0);
       std::vector<std::uint8_t> cv(static_cast<std::size_t>(3 * mcu * xw)), rec(static_cast<std::size_t>(3 * mcu * xw));
-      std::vector<std::uint8_t> ds(static_cast<std::size_t>(2 * 8 * cw));  // 4:2:0's Cb, Cr
+      std::vector<std::uint8_t> ds(static_cast<std::size_t>(2 * 8 * cw));    // 4:2:0's Cb, Cr
+      std::vector<float> back(image ? 0 : static_cast<std::size_t>(3 * w));  // one row back in RGB, when no image
+      std::int64_t th_sse = 0;
       double busy[3] = {0, 0, 0};  // this thread's seconds in prepare, blocks, finish
       std::int16_t scratch[64];
       std::uint8_t* const cvp[3] = {cv.data(), cv.data() + mcu * xw, cv.data() + 2 * mcu * xw};
@@ -195,15 +211,17 @@ class CpuCompressor final : public core::Compressor {
                   rcp[pl] + 8 * bx);
         }
         const auto t2 = Clock::now();
-        for (std::int64_t i = 0; !keep && i < mcu && y0 + i < h; ++i) {  // back to RGB, cropped
+        for (std::int64_t i = 0; (image || measured) && i < mcu && y0 + i < h; ++i) {  // back to RGB, cropped
           const std::int64_t t = (y0 + i) * w;
           const std::uint8_t* r0 = rcp[0] + i * xw;
-          if (np == 1) {
-            for (std::int64_t x = 0; x < w; ++x) o[t + x] = r0[x];
-            continue;
-          }
-          st.rgb_row(r0, rcp[1] + (s420 ? i / 2 : i) * xw, rcp[2] + (s420 ? i / 2 : i) * xw, w, s420, o + t, o + hw + t,
-                     o + 2 * hw + t);
+          float* const dst[3] = {image ? o + t : back.data(), image ? o + hw + t : back.data() + w,
+                                 image ? o + 2 * hw + t : back.data() + 2 * w};
+          if (np == 1)
+            for (std::int64_t x = 0; x < w; ++x) dst[0][x] = r0[x];
+          else
+            st.rgb_row(r0, rcp[1] + (s420 ? i / 2 : i) * xw, rcp[2] + (s420 ? i / 2 : i) * xw, w, s420, dst[0], dst[1],
+                       dst[2]);
+          for (int pl = 0; measured && pl < np; ++pl) th_sse += squared_error(dst[pl], src + pl * hw + t, w);
         }
         const auto t3 = Clock::now();
         busy[0] += std::chrono::duration<double>(t1 - t0).count();
@@ -214,16 +232,18 @@ class CpuCompressor final : public core::Compressor {
       {
         for (int k = 0; k < kBins; ++k) hist[k] += th[k];
         for (int k = 0; k < 3; ++k) busy_all[k] += busy[k];
+        sse += th_sse;
       }
     }
     const double loop_ms = sw.elapsed_ms();
     sw.reset();
-    for (std::int64_t k = np == 1 ? 1 : 3; !keep && k < ch; ++k)
+    for (std::int64_t k = np == 1 ? 1 : 3; image && k < ch; ++k)
       std::copy(src + k * hw, src + (k + 1) * hw, o + k * hw);
+    if (measured) res.mse = double(sse) / double(hw * np);
     res.coefficients = (bh * bw + (np - 1) * cbh * cbw) * 64;
     res.nonzero = res.coefficients - hist[kZero];
     res.entropy_bits = core::entropy_of_histogram(hist);
-    if (!keep)
+    if (image)
       res.image = in.tensor.precision() == core::Precision::kF32 ? std::move(out) : out.to(in.tensor.precision());
     // The loop's wall time shared out in proportion to the threads' time in each stage.
     const double busy_sum = std::max(busy_all[0] + busy_all[1] + busy_all[2], 1e-30);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -28,6 +29,12 @@ double number(const RunResult& r) {
 }
 
 std::int64_t file_size(const std::string& path) { return static_cast<std::int64_t>(std::filesystem::file_size(path)); }
+
+std::string format_fixed2(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.2f", v);
+  return b;
+}
 
 }  // namespace
 
@@ -80,6 +87,12 @@ TEST_CASE(
           CHECK(j.at("bytes") == std::to_string(ob));
           CHECK(std::abs(std::stod(j.at("bpp")) - 8.0 * double(ob) / double(img.pixels)) < 1e-9);
           CHECK(std::abs(std::stod(j.at("psnr_db")) - ours_psnr) <= 0.01);
+          // Without --json (no reconstruction image asked for) the text line shows the same PSNR.
+          const RunResult t = run_dctool("compress " + q(png) + " -o " + q(dir.file("t.jpg")) + " --quality " + qs +
+                                         (optimize ? " --optimize" : "") + " --sampling " + sampling);
+          REQUIRE(t.code == 0);
+          CHECK(contains(t.out, "PSNR " + format_fixed2(std::stod(j.at("psnr_db"))) + " dB"));
+          CHECK(slurp(dir.file("t.jpg")) == slurp(ours));
           CHECK(j.has("entropy_bpp"));
           CHECK(contains(j.at("backend"), "compressor: .jpg output"));  // cpu, or cuda-jpeg-fused on a GPU
         }
