@@ -50,12 +50,20 @@ std::int32_t symbol_of(double v) {
                                               double(std::numeric_limits<std::int32_t>::max())));
 }
 
-// The sum of (a[i] - b[i])^2 over n values that hold integers 0..255, exactly.
-std::int64_t squared_error(const float* a, const float* b, std::int64_t n) {
+// The sum of (a[i] - b[i])^2 over n values that hold integers 0..255, exactly: in int32 over chunks of 8192 values
+// (at most 8192 * 255^2 < 2^31), vectorized (an AVX2 clone where the CPU has it).
+__attribute__((target_clones("avx2", "default"))) std::int64_t squared_error(const float* __restrict a,
+                                                                             const float* __restrict b,
+                                                                             std::int64_t n) {
   std::int64_t s = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    const int d = static_cast<int>(a[i]) - static_cast<int>(b[i]);
-    s += d * d;
+  for (std::int64_t i0 = 0; i0 < n; i0 += 8192) {
+    const std::int64_t i1 = std::min(n, i0 + 8192);
+    std::int32_t part = 0;
+    for (std::int64_t i = i0; i < i1; ++i) {
+      const std::int32_t d = static_cast<std::int32_t>(a[i]) - static_cast<std::int32_t>(b[i]);
+      part += d * d;
+    }
+    s += part;
   }
   return s;
 }
