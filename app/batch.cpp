@@ -540,8 +540,16 @@ class TransformBatch {
 int run_single(const GlobalOptions& g, BatchTask& task, const std::string& report, const std::string& input,
                const std::string& output, const core::Stopwatch& total) {
   const auto rep = open_report(report, {input}, {output});
-  // Nothing to reuse with one input, but page-locked tensors spare a CUDA plan its staging copies.
-  core::TensorPool inputs(host_blocks(g.backend)), outputs(host_blocks(g.backend));
+  // One input: the GPU's context is made on another thread while the file is read, into ordinary memory (page-locked
+  // memory would wait for the context, and making it costs more than the driver's chunked copy of ordinary memory).
+  std::thread warm([&g] {
+    if (const core::Runtime* rt = registry().transfer_runtime(g.backend)) rt->warm_up();
+  });
+  struct Join {
+    std::thread& t;
+    ~Join() { t.join(); }
+  } join{warm};
+  core::TensorPool inputs(core::allocate_heap), outputs(core::allocate_heap);
   task.inputs = &inputs;
   task.outputs = &outputs;
   // One input has the cores to itself: its file is read in parts at once (a batch has a reader per core instead).

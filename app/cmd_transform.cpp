@@ -92,7 +92,6 @@ void execute(const core::Plan& plan, const core::HostTensor& in, core::HostTenso
   const core::StageTimes st = plan.execute_host(in.view(), out.view());
   if (plan.memory() == core::Memory::kDevice) {
     times.add("load", st.load_ms);
-    times.add("staging", st.staging_ms);
     times.add("h2d", st.h2d_ms);
     times.add("device", st.device_ms);
     times.add("d2h", st.d2h_ms);

@@ -32,14 +32,12 @@ struct Stream {
 
 // Times of one host-to-host execution (milliseconds).
 struct StageTimes {
-  double device_ms = 0;   // device work only (CUDA events); equals compute time for host plans
-  double e2e_ms = 0;      // host memory to host memory, transfers included
-  double h2d_ms = 0;      // upload (0 for host plans)
-  double d2h_ms = 0;      // download (0 for host plans)
-  double staging_ms = 0;  // CUDA plans: copies between host memory that is not page-locked and the plan's pinned
-                          // staging buffers (0 when both are page-locked: Runtime::allocate_host)
-  double load_ms = 0;     // CUDA plans, first execute_host only: one untimed run on the plan's own buffers that
-                          // makes CUDA load the kernels (lazy module loading), kept out of device_ms and e2e_ms
+  double device_ms = 0;  // device work only (CUDA events); equals compute time for host plans
+  double e2e_ms = 0;     // host memory to host memory, transfers included
+  double h2d_ms = 0;     // upload (0 for host plans)
+  double d2h_ms = 0;     // download (0 for host plans)
+  double load_ms = 0;    // CUDA plans, first execute_host only: one untimed run on the plan's own buffers that
+                         // makes CUDA load the kernels (lazy module loading), kept out of device_ms and e2e_ms
 };
 
 class Plan {
@@ -89,10 +87,15 @@ class Runtime {
   virtual std::string device_name() const = 0;  // "NVIDIA H100 80GB HBM3", or the CPU model
   virtual std::size_t cache_bytes() const = 0;  // L2 for devices (inputs are rotated when they fit)
   virtual std::unique_ptr<Buffer> allocate(std::size_t bytes) const = 0;
-  // Host memory (64-byte aligned) suited to this runtime's transfers: page-locked for CUDA, so that execute_host
-  // moves it to and from the device directly instead of staging it; ordinary memory on the host (the default), and
-  // wherever page-locked memory cannot be had. Slow to make on CUDA: callers keep it for reuse (core::TensorPool).
+  // Host memory (64-byte aligned) suited to this runtime's transfers: page-locked for CUDA, which moves it to and from
+  // the device at full speed (ordinary memory goes through the driver's own chunks); ordinary memory on the host (the
+  // default), and wherever page-locked memory cannot be had. Slow to make on CUDA: callers keep it for reuse
+  // (core::TensorPool).
   virtual std::unique_ptr<Buffer> allocate_host(std::size_t bytes) const;
+  // Makes the runtime ready for its first plan (CUDA: the driver and the device's context, 100-300 ms), so that a
+  // caller can pay that on another thread while it reads its input; never throws (a failure shows again when a plan
+  // is made). Nothing on the host (the default).
+  virtual void warm_up() const {}
   virtual void upload(Buffer& dst, const void* src, std::size_t bytes) const = 0;                 // synchronous
   virtual void download(void* dst, const Buffer& src, std::size_t bytes) const = 0;               // synchronous
   virtual void copy(Buffer& dst, const Buffer& src, std::size_t bytes, Stream s = {}) const = 0;  // same space

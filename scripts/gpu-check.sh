@@ -23,7 +23,9 @@
 #   oom       a dct2 that cannot fit the device (a sparse raw file of 60000x60000 f64, 28.8 GB): its exit code and
 #             message
 #   faults    a batch compress beside tests/tools/gpu_hold (most of the device memory taken): the input that does not
-#             fit what is left falls back to the CPU with a note, the others run on the GPU; exit code and outputs
+#             fit what is left falls back to the CPU with a note, the others run on the GPU; exit code and outputs;
+#             then a real device fault (tests/tools/gpu_fault.cu preloaded: a trapping kernel at the 3rd cuFFT call)
+#             in a dct2 batch: the input in flight fails, the rest finish on the CPU
 #   scale     every GPU of the host (needs 2 or more): GPU_CHECK_SCALE_COUNT (default 256; 64 files and links to them) 8192x8192 f32 .npy matrices
 #             on /dev/shm through dct2 and idct2 with --devices 0 and --devices all, 24 3840x2160 photos through
 #             compress -b auto (.jpg and .png outputs), outputs compared; then the same matrices under
@@ -244,6 +246,27 @@ Image.fromarray(a).save('/tmp/fa/huge.bmp')" >>"$EXTRA" 2>&1
   wait
   say "outputs: $(ls /tmp/fao | wc -l) files, $(ls -a /tmp/fao | grep -c '\.tmp\.') temporaries"
   grep -o '"backend": "[^"]*"' /tmp/fa-report.json | sort | uniq -c | tee -a "$LOG"
+fi
+
+if has_phase faults && [[ -x $DCTOOL && -f $BUILD/tests/libgpu_fault.so ]]; then
+  say "== faults: a device fault (a trapping kernel, tests/tools/gpu_fault.cu) at the 3rd cuFFT execution of a batch"
+  say "   of 8 1000x1000 f32 .npy through dct2 -b auto --jobs 2; then the outputs against -b cpu-fftw"
+  rm -rf /tmp/fd /tmp/fdo /tmp/fdc && mkdir -p /tmp/fd
+  /usr/bin/env python3 -c "
+import numpy as np
+for i in range(8): np.save('/tmp/fd/m%d.npy' % i, np.random.default_rng(i).random((1000, 1000), dtype=np.float32))"
+  { LD_PRELOAD=$BUILD/tests/libgpu_fault.so GPU_FAULT_AT=3 timeout 300 "$DCTOOL" -b auto dct2 /tmp/fd/*.npy -o /tmp/fdo \
+      --jobs 2 --report /tmp/fd-report.json; echo "exit $?"; } 2>&1 | tail -n 8 | tee -a "$LOG"
+  say "outputs: $(ls /tmp/fdo | wc -l) files, $(ls -a /tmp/fdo | grep -c '\.tmp\.') temporaries"
+  grep -o '"backend": "[^"]*"\|"error": "[^"]*"' /tmp/fd-report.json | sort | uniq -c | tee -a "$LOG"
+  "$DCTOOL" -q -b cpu-fftw dct2 /tmp/fd/*.npy -o /tmp/fdc >>"$EXTRA" 2>&1
+  /usr/bin/env python3 -c "
+import glob, os, numpy as np
+worst = 0.0
+for f in sorted(glob.glob('/tmp/fdo/*.npy')):
+    a = np.load(f).astype(np.float64); c = np.load('/tmp/fdc/' + os.path.basename(f)).astype(np.float64)
+    worst = max(worst, np.linalg.norm(a - c) / np.linalg.norm(c))
+print('written outputs against cpu-fftw: worst relative l2 %.2e' % worst)" 2>&1 | tee -a "$LOG"
 fi
 
 # Throughput (items/s) of one command over COUNT items: secs_rate COUNT CMD...

@@ -14,25 +14,6 @@ namespace dct::cuda {
 
 // ---- GpuPlan -------------------------------------------------------------------------------------
 
-namespace {
-
-// Whether [p, p + bytes) is page-locked host memory that CUDA knows of (cudaHostAlloc, cudaHostRegister), judged by
-// its first and last byte.
-bool page_locked(const void* p, std::size_t bytes) {
-  if (bytes == 0) return false;
-  auto locked = [](const void* q) {
-    cudaPointerAttributes a{};
-    if (cudaPointerGetAttributes(&a, q) != cudaSuccess) {
-      cudaGetLastError();
-      return false;
-    }
-    return a.type == cudaMemoryTypeHost;
-  };
-  return locked(p) && locked(static_cast<const char*>(p) + (bytes - 1));
-}
-
-}  // namespace
-
 GpuPlan::GpuPlan(const core::TransformDesc& d, std::size_t in_bytes, std::size_t out_bytes, bool check_views)
     : desc_(d),
       device_(current_device()),
@@ -76,39 +57,25 @@ core::StageTimes GpuPlan::execute_host(core::ConstView in, core::View out) const
     loaded_ = true;
     load_ms = lw.elapsed_ms();
   }
-  // Page-locked memory (Runtime::allocate_host) moves directly; other memory is copied through the staging buffers.
-  const bool direct_in = page_locked(in.data, in_bytes_), direct_out = page_locked(out.data, out_bytes_);
-  if (!direct_in && pin_in_.bytes() < in_bytes_) pin_in_ = PinnedBuffer(in_bytes_);
-  if (!direct_out && pin_out_.bytes() < out_bytes_) pin_out_ = PinnedBuffer(out_bytes_);
+  // Page-locked memory (Runtime::allocate_host) and ordinary memory alike go straight to cudaMemcpyAsync: the driver
+  // moves ordinary memory through its own pinned chunks, overlapping its host copy with the DMA. (A staging copy of
+  // our own took the whole host copy first, after making pinned buffers of the input's size; a ring of two pinned
+  // chunks of ours for the download was no faster than the driver's: docs/decisions.md, "Host memory".)
   core::Stopwatch sw;
-  double staging_ms = 0;
-  const void* src = in.data;
-  if (!direct_in) {
-    std::memcpy(pin_in_.get(), in.data, in_bytes_);
-    src = pin_in_.get();
-    staging_ms = sw.elapsed_ms();
-  }
-  void* dst = direct_out ? out.data : pin_out_.get();
   ev_[0].record(st);
-  DCT_CUDA_CHECK(cudaMemcpyAsync(dev_in_.get(), src, in_bytes_, cudaMemcpyHostToDevice, st));
+  DCT_CUDA_CHECK(cudaMemcpyAsync(dev_in_.get(), in.data, in_bytes_, cudaMemcpyHostToDevice, st));
   ev_[1].record(st);
   run(dev_in_.get(), dev_out_.get(), st);
   ev_[2].record(st);
-  DCT_CUDA_CHECK(cudaMemcpyAsync(dst, dev_out_.get(), out_bytes_, cudaMemcpyDeviceToHost, st));
+  DCT_CUDA_CHECK(cudaMemcpyAsync(out.data, dev_out_.get(), out_bytes_, cudaMemcpyDeviceToHost, st));
   ev_[3].record(st);
   DCT_CUDA_CHECK(cudaStreamSynchronize(st));
-  if (!direct_out) {
-    const core::Stopwatch cw;
-    std::memcpy(out.data, pin_out_.get(), out_bytes_);
-    staging_ms += cw.elapsed_ms();
-  }
   core::StageTimes t;
   t.e2e_ms = sw.elapsed_ms();
   t.h2d_ms = ev_[1].since(ev_[0]);
   t.device_ms = ev_[2].since(ev_[1]);
   t.d2h_ms = ev_[3].since(ev_[2]);
   t.load_ms = load_ms;
-  t.staging_ms = staging_ms;
   return t;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // What every CUDA plan shares: the plan base (its stream, event-timed execute_host: host memory that is page-locked
-// moves directly, other memory through pinned staging),
+// moves directly, other memory through the driver's own pinned chunks),
 // device-resident per-axis tables, and the cuFFT stage wrapper (plan made once, length-1 handled).
 #include <algorithm>
 #include <cstdint>
@@ -42,9 +42,6 @@ class GpuPlan : public core::Plan {
   bool check_views_;
   CudaStream stream_;
   DeviceBuffer dev_in_, dev_out_;
-  // execute_host's staging for host memory that is not page-locked, made on first need (never, when the callers'
-  // memory is page-locked: Runtime::allocate_host).
-  mutable PinnedBuffer pin_in_, pin_out_;
   CudaEvent ev_[4];
   mutable bool loaded_ = false;  // execute_host has made its first (loading) run
 };

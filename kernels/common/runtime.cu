@@ -114,6 +114,15 @@ class CudaRuntime final : public core::Runtime {
     activate_device();
     return std::make_unique<CudaBuffer>(bytes);
   }
+  void warm_up() const override {
+    try {
+      if (!usable()) return;
+      activate_device();
+      cudaFree(nullptr);  // creates the context
+      cudaGetLastError();
+    } catch (...) {
+    }
+  }
   std::unique_ptr<core::Buffer> allocate_host(std::size_t bytes) const override {
     if (bytes > 0 && usable()) {
       try {
