@@ -14,7 +14,6 @@
 #include "app/exchange.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
-#include "core/distributed.hpp"
 #include "core/error.hpp"
 #include "core/formats.hpp"
 #include "core/interrupt.hpp"
@@ -45,16 +44,6 @@ std::string result_json(const DistributedRun& r, const core::TransformDesc& d, c
          ", \"dims\": " + json_escape(d.r2r.dims_text()) + ", \"timing_ms\": " + json_timing(times) + "}";
 }
 
-// The local steps' backends, each named once, "+" between them.
-std::string joined(const std::vector<std::string>& names) {
-  std::string s;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), names[i]) ==
-        names.begin() + static_cast<std::ptrdiff_t>(i))
-      s += (s.empty() ? "" : "+") + names[i];
-  return s;
-}
-
 // The transform and its buffers, once every process has checked the files and made its plans.
 struct Setup {
   core::NpyLayout layout;
@@ -69,10 +58,6 @@ void set_up(const GlobalOptions& g, const DistributedRun& r, const core::dist::E
   require_npy(r.output, "writes");
   core::check_output_path(r.output, {r.input});
   if (!r.report.empty()) core::check_output_path(r.report, {r.input, r.output});
-  // The host's cores are shared by the processes on it; on a host of several GPUs each takes one (devices_of).
-  const int cores =
-      std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, dispatch::local_size()));
-  configure_runtimes(devices_of(g).front(), g.threads > 0 ? g.threads : cores);
   s.layout = core::read_npy_layout(r.input);
   try {
     if (s.layout.shape.size() < 2)
@@ -80,12 +65,7 @@ void set_up(const GlobalOptions& g, const DistributedRun& r, const core::dist::E
     s.whole = core::r2r_desc(r.spec(s.layout.shape), r.norm, 1, precision_for(g, r, s.layout.float64));
     if (const core::Support ok = core::r2r::check_r2r_desc(s.whole); !ok)
       throw Error(ErrorCode::kUnsupported, ok.reason);
-    s.slabs =
-        std::make_unique<core::dist::SlabTransform>(s.whole, ex.rank(), ex.size(), [&](const core::TransformDesc& d) {
-          const core::Backend& backend = registry().select(d, g.backend);
-          s.backends.emplace_back(backend.name());
-          return backend.make_plan(d);
-        });
+    s.slabs = make_slab_transform(g, ex, s.whole, s.backends);
   } catch (const Error& e) {
     rethrow_with_subject(e, r.input);
   }
@@ -93,6 +73,18 @@ void set_up(const GlobalOptions& g, const DistributedRun& r, const core::dist::E
       static_cast<std::size_t>(std::max<std::int64_t>(s.slabs->buffer_elements(), 1)) * element_size(s.whole.prec);
   s.a = core::AlignedBuffer(bytes);
   s.b = core::AlignedBuffer(bytes);
+}
+
+// Every process's part of the result into the output's temporary (`temp`, made and sized by rank 0), after `header`.
+void write_part(const DistributedRun& r, const Setup& s, const std::string& temp, std::int64_t header,
+                const char* result) {
+  const auto esize = static_cast<std::int64_t>(element_size(s.whole.prec));
+  core::PartWriter part(temp, r.output);
+  const core::dist::SlabTransform::Runs runs = s.slabs->output();
+  for (std::int64_t k = 0; k < runs.count; ++k)
+    part.write_at(header + (runs.first + k * runs.stride) * esize, result + k * runs.length * esize,
+                  static_cast<std::size_t>(runs.length * esize));
+  part.close();
 }
 
 }  // namespace
@@ -109,8 +101,7 @@ bool distributed_mode(bool flag, std::size_t inputs, bool output_dir) {
   return flag || (inputs == 1 && !output_dir && dispatch::launched_distributed());
 }
 
-int run_distributed(const GlobalOptions& g, const DistributedRun& r) {
-  const core::Stopwatch total;
+int run_on_job(const GlobalOptions& g, const std::function<int(core::dist::Exchange&)>& body) {
   std::unique_ptr<core::dist::Exchange> ex;
   try {
     ex = dispatch::start_exchange();
@@ -118,83 +109,22 @@ int run_distributed(const GlobalOptions& g, const DistributedRun& r) {
     if (dispatch::launcher_rank() != 0) return 0;  // rank 0 tells, as in a batch (docs/decisions.md §8)
     throw;
   }
-  using core::dist::collective;
-  const bool root = ex->root();
   // Stopped by a signal (the launcher stops the job when a process fails or is killed), the other processes stay
-  // quiet: rank 0 removes the output's temporary and tells.
+  // quiet: rank 0 removes its temporaries and tells.
   const auto quiet = [](const std::string&) { return std::string(); };
-  if (!root) core::set_interrupt_summary(quiet);
-  core::StageTable times;
-  // A stage's time is the slowest process's.
-  auto stage = [&](const char* name, double ms) { times.add(name, ex->max(ms)); };
+  if (!ex->root()) core::set_interrupt_summary(quiet);
   try {
-    Setup s;
-    core::Stopwatch sw;
-    collective(*ex, [&] { set_up(g, r, *ex, s); });
-    stage("plan", sw.elapsed_ms());
-
-    sw.reset();
-    const std::string header = core::npy_header(s.layout.shape, s.whole.prec);
-    const auto esize = static_cast<std::int64_t>(element_size(s.whole.prec));
-    std::unique_ptr<core::AtomicFile> out;  // rank 0's; its temporary goes when this scope is left by an error
-    std::string temp;
-    collective(*ex, [&] {
-      if (!root) return;
-      out = std::make_unique<core::AtomicFile>(r.output);
-      out->write(header.data(), header.size());
-      out->resize(static_cast<std::int64_t>(header.size()) + s.whole.elements() * esize);
-      temp = out->temp_path();
+    core::dist::collective(*ex, [&] {
+      // The host's cores are shared by the processes on it; on a host of several GPUs each takes one (devices_of).
+      const int cores =
+          std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, dispatch::local_size()));
+      configure_runtimes(devices_of(g).front(), g.threads > 0 ? g.threads : cores);
     });
-    temp = ex->broadcast(temp);
-    const core::dist::Part rows = s.slabs->rows();
-    collective(*ex, [&] {
-      core::read_npy_values(r.input, s.layout, rows.begin * s.slabs->row_elements(),
-                            rows.count * s.slabs->row_elements(), s.a.data(), s.whole.prec, false);
-    });
-    stage("read", sw.elapsed_ms());
-
-    core::dist::SlabTimes st;
-    const char* result = nullptr;
-    collective(*ex, [&] { result = static_cast<const char*>(s.slabs->execute(*ex, s.a.data(), s.b.data(), &st)); });
-    stage("local", st.local_ms);
-    if (s.slabs->exchanges()) {
-      stage("pack", st.pack_ms);
-      stage("exchange", st.exchange_ms);
-    }
-
-    sw.reset();
-    collective(*ex, [&] {
-      core::PartWriter part(temp, r.output);
-      const core::dist::SlabTransform::Runs runs = s.slabs->output();
-      for (std::int64_t k = 0; k < runs.count; ++k)
-        part.write_at(static_cast<std::int64_t>(header.size()) + (runs.first + k * runs.stride) * esize,
-                      result + k * runs.length * esize, static_cast<std::size_t>(runs.length * esize));
-      part.close();
-    });
-    collective(*ex, [&] {
-      if (root) out->commit();
-    });
-    stage("write", sw.elapsed_ms());
-    stage("total", total.elapsed_ms());
-
-    const std::string json = result_json(r, s.whole, joined(s.backends), ex->size(), times) + "\n";
-    collective(*ex, [&] {
-      if (!root || r.report.empty()) return;
-      core::AtomicFile report(r.report);
-      report.write(json.data(), json.size());
-      report.commit();
-    });
-    if (!root) return 0;
-    if (g.verbose)
-      note(g, r.output + ": " + s.whole.r2r.dims_text() + " over " + std::to_string(ex->size()) +
-                  " processes (slabs of axis 0), " + joined(s.backends));
-    print_timing(g, times);
-    if (g.json) std::fputs(json.c_str(), stdout);
-    return 0;
+    return body(*ex);
   } catch (const Error& e) {
     // Every process has this error (each step is agreed): rank 0 tells, and the line is out before any exits (a
     // launcher stops the job at the first process that exits with an error).
-    if (root) {
+    if (ex->root()) {
       std::fprintf(stderr, "%s\n", e.message().c_str());
       std::fflush(stderr);
       core::set_interrupt_summary(quiet);
@@ -202,6 +132,88 @@ int run_distributed(const GlobalOptions& g, const DistributedRun& r) {
     ex->barrier();
     return e.exit_code();
   }
+}
+
+std::unique_ptr<core::dist::SlabTransform> make_slab_transform(const GlobalOptions& g, const core::dist::Exchange& ex,
+                                                               const core::TransformDesc& whole,
+                                                               std::vector<std::string>& backends) {
+  return std::make_unique<core::dist::SlabTransform>(whole, ex.rank(), ex.size(), [&](const core::TransformDesc& d) {
+    const core::Backend& backend = registry().select(d, g.backend);
+    backends.emplace_back(backend.name());
+    return backend.make_plan(d);
+  });
+}
+
+std::string backend_names(const std::vector<std::string>& names) {
+  std::string s;
+  for (auto it = names.begin(); it != names.end(); ++it)
+    if (std::find(names.begin(), it, *it) == it) s += (s.empty() ? "" : "+") + *it;
+  return s;
+}
+
+int run_distributed(const GlobalOptions& g, const DistributedRun& r) {
+  const core::Stopwatch total;
+  return run_on_job(g, [&](core::dist::Exchange& ex) {
+    using core::dist::collective;
+    const bool root = ex.root();
+    core::StageTable times;
+    auto stage = [&](const char* name, double ms) { times.add(name, ex.max(ms)); };  // the slowest process's
+    Setup s;
+    core::Stopwatch sw;
+    collective(ex, [&] { set_up(g, r, ex, s); });
+    stage("plan", sw.elapsed_ms());
+
+    sw.reset();
+    const std::string header = core::npy_header(s.layout.shape, s.whole.prec);
+    std::unique_ptr<core::AtomicFile> out;  // rank 0's; its temporary goes when this scope is left by an error
+    std::string temp;
+    collective(ex, [&] {
+      if (!root) return;
+      out = std::make_unique<core::AtomicFile>(r.output);
+      out->write(header.data(), header.size());
+      out->resize(static_cast<std::int64_t>(header.size() + s.whole.bytes()));
+      temp = out->temp_path();
+    });
+    temp = ex.broadcast(temp);
+    const core::dist::Part rows = s.slabs->rows();
+    collective(ex, [&] {
+      core::read_npy_values(r.input, s.layout, rows.begin * s.slabs->row_elements(),
+                            rows.count * s.slabs->row_elements(), s.a.data(), s.whole.prec, false);
+    });
+    stage("read", sw.elapsed_ms());
+
+    core::dist::SlabTimes st;
+    const char* result = nullptr;
+    collective(ex, [&] { result = static_cast<const char*>(s.slabs->execute(ex, s.a.data(), s.b.data(), &st)); });
+    stage("local", st.local_ms);
+    if (s.slabs->exchanges()) {
+      stage("pack", st.pack_ms);
+      stage("exchange", st.exchange_ms);
+    }
+
+    sw.reset();
+    collective(ex, [&] { write_part(r, s, temp, static_cast<std::int64_t>(header.size()), result); });
+    collective(ex, [&] {
+      if (root) out->commit();
+    });
+    stage("write", sw.elapsed_ms());
+    stage("total", total.elapsed_ms());
+
+    const std::string json = result_json(r, s.whole, backend_names(s.backends), ex.size(), times) + "\n";
+    collective(ex, [&] {
+      if (!root || r.report.empty()) return;
+      core::AtomicFile report(r.report);
+      report.write(json.data(), json.size());
+      report.commit();
+    });
+    if (!root) return 0;
+    if (g.verbose)
+      note(g, r.output + ": " + s.whole.r2r.dims_text() + " over " + std::to_string(ex.size()) +
+                  " processes (slabs of axis 0), " + backend_names(s.backends));
+    print_timing(g, times);
+    if (g.json) std::fputs(json.c_str(), stdout);
+    return 0;
+  });
 }
 
 }  // namespace dct::app
