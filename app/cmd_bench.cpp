@@ -316,7 +316,16 @@ int run_distributed_bench(const GlobalOptions& g, const BenchOptions& o) {
     core::BenchRequest req;
     Format fmt = Format::kTable;
     std::vector<std::pair<core::R2rBenchOp, bool>> ops;
+    GlobalOptions local = g;  // the one backend of the local steps: --backends NAME, else -b
     core::dist::collective(ex, [&] {
+      if (o.verify || o.block != 0 || o.batch != 1)
+        throw Error(ErrorCode::kUsage, "--distributed",
+                    "times one whole-array transform: --verify, --block and --batch do not apply");
+      if (o.backends != "auto") {
+        if (o.backends == "all" || split_list(o.backends).size() != 1)
+          throw Error(ErrorCode::kUsage, "--distributed", "times one backend (--backends NAME or -b NAME)");
+        local.backend = o.backends;
+      }
       fmt = format_for(o, g);
       for (const auto& s : split_list(o.ops)) {
         bool inverse = false;
@@ -345,7 +354,7 @@ int run_distributed_bench(const GlobalOptions& g, const BenchOptions& o) {
           core::dist::collective(ex, [&] {
             whole = core::bench_r2r_desc(op, size, req, prec);
             whole.r2r.inverse = inverse;
-            slabs = make_slab_transform(g, ex, whole, backends);
+            slabs = make_slab_transform(local, ex, whole, backends);
             device = registry().find(backends.front())->runtime().device_name();
           });
           const core::dist::SlabBenchRow r = core::dist::bench_slab(ex, *slabs, whole, o.reps, o.warmup);

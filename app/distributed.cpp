@@ -102,16 +102,17 @@ bool distributed_mode(bool flag, std::size_t inputs, bool output_dir) {
 }
 
 int run_on_job(const GlobalOptions& g, const std::function<int(core::dist::Exchange&)>& body) {
+  // Stopped by a signal (the launcher stops the job when a process fails or is killed), the other processes stay
+  // quiet: rank 0 removes its temporaries and tells.
+  const auto quiet = [](const std::string&) { return std::string(); };
   std::unique_ptr<core::dist::Exchange> ex;
   try {
     ex = dispatch::start_exchange();
   } catch (const Error&) {
-    if (dispatch::launcher_rank() != 0) return 0;  // rank 0 tells, as in a batch (docs/decisions.md §8)
-    throw;
+    if (dispatch::launcher_rank() == 0) throw;
+    core::set_interrupt_summary(quiet);
+    return 0;  // rank 0 tells, as in a batch (docs/decisions.md §8)
   }
-  // Stopped by a signal (the launcher stops the job when a process fails or is killed), the other processes stay
-  // quiet: rank 0 removes its temporaries and tells.
-  const auto quiet = [](const std::string&) { return std::string(); };
   if (!ex->root()) core::set_interrupt_summary(quiet);
   try {
     core::dist::collective(*ex, [&] {

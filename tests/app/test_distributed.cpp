@@ -16,30 +16,28 @@ TEST_CASE("--distributed in one process: the plain run's values to rounding, and
   TempDir dir;
   generate(dir, {"m 7x5 float64 1", "c 13x9x6 float64 2"});
   const std::string m = dir.file("m.npy"), c = dir.file("c.npy");
+  // Global options, the command and its options, then the oracle's view of it (r2r_oracle.hpp).
   struct Pair {
-    std::string args, in, kinds, axes, inverse, norm;
+    std::string global, op, opts, in, kinds, axes, inverse, norm;
   };
   const std::vector<Pair> pairs = {
-      {"dct --type 2 --norm ortho", c, "dct2", "-", "0", "ortho"},
-      {"r2r --kinds dct2,dst3,dct1 --inverse", c, "dct2,dst3,dct1", "-", "1", "backward"},
-      {"-p f64 idct2", c, "dct2", "0,1", "1", "backward"},
-      {"-p f64 dct4 --axis both --norm ortho", m, "dct4", "-", "0", "ortho"},
-      {"dst --type 1 --axes 1", m, "dst1", "1", "0", "backward"},
+      {"", "dct", "--type 2 --norm ortho", c, "dct2", "-", "0", "ortho"},
+      {"", "r2r", "--kinds dct2,dst3,dct1 --inverse", c, "dct2,dst3,dct1", "-", "1", "backward"},
+      {"-p f64", "idct2", "", c, "dct2", "0,1", "1", "backward"},
+      {"-p f64", "dct4", "--axis both --norm ortho", m, "dct4", "-", "0", "ortho"},
+      {"", "dst", "--type 1 --axes 1", m, "dst1", "1", "0", "backward"},
   };
   std::vector<R2rCase> cases;
   std::string compare;
-  for (std::size_t k = 0; k < pairs.size(); ++k) {
-    const Pair& p = pairs[k];
-    const std::string plain = dir.file("plain" + std::to_string(k) + ".npy");
-    const std::string slab = dir.file("slab" + std::to_string(k) + ".npy");
-    const bool global = p.args.rfind("-p ", 0) == 0;
-    const std::string g = global ? p.args.substr(0, 7) : "", cmd = global ? p.args.substr(7) : p.args;
-    const std::string op = cmd.substr(0, cmd.find(' ')), rest = cmd.substr(op.size());
-    const RunResult r = run_dctool(g + op + " " + q(p.in) + " -o " + q(plain) + rest);
+  for (const Pair& p : pairs) {
+    const std::string n = std::to_string(cases.size());
+    const std::string plain = dir.file("plain" + n + ".npy"), slab = dir.file("slab" + n + ".npy");
+    const std::string cmd = p.global + " " + p.op + " " + q(p.in) + " -o ";
+    const RunResult r = run_dctool(cmd + q(plain) + " " + p.opts);
     INFO(r.err);
     REQUIRE(r.code == 0);
-    cases.push_back({g + op + " " + q(p.in) + " -o " + q(slab) + rest + " --distributed", slab, p.in, p.kinds, p.axes,
-                     p.inverse, p.norm, "float64", "1e-12"});
+    cases.push_back({cmd + q(slab) + " " + p.opts + " --distributed", slab, p.in, p.kinds, p.axes, p.inverse, p.norm,
+                     "float64", "1e-12"});
     compare += plain + " " + slab + "\n";
   }
   run_all(dir, cases);
@@ -106,6 +104,13 @@ TEST_CASE("bench --distributed in one process: the transform timed, no exchange 
   CHECK(unquote(t.at("0.processes")) == "1");
   CHECK(std::stod(unquote(t.at("0.median_ms"))) > 0);
   CHECK(unquote(t.at("0.alltoall_gbps")).empty());
+  const RunResult naive =
+      run_dctool("bench --distributed --sizes 8x6 --ops dst2 --backends cpu-naive --reps 1 --warmup 0 --format csv");
+  INFO(naive.err);
+  REQUIRE(naive.code == 0);
+  CHECK(unquote(parse_csv_text(dir, naive.out).at("0.backend")) == "cpu-naive");
+  CHECK(run_dctool("bench --distributed --sizes 8x6 --backends all").code == 2);
+  CHECK(run_dctool("bench --distributed --sizes 8x6 --verify").code == 2);
   CHECK(run_dctool("bench --distributed --sizes 64 --ops dct2").code == 2);
   CHECK(run_dctool("bench --distributed --sizes 8x8 --ops lot").code == 2);
 }

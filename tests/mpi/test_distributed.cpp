@@ -33,41 +33,29 @@ void agree_with_scipy(int np) {
   TempDir dir;
   generate(dir,
            {"m7x5 7x5 float64 1", "m5x17 5x17 float64 2", "c13x9x6 13x9x6 float64 3", "c13x9x6_f32 13x9x6 float32 4"});
+  // Global options, the command and its options, then the oracle's view of it (r2r_oracle.hpp).
   struct Cmd {
-    std::string args, in, kinds, axes, inverse, norm, dtype, tol;
+    std::string global, op, opts, in, kinds, axes, inverse, norm, dtype, tol;
   };
   const std::vector<Cmd> cmds = {
-      {"dct --type 2", "m7x5", "dct2", "-", "0", "backward", "float64", "1e-12"},
-      {"dct --type 3 --norm ortho", "c13x9x6", "dct3", "-", "0", "ortho", "float64", "1e-12"},
-      {"dct2", "m7x5", "dct2", "-", "0", "backward", "float32", "1e-5"},  // dct2 writes f32 without -p
-      {"-p f64 idct2 --norm ortho", "c13x9x6", "dct2", "0,1", "1", "ortho", "float64", "1e-12"},  // (H, W, C)
-      {"-p f64 dct2 --axis cols", "m5x17", "dct2", "0", "0", "backward", "float64", "1e-12"},
-      {"r2r --kinds dct2,dst3", "m5x17", "dct2,dst3", "-", "0", "backward", "float64", "1e-12"},
-      {"r2r --kinds dct2,dst3,dct1 --norm forward --inverse", "c13x9x6", "dct2,dst3,dct1", "-", "1", "forward",
+      {"", "dct", "--type 2", "m7x5", "dct2", "-", "0", "backward", "float64", "1e-12"},
+      {"", "dct", "--type 3 --norm ortho", "c13x9x6", "dct3", "-", "0", "ortho", "float64", "1e-12"},
+      {"", "dct2", "", "m7x5", "dct2", "-", "0", "backward", "float32", "1e-5"},  // dct2 writes f32 without -p
+      {"-p f64", "idct2", "--norm ortho", "c13x9x6", "dct2", "0,1", "1", "ortho", "float64", "1e-12"},  // (H, W, C)
+      {"-p f64", "dct2", "--axis cols", "m5x17", "dct2", "0", "0", "backward", "float64", "1e-12"},
+      {"", "r2r", "--kinds dct2,dst3", "m5x17", "dct2,dst3", "-", "0", "backward", "float64", "1e-12"},
+      {"", "r2r", "--kinds dct2,dst3,dct1 --norm forward --inverse", "c13x9x6", "dct2,dst3,dct1", "-", "1", "forward",
        "float64", "1e-12"},
-      {"dst --type 4 --norm ortho --axes 0,2", "c13x9x6", "dst4", "0,2", "0", "ortho", "float64", "1e-12"},
-      {"dst --type 2 --axes 1,2", "c13x9x6", "dst2", "1,2", "0", "backward", "float64", "1e-12"},  // no exchange
-      {"dst --type 1 --axes 0", "m5x17", "dst1", "0", "0", "backward", "float64", "1e-12"},
-      {"-p f32 dct --type 2 --norm ortho", "c13x9x6_f32", "dct2", "-", "0", "ortho", "float32", "1e-5"},
+      {"", "dst", "--type 4 --norm ortho --axes 0,2", "c13x9x6", "dst4", "0,2", "0", "ortho", "float64", "1e-12"},
+      {"", "dst", "--type 2 --axes 1,2", "c13x9x6", "dst2", "1,2", "0", "backward", "float64", "1e-12"},  // no exchange
+      {"", "dst", "--type 1 --axes 0", "m5x17", "dst1", "0", "0", "backward", "float64", "1e-12"},
+      {"-p f32", "dct", "--type 2 --norm ortho", "c13x9x6_f32", "dct2", "-", "0", "ortho", "float32", "1e-5"},
   };
   std::vector<R2rCase> cases;
-  for (std::size_t k = 0; k < cmds.size(); ++k) {
-    const Cmd& c = cmds[k];
-    R2rCase r;
-    r.in = dir.file(c.in + ".npy");
-    r.out = dir.file("out" + std::to_string(k) + ".npy");
-    const std::size_t space = c.args.rfind("-p ", 0) == 0 ? c.args.find(' ', 3) : std::string::npos;
-    const std::string global = space == std::string::npos ? "" : c.args.substr(0, space) + " ";
-    const std::string cmd = space == std::string::npos ? c.args : c.args.substr(space + 1);
-    const std::string op = cmd.substr(0, cmd.find(' '));
-    r.args = global + op + " " + q(r.in) + " -o " + q(r.out) + cmd.substr(op.size()) + " --distributed";
-    r.kinds = c.kinds;
-    r.axes = c.axes;
-    r.inverse = c.inverse;
-    r.norm = c.norm;
-    r.dtype = c.dtype;
-    r.tol = c.tol;
-    cases.push_back(r);
+  for (const Cmd& c : cmds) {
+    const std::string in = dir.file(c.in + ".npy"), out = dir.file("out" + std::to_string(cases.size()) + ".npy");
+    cases.push_back({c.global + " " + c.op + " " + q(in) + " -o " + q(out) + " " + c.opts + " --distributed", out, in,
+                     c.kinds, c.axes, c.inverse, c.norm, c.dtype, c.tol});
   }
   run_all(dir, cases, [np](const std::string& args) { return run_cmd(mpirun(np) + " " + args); });
 }
