@@ -23,6 +23,12 @@
 namespace dct::app {
 namespace {
 
+// The host's cores are shared by the processes on it (--threads: each process's).
+int process_threads(const GlobalOptions& g) {
+  if (g.threads > 0) return g.threads;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, dispatch::local_size()));
+}
+
 void require_npy(const std::string& path, const char* what) {
   if (core::lower_extension(path) != ".npy")
     throw Error(ErrorCode::kUnsupported, path, std::string("a distributed transform ") + what + " .npy files");
@@ -115,12 +121,8 @@ int run_on_job(const GlobalOptions& g, const std::function<int(core::dist::Excha
   }
   if (!ex->root()) core::set_interrupt_summary(quiet);
   try {
-    core::dist::collective(*ex, [&] {
-      // The host's cores are shared by the processes on it; on a host of several GPUs each takes one (devices_of).
-      const int cores =
-          std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, dispatch::local_size()));
-      configure_runtimes(devices_of(g).front(), g.threads > 0 ? g.threads : cores);
-    });
+    // On a host of several GPUs each process takes one (devices_of).
+    core::dist::collective(*ex, [&] { configure_runtimes(devices_of(g).front(), process_threads(g)); });
     return body(*ex);
   } catch (const Error& e) {
     // Every process has this error (each step is agreed): rank 0 tells, and the line is out before any exits (a
@@ -138,11 +140,14 @@ int run_on_job(const GlobalOptions& g, const std::function<int(core::dist::Excha
 std::unique_ptr<core::dist::SlabTransform> make_slab_transform(const GlobalOptions& g, const core::dist::Exchange& ex,
                                                                const core::TransformDesc& whole,
                                                                std::vector<std::string>& backends) {
-  return std::make_unique<core::dist::SlabTransform>(whole, ex.rank(), ex.size(), [&](const core::TransformDesc& d) {
-    const core::Backend& backend = registry().select(d, g.backend);
-    backends.emplace_back(backend.name());
-    return backend.make_plan(d);
-  });
+  return std::make_unique<core::dist::SlabTransform>(
+      whole, ex.rank(), ex.size(),
+      [&](const core::TransformDesc& d) {
+        const core::Backend& backend = registry().select(d, g.backend);
+        backends.emplace_back(backend.name());
+        return backend.make_plan(d);
+      },
+      process_threads(g));
 }
 
 std::string backend_names(const std::vector<std::string>& names) {
@@ -188,7 +193,7 @@ int run_distributed(const GlobalOptions& g, const DistributedRun& r) {
     collective(ex, [&] { result = static_cast<const char*>(s.slabs->execute(ex, s.a.data(), s.b.data(), &st)); });
     stage("local", st.local_ms);
     if (s.slabs->exchanges()) {
-      stage("pack", st.pack_ms);
+      stage("copy", st.copy_ms);
       stage("exchange", st.exchange_ms);
     }
 

@@ -74,7 +74,7 @@ using PlanMaker = std::function<std::unique_ptr<Plan>(const TransformDesc&)>;
 // One execute's stages on this rank (milliseconds), and the bytes it sent to other ranks.
 struct SlabTimes {
   double local_ms = 0;     // the local transforms
-  double pack_ms = 0;      // the slab cut into one block per destination
+  double copy_ms = 0;      // the local rearranging: the slab cut into blocks, axis 0 turned into lines and back
   double exchange_ms = 0;  // the all-to-all
   std::int64_t bytes_sent = 0;
 };
@@ -83,8 +83,8 @@ class SlabTransform {
  public:
   // `whole`: a kR2r descriptor of a 2-D or 3-D array, batch 1 (as core::r2r::check_r2r_desc accepts). Throws
   // kUnsupported for a 1-D array or more processes than rows (axis 0 is split: at most one process per row). The
-  // local plans are made here, by `make`.
-  SlabTransform(const TransformDesc& whole, int rank, int size, const PlanMaker& make);
+  // local plans are made here, by `make`; the local copies run on `threads` threads.
+  SlabTransform(const TransformDesc& whole, int rank, int size, const PlanMaker& make, int threads = 1);
 
   // This rank's slab of the input: rows [begin, begin + count) of axis 0, each of row_elements() values.
   Part rows() const { return rows_; }
@@ -99,8 +99,8 @@ class SlabTransform {
   Runs output() const;
   // Whether execute exchanges data (axis 0 is transformed).
   bool exchanges() const { return exchange_; }
-  // The local descriptors (for naming their backends): axes 1 and 2 of the slab, axis 0 of the exchanged block;
-  // absent where that step has nothing to do.
+  // The local descriptors: axes 1 and 2 of the slab; axis 0 of the exchanged block, as the rows of a
+  // (columns x n2, n0) array; absent where that step has nothing to do.
   const std::optional<TransformDesc>& slab_desc() const { return slab_desc_; }
   const std::optional<TransformDesc>& axis0_desc() const { return axis0_desc_; }
 
@@ -113,7 +113,7 @@ class SlabTransform {
   void pack(const void* slab, void* blocks) const;
 
   TransformDesc whole_;
-  int rank_ = 0, size_ = 1;
+  int rank_ = 0, size_ = 1, threads_ = 1;
   std::int64_t n0_ = 1, n1_ = 1, n2_ = 1;
   Part rows_, cols_;  // this rank's rows of axis 0 (input), columns of axis 1 (after the exchange)
   bool exchange_ = false;

@@ -130,7 +130,7 @@ core::HostTensor distributed(const core::TransformDesc& whole, const core::HostT
   core::HostTensor out(in.shape(), 1, whole.prec);
   const std::size_t esize = core::element_size(whole.prec);
   on_threads(p, [&](Exchange& ex) {
-    const core::dist::SlabTransform t(whole, ex.rank(), ex.size(), fftw_plans());
+    const core::dist::SlabTransform t(whole, ex.rank(), ex.size(), fftw_plans(), 3);
     const std::size_t bytes = static_cast<std::size_t>(std::max<std::int64_t>(t.buffer_elements(), 1)) * esize;
     core::AlignedBuffer a(bytes), b(bytes);
     const Part rows = t.rows();
@@ -189,6 +189,7 @@ TEST_CASE("distributed: 1 to 5 processes give cpu-fftw's whole-array transform, 
       {{6, 3, 5}, {K::kNone, K::kDst2, K::kDct3}},  // axis 0 not transformed: no exchange
       {{9, 2, 4}, {K::kDst4, K::kNone, K::kNone}},  // only axis 0; more processes than columns of axis 1
       {{5, 11}, {K::kDct3, K::kNone}},
+      {{700, 601}, {K::kDct2, K::kDst2}},  // the transposes in bands on three threads
   };
   int n = 0;
   for (const Case& c : cases)
