@@ -96,6 +96,13 @@ Format format_for(const BenchOptions& o, const GlobalOptions& g) {
   return Format::kTable;
 }
 
+core::Effort effort_of(const BenchOptions& o) {
+  if (o.effort == "estimate") return core::Effort::kEstimate;
+  if (o.effort != "measure")
+    throw Error(ErrorCode::kUsage, "--effort", "invalid value '" + o.effort + "' (expected measure|estimate)");
+  return core::Effort::kMeasure;
+}
+
 core::BenchRequest request_of(const GlobalOptions& g, const BenchOptions& o) {
   core::BenchRequest req;
   for (const auto& s : split_list(o.ops)) {
@@ -132,10 +139,7 @@ core::BenchRequest request_of(const GlobalOptions& g, const BenchOptions& o) {
   req.reps = o.reps;
   req.warmup = o.warmup;
   req.verify = o.verify;
-  if (o.effort == "estimate")
-    req.effort = core::Effort::kEstimate;
-  else if (o.effort != "measure")
-    throw Error(ErrorCode::kUsage, "--effort", "invalid value '" + o.effort + "' (expected measure|estimate)");
+  req.effort = effort_of(o);
   req.backends = pick_backends(g.backend != "auto" && o.backends == "auto" ? g.backend : o.backends, req);
   // f64 references, in order: FFTW, then the LOT's (tested against the matrix definition), then the
   // direct definitions.
@@ -341,6 +345,7 @@ int run_distributed_bench(const GlobalOptions& g, const BenchOptions& o) {
            split_list(o.precisions.empty() ? std::string(core::to_string(precision_of(g))) : o.precisions))
         req.precisions.push_back(core::parse_precision(s));
       req.norm = core::parse_norm(o.norm);
+      req.effort = effort_of(o);
       if (!o.output.empty() && ex.root()) core::check_output_path(o.output, {});
     });
     Table t = distributed_table();
