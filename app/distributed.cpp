@@ -3,6 +3,7 @@
 // AtomicFile, sized before any process writes its part and committed once every part is on the disk.
 #include "app/distributed.hpp"
 
+#include <sched.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -23,10 +24,14 @@
 namespace dct::app {
 namespace {
 
-// The host's cores are shared by the processes on it (--threads: each process's).
+// The host's cores are shared by the processes on it, and a launcher may bind each process to some of them (Open MPI
+// binds each of two processes to a core): the fewer of the two (--threads: each process's).
 int process_threads(const GlobalOptions& g) {
   if (g.threads > 0) return g.threads;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, dispatch::local_size()));
+  int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, dispatch::local_size()));
+  cpu_set_t bound;
+  if (sched_getaffinity(0, sizeof bound, &bound) == 0) cores = std::min(cores, std::max(1, CPU_COUNT(&bound)));
+  return cores;
 }
 
 void require_npy(const std::string& path, const char* what) {
