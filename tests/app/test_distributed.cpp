@@ -12,7 +12,8 @@
 using namespace dct::test;
 using namespace dct::test::cli;
 
-TEST_CASE("--distributed in one process: the plain run's values to rounding, and scipy's", "[app][distributed]") {
+TEST_CASE("distributed in one process (--distributed): the plain run's values to rounding, and scipy's",
+          "[app][distributed]") {
   TempDir dir;
   generate(dir, {"m 7x5 float64 1", "c 13x9x6 float64 2"});
   const std::string m = dir.file("m.npy"), c = dir.file("c.npy");
@@ -56,7 +57,7 @@ TEST_CASE("--distributed in one process: the plain run's values to rounding, and
   CHECK(cmp.code == 0);
 }
 
-TEST_CASE("--distributed: one .npy of 2 or 3 dimensions into one .npy, whole-array transforms only",
+TEST_CASE("distributed (--distributed): one .npy of 2 or 3 dimensions into one .npy, whole-array transforms only",
           "[app][distributed]") {
   TempDir dir;
   generate(dir, {"m 6x4 float64 1", "v 9 float64 2"});
