@@ -12,11 +12,13 @@
 
 #include "app/commands.hpp"
 #include "app/common.hpp"
+#include "app/distributed.hpp"
 #include "app/options.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
 #include "app/version.hpp"
 #include "core/bench.hpp"
+#include "core/distributed.hpp"
 #include "core/error.hpp"
 #include "core/formats.hpp"
 
@@ -36,6 +38,7 @@ struct BenchOptions {
   int reps = 20;
   int warmup = 3;
   bool verify = false;
+  bool distributed = false;
   std::string format = "table";
   std::string output;
 };
@@ -93,6 +96,13 @@ Format format_for(const BenchOptions& o, const GlobalOptions& g) {
   return Format::kTable;
 }
 
+core::Effort effort_of(const BenchOptions& o) {
+  if (o.effort == "estimate") return core::Effort::kEstimate;
+  if (o.effort != "measure")
+    throw Error(ErrorCode::kUsage, "--effort", "invalid value '" + o.effort + "' (expected measure|estimate)");
+  return core::Effort::kMeasure;
+}
+
 core::BenchRequest request_of(const GlobalOptions& g, const BenchOptions& o) {
   core::BenchRequest req;
   for (const auto& s : split_list(o.ops)) {
@@ -129,10 +139,7 @@ core::BenchRequest request_of(const GlobalOptions& g, const BenchOptions& o) {
   req.reps = o.reps;
   req.warmup = o.warmup;
   req.verify = o.verify;
-  if (o.effort == "estimate")
-    req.effort = core::Effort::kEstimate;
-  else if (o.effort != "measure")
-    throw Error(ErrorCode::kUsage, "--effort", "invalid value '" + o.effort + "' (expected measure|estimate)");
+  req.effort = effort_of(o);
   req.backends = pick_backends(g.backend != "auto" && o.backends == "auto" ? g.backend : o.backends, req);
   // f64 references, in order: FFTW, then the LOT's (tested against the matrix definition), then the
   // direct definitions.
@@ -284,7 +291,103 @@ std::vector<core::BenchRow> bench_on_devices(const core::BenchRequest& req, cons
   return rows;
 }
 
+// ---- bench --distributed ------------------------------------------------------------------------------------
+
+// An op of a distributed sweep as real-to-real kinds: dct2, idct2, dct4 and idct4 along every axis, or a real-to-real
+// op of the sweep; `inverse` set for idct2 and idct4.
+core::R2rBenchOp distributed_op(const std::string& s, bool& inverse) {
+  inverse = s == "idct2" || s == "idct4";
+  if (s == "dct2" || s == "idct2") return {s, {core::R2rKind::kDct2}, true};
+  if (s == "dct4" || s == "idct4") return {s, {core::R2rKind::kDct4}, true};
+  if (std::optional<core::R2rBenchOp> r = core::parse_r2r_bench_op(s)) return *r;
+  throw Error(ErrorCode::kUsage, "--ops",
+              "'" + s + "' has no distributed form (dct2, idct2, dct4, idct4, dct1, dct3, dst1..dst4, r2r:KIND+KIND)");
+}
+
+Table distributed_table() {
+  Table t;
+  t.columns = {"op",     "backend", "precision",   "dims",           "processes",     "reps",          "median_ms",
+               "min_ms", "max_ms",  "exchange_ms", "exchange_share", "exchange_gbps", "alltoall_gbps", "x_alltoall",
+               "device"};
+  return t;
+}
+
+// One transform of each size across the job's processes: the slowest process's time, the all-to-all's share of it,
+// and the bytes/s of the exchange (the bytes that cross between processes) beside those of a plain MPI_Alltoall of
+// as many bytes in the same run (x_alltoall: the exchange's time over the plain one's).
+int run_distributed_bench(const GlobalOptions& g, const BenchOptions& o) {
+  return run_on_job(g, [&](core::dist::Exchange& ex) {
+    core::BenchRequest req;
+    Format fmt = Format::kTable;
+    std::vector<std::pair<core::R2rBenchOp, bool>> ops;
+    GlobalOptions local = g;  // the one backend of the local steps: --backends NAME, else -b
+    core::dist::collective(ex, [&] {
+      if (o.verify || o.block != 0 || o.batch != 1)
+        throw Error(ErrorCode::kUsage, "--distributed",
+                    "times one whole-array transform: --verify, --block and --batch do not apply");
+      if (o.backends != "auto") {
+        if (o.backends == "all" || split_list(o.backends).size() != 1)
+          throw Error(ErrorCode::kUsage, "--distributed", "times one backend (--backends NAME or -b NAME)");
+        local.backend = o.backends;
+      }
+      fmt = format_for(o, g);
+      for (const auto& s : split_list(o.ops)) {
+        bool inverse = false;
+        core::R2rBenchOp op = distributed_op(s, inverse);
+        ops.emplace_back(std::move(op), inverse);
+      }
+      for (const auto& s : split_list(o.sizes)) {
+        const core::ShapeN n = core::parse_shape_n(s);
+        if (n.rank < 2) throw Error(ErrorCode::kUsage, "--sizes", "a distributed transform is 2-D or 3-D, not " + s);
+        req.extents.push_back(n);
+      }
+      for (const auto& s :
+           split_list(o.precisions.empty() ? std::string(core::to_string(precision_of(g))) : o.precisions))
+        req.precisions.push_back(core::parse_precision(s));
+      req.norm = core::parse_norm(o.norm);
+      req.effort = effort_of(o);
+      if (!o.output.empty() && ex.root()) core::check_output_path(o.output, {});
+    });
+    Table t = distributed_table();
+    std::string device;
+    for (const auto& [op, inverse] : ops)
+      for (const core::ShapeN& size : req.extents)
+        for (core::Precision prec : req.precisions) {
+          core::TransformDesc whole;
+          std::unique_ptr<core::dist::SlabTransform> slabs;
+          std::vector<std::string> backends;
+          core::dist::collective(ex, [&] {
+            whole = core::bench_r2r_desc(op, size, req, prec);
+            whole.r2r.inverse = inverse;
+            slabs = make_slab_transform(local, ex, whole, backends);
+            device = registry().find(backends.front())->runtime().device_name();
+          });
+          const core::dist::SlabBenchRow r = core::dist::bench_slab(ex, *slabs, whole, o.reps, o.warmup);
+          const double gbps = r.exchange_ms > 0 ? r.exchange_bytes / r.exchange_ms * 1e-6 : 0;
+          const bool plain = r.alltoall_ms > 0;
+          const auto opt = [&](double v) { return plain ? Cell::num(v, 4) : Cell{}; };
+          t.rows.push_back({Cell::str(op.name), Cell::str(backend_names(backends)), Cell::str(r.precision),
+                            dims_cell(r.dims), Cell::num(r.processes, 12), Cell::num(r.reps, 12),
+                            Cell::num(r.median_ms), Cell::num(r.min_ms), Cell::num(r.max_ms), Cell::num(r.exchange_ms),
+                            Cell::num(r.median_ms > 0 ? r.exchange_ms / r.median_ms : 0, 3), opt(gbps),
+                            opt(r.exchange_bytes / r.alltoall_ms * 1e-6), opt(r.exchange_ms / r.alltoall_ms),
+                            Cell::str(device)});
+          if (g.verbose && ex.root())
+            note(g, op.name + " " + r.precision + " " + r.dims + " on " + std::to_string(r.processes) +
+                        " processes: " + format_number(r.median_ms, 4) + " ms");
+        }
+    core::dist::collective(ex, [&] {
+      if (ex.root())
+        write_report(o, fmt == Format::kJson
+                            ? bench_json(g, utc_now(), device + ", " + std::to_string(ex.size()) + " processes", t)
+                            : render(t, fmt));
+    });
+    return 0;
+  });
+}
+
 int run_bench(const GlobalOptions& g, const BenchOptions& o) {
+  if (o.distributed) return run_distributed_bench(g, o);
   configure_runtimes(g.device, g.threads);
   const Format fmt = format_for(o, g);
   const core::BenchRequest req = request_of(g, o);
@@ -301,8 +404,8 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
       note(g, r.op + " " + r.backend + " " + r.precision + " " + core::to_string(r.shape) + ": " +
                   format_number(r.median_ms, 4) + " ms");
   };
-  auto rows = g.devices.empty() ? core::run_bench(req, on_note, on_row)
-                                : bench_on_devices(req, devices_of(g), on_note, on_row);
+  auto rows =
+      g.devices.empty() ? core::run_bench(req, on_note, on_row) : bench_on_devices(req, devices_of(g), on_note, on_row);
   // Nothing measured is not a result: exit 4 (README "Exit codes") rather than an empty table.
   if (rows.empty())
     throw Error(
@@ -332,6 +435,9 @@ void add_bench(CLI::App& app, const GlobalOptions& g, Action& action) {
   c->add_option("--warmup", o->warmup, "untimed repetitions first (default 3)")->check(non_negative());
   c->add_option("--effort", o->effort, "FFTW planning: measure|estimate (default measure)");
   c->add_flag("--verify", o->verify, "relative L2 error against the f64 CPU oracle");
+  c->add_flag("--distributed", o->distributed,
+              "under an MPI launcher: one transform of each 2-D/3-D size across the processes (docs/distributed.md): "
+              "time, the all-to-all's share, its bytes/s against a plain MPI_Alltoall of the same bytes");
   c->add_option("--format", o->format, "table|md|csv|json");
   c->add_option("-o,--output", o->output, "write the report to FILE instead of stdout");
   c->callback([o, &g, &action] { action = [o, &g] { return run_bench(g, *o); }; });

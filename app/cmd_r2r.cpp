@@ -11,6 +11,7 @@
 #include "app/batch.hpp"
 #include "app/commands.hpp"
 #include "app/common.hpp"
+#include "app/distributed.hpp"
 #include "app/options.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
@@ -28,6 +29,7 @@ struct R2rOptions {
   std::string axes;    // "" = every axis of a matrix, (0, 1) of an image
   std::string norm = "backward";
   bool inverse = false;
+  bool distributed = false;
   InputOptions in;
   BatchOptions batch;
 };
@@ -126,9 +128,8 @@ InputInfo input_info(const R2rOptions& o, const std::string& input) {
   return {{}, ext == ".f64" || o.in.dtype == "f64"};
 }
 
-Request describe(const R2rOptions& o, const std::string& input, const core::HostTensor& t, const InputInfo& info,
-                 core::Precision prec) {
-  const ArrayLayout l = layout_of(t, info.npy_shape);
+// The options' transform of an array laid out as `l`.
+core::R2rSpec spec_of(const R2rOptions& o, const std::string& input, const ArrayLayout& l) {
   const auto user_kinds = kinds_of(o, l.rank);
   core::R2rSpec spec;
   spec.rank = l.rank;
@@ -141,7 +142,13 @@ Request describe(const R2rOptions& o, const std::string& input, const core::Host
                       std::to_string(l.dims[a]) + ")");
     spec.kinds[a] = user_kinds[a];
   }
-  return {core::r2r_desc(spec, core::parse_norm(o.norm), l.batch, prec), info.npy_shape};
+  return spec;
+}
+
+Request describe(const R2rOptions& o, const std::string& input, const core::HostTensor& t, const InputInfo& info,
+                 core::Precision prec) {
+  const ArrayLayout l = layout_of(t, info.npy_shape);
+  return {core::r2r_desc(spec_of(o, input, l), core::parse_norm(o.norm), l.batch, prec), info.npy_shape};
 }
 
 std::string result_json(const R2rOptions& o, const std::string& input, const std::string& output,
@@ -241,6 +248,22 @@ int run_r2r(const GlobalOptions& g, const R2rOptions& o) {
   core::parse_norm(o.norm);  // usage errors before any file is touched
   const BatchTargets targets = resolve_targets(o.inputs, o.output, o.batch.format);
   for (const auto& out : targets.outputs) check_image_output(o, out);
+  if (distributed_mode(o.distributed, o.inputs.size(), targets.dir)) {
+    const std::string& input = o.inputs.front();
+    DistributedRun run{o.command,
+                       input,
+                       o.output,
+                       o.batch.report,
+                       [&](const std::vector<std::int64_t>& shape) {
+                         ArrayLayout l;
+                         l.rank = static_cast<int>(shape.size());
+                         std::copy(shape.begin(), shape.end(), l.dims.begin());
+                         return spec_of(o, input, l);
+                       },
+                       core::parse_norm(o.norm),
+                       true};
+    return run_distributed(g, run);
+  }
   if (!targets.dir) {
     configure_runtimes(g.device, g.threads);
     core::check_output_path(o.output, o.inputs);
@@ -278,6 +301,7 @@ void add_one(CLI::App& app, const char* name, const char* help, const GlobalOpti
   c->add_option("--axes", o->axes, "comma list of axes, negative as numpy (default every axis; (0,1) of an image)");
   c->add_option("--norm", o->norm, "backward|ortho|forward (scipy's norms; none = backward; default backward)");
   c->add_flag("--inverse", o->inverse, "scipy's idctn/idstn: the inverse of each axis' kind in the same norm");
+  add_distributed_flag(c, o->distributed);
   add_input_options(c, o->in);
   add_batch_options(c, o->batch);
   c->callback([o, &g, &action] { action = [o, &g] { return run_r2r(g, *o); }; });

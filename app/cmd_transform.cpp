@@ -1,12 +1,14 @@
 // dct2 / idct2 / dct4 / lot: read, pick a backend, plan (cached), execute host-to-host, write atomically. Several
 // inputs (or -o DIR) run as a batch (app/batch.hpp), each input through the same stages.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
 #include "app/batch.hpp"
 #include "app/commands.hpp"
 #include "app/common.hpp"
+#include "app/distributed.hpp"
 #include "app/image_decode.hpp"
 #include "app/jpeg_file.hpp"
 #include "app/options.hpp"
@@ -28,6 +30,7 @@ struct TransformOptions {
   bool inverse = false;
   bool visualize = false;          // image output of coefficients: a log-magnitude picture
   bool jpeg_coefficients = false;  // dct2 --block 8 of a .jpg: its stored coefficients, dequantized
+  bool distributed = false;
   InputOptions in;
   BatchOptions batch;
 };
@@ -256,6 +259,30 @@ void check_jpeg_coefficients_options(const TransformOptions& o) {
                 "JPEG's blocks are transformed along both axes: it needs --axis both");
 }
 
+// dct2, idct2 and dct4 (--inverse) of one array across processes: the same transforms as r2r kinds along the axes
+// --axis names (0 = cols, 1 = rows), an (H, W, C) array's channels untouched.
+DistributedRun distributed_run(const TransformOptions& o, const core::TransformDesc& d) {
+  const std::string& input = o.inputs.front();
+  if (d.op == core::Op::kLot || d.op == core::Op::kIlot || d.block > 0 || o.jpeg_coefficients)
+    throw Error(ErrorCode::kUnsupported, input,
+                "a distributed transform is a whole-array dct2, idct2 or dct4 (not the LOT, --block or "
+                "--jpeg-coefficients)");
+  const bool dct2 = d.op == core::Op::kDct2 || d.op == core::Op::kIdct2;
+  const core::R2rKind kind = dct2 ? core::R2rKind::kDct2 : core::R2rKind::kDct4;
+  const bool inverse = d.op == core::Op::kIdct2 || d.op == core::Op::kIdct4;
+  const core::Axis axis = d.axis;
+  auto spec = [kind, inverse, axis](const std::vector<std::int64_t>& shape) {
+    core::R2rSpec s;
+    s.rank = static_cast<int>(shape.size());
+    std::copy(shape.begin(), shape.end(), s.dims.begin());
+    s.inverse = inverse;
+    if (axis != core::Axis::kRows) s.kinds[0] = kind;
+    if (axis != core::Axis::kCols) s.kinds[1] = kind;
+    return s;
+  };
+  return {o.op, input, o.output, o.batch.report, spec, d.norm, false};
+}
+
 std::unique_ptr<BatchTask> make_task(const GlobalOptions& g, const TransformOptions& o, const core::TransformDesc& d,
                                      const std::string& input, const std::string& output) {
   if (o.jpeg_coefficients) return std::make_unique<JpegCoefficientsTask>(g, o, d, input, output);
@@ -268,6 +295,8 @@ int run_transform(const GlobalOptions& g, const TransformOptions& o) {
   const core::TransformDesc d = describe(g, o);
   const BatchTargets targets = resolve_targets(o.inputs, o.output, o.batch.format);
   for (const auto& out : targets.outputs) picture_output(o, d, out);
+  if (o.op != "lot" && distributed_mode(o.distributed, o.inputs.size(), targets.dir))
+    return run_distributed(g, distributed_run(o, d));
   if (!targets.dir) {
     if (!o.jpeg_coefficients) configure_runtimes(g.device, g.threads);
     core::check_output_path(o.output, o.inputs);
@@ -312,6 +341,7 @@ void add_transform(CLI::App& app, const char* name, const char* help, const Glob
                   "and gray files)");
   }
   c->add_flag("--visualize", o->visualize, "write coefficients to an image as a log-magnitude picture");
+  if (n != "lot") add_distributed_flag(c, o->distributed);
   add_input_options(c, o->in);
   add_batch_options(c, o->batch);
   c->callback([o, &g, &action] { action = [o, &g] { return run_transform(g, *o); }; });

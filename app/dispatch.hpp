@@ -9,7 +9,8 @@
 //
 // Each rank's MPI calls are made by one communication thread (MPI_THREAD_SERIALIZED: MPI_Init_thread and
 // MPI_Finalize on the main thread, which starts and joins it); the batch's threads talk to it through local queues.
-// Only app/dispatch_mpi.cpp includes mpi.h; a build without MPI refuses a distributed batch (exit 4).
+// Only the app/*_mpi.cpp files include mpi.h (app/mpi_world.hpp); a build without MPI refuses a distributed batch
+// (exit 4).
 #include <cstdint>
 #include <functional>
 #include <memory>

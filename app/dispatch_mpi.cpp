@@ -1,10 +1,8 @@
-// The MPI side of app/dispatch.hpp (the one file that includes mpi.h). Rank 0's communication thread answers index
+// The MPI side of app/dispatch.hpp, and MPI's start-up (app/mpi_world.hpp). Rank 0's communication thread answers index
 // requests from its shared counter (its own readers take from the counter directly) and queues the entries other
 // ranks send for receive(); another rank's communication thread turns its readers' requests and its finished entries
 // into messages to rank 0, and says kDone after its last entry. MPI keeps the order of the messages between two
 // ranks, so rank 0 has every entry of a rank once it has that rank's kDone.
-#include <mpi.h>
-
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -14,6 +12,7 @@
 #include <vector>
 
 #include "app/dispatch.hpp"
+#include "app/mpi_world.hpp"
 #include "core/error.hpp"
 
 namespace dct::app::dispatch {
@@ -29,14 +28,6 @@ enum Tag : int {
 // Waits poll with a sleep: Open MPI's blocking calls spin a core that the batch's workers need. The interval bounds
 // what a request waits for rank 0 to notice it.
 constexpr auto kPoll = std::chrono::microseconds(200);
-
-void check(int rc, const char* call) {
-  if (rc == MPI_SUCCESS) return;
-  char text[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) len = 0;
-  throw Error(ErrorCode::kRuntime, "MPI", std::string(call) + " failed: " + std::string(text, text + len));
-}
 
 void wait_polling(MPI_Request& req) {
   for (;;) {
@@ -256,8 +247,15 @@ class MpiDispatcher final : public Dispatcher {
 
 }  // namespace
 
-std::unique_ptr<Dispatcher> Dispatcher::start(std::int64_t count) {
-  if (!launched_distributed()) return nullptr;
+void check(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) len = 0;
+  throw Error(ErrorCode::kRuntime, "MPI", std::string(call) + " failed: " + std::string(text, text + len));
+}
+
+int start_mpi() {
   int provided = 0;
   if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
     throw Error(ErrorCode::kRuntime, "MPI", "MPI_Init_thread failed");
@@ -276,16 +274,22 @@ std::unique_ptr<Dispatcher> Dispatcher::start(std::int64_t count) {
     check(MPI_Comm_rank(host, &local_rank), "MPI_Comm_rank");
     check(MPI_Comm_size(host, &local_size), "MPI_Comm_size");
     check(MPI_Comm_free(&host), "MPI_Comm_free");
-    if (size < 2) {
-      MPI_Finalize();
-      return nullptr;
-    }
     set_ranks(rank, size, local_rank, local_size);
-    return std::make_unique<MpiDispatcher>(rank, size, count);
+    return size;
   } catch (...) {
     MPI_Finalize();
     throw;
   }
+}
+
+std::unique_ptr<Dispatcher> Dispatcher::start(std::int64_t count) {
+  if (!launched_distributed()) return nullptr;
+  const int size = start_mpi();
+  if (size < 2) {
+    MPI_Finalize();
+    return nullptr;
+  }
+  return std::make_unique<MpiDispatcher>(dispatch::rank(), size, count);
 }
 
 }  // namespace dct::app::dispatch

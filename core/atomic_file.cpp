@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 #include <string_view>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/formats.hpp"
@@ -94,6 +95,12 @@ void AtomicFile::write(const void* data, std::size_t bytes) {
     throw Error(ErrorCode::kRuntime, path_, "write failed: " + errno_text(errno));
 }
 
+void AtomicFile::resize(std::int64_t bytes) {
+  if (fp_ == nullptr) throw Error(ErrorCode::kRuntime, path_, "resize after commit");
+  if (std::fflush(fp_) != 0 || ::ftruncate(fileno(fp_), static_cast<off_t>(bytes)) != 0)
+    throw Error(ErrorCode::kRuntime, path_, "cannot size the output: " + errno_text(errno));
+}
+
 void AtomicFile::commit() {
   if (fp_ == nullptr) throw Error(ErrorCode::kRuntime, path_, "commit after commit");
   std::FILE* fp = fp_;
@@ -105,6 +112,36 @@ void AtomicFile::commit() {
   if (const int rename_err = commit_temporary(temp_, path_); rename_err != 0)
     throw Error(ErrorCode::kRuntime, path_, "cannot rename the temporary file into place: " + errno_text(rename_err));
   committed_ = true;
+}
+
+PartWriter::PartWriter(const std::string& path, std::string subject) : subject_(std::move(subject)) {
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd_ < 0) throw Error(ErrorCode::kRuntime, subject_, "cannot open the temporary output: " + errno_text(errno));
+}
+
+PartWriter::~PartWriter() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void PartWriter::write_at(std::int64_t offset, const void* data, std::size_t bytes) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  while (bytes > 0) {
+    const ssize_t n = ::pwrite(fd_, p, bytes, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error(ErrorCode::kRuntime, subject_, "write failed: " + errno_text(n < 0 ? errno : EIO));
+    p += n;
+    bytes -= static_cast<std::size_t>(n);
+    offset += n;
+  }
+}
+
+void PartWriter::close() {
+  if (fd_ < 0) return;
+  const int fd = std::exchange(fd_, -1);
+  const bool synced = ::fsync(fd) == 0;
+  const int err = errno;
+  if (::close(fd) != 0 || !synced)
+    throw Error(ErrorCode::kRuntime, subject_, "write failed: " + errno_text(synced ? errno : err));
 }
 
 std::size_t remove_temporaries_of(const std::vector<std::string>& outputs) {

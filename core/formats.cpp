@@ -9,6 +9,7 @@
 #include <array>
 #include <bit>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -177,6 +178,23 @@ class InputFile {
   void read(void* dst, std::size_t bytes) {
     read_at(dst, bytes, pos_);
     pos_ += static_cast<std::int64_t>(bytes);
+  }
+  // Reads `count` values of `d` at byte `offset` into `dst` as `prec` (one channel), without a value check.
+  void read_values_at(Dtype d, std::int64_t offset, std::int64_t count, void* dst, Precision prec) const {
+    const std::size_t esize = info(d).size;
+    if (std::endian::native == std::endian::little && d == dtype_of(prec)) {
+      read_at(dst, static_cast<std::size_t>(count) * esize, offset);
+      return;
+    }
+    std::vector<unsigned char> buf(static_cast<std::size_t>(std::min(count, kChunkElements)) * esize);
+    for (std::int64_t first = 0; first < count; first += kChunkElements) {
+      const std::int64_t n = std::min(kChunkElements, count - first);
+      read_at(buf.data(), static_cast<std::size_t>(n) * esize, offset + first * static_cast<std::int64_t>(esize));
+      if (prec == Precision::kF32)
+        decode_chunk_to(d, buf.data(), n, first, 1, count, static_cast<float*>(dst));
+      else
+        decode_chunk_to(d, buf.data(), n, first, 1, count, static_cast<double*>(dst));
+    }
   }
   // Reads `elements` values of `d` into planar `t` (which has `channels` interleaved in the file); with
   // `check_finite`, a NaN or Inf among them is an input error. `threads` > 1: a large file's values are read in that
@@ -534,7 +552,83 @@ NpyHeader read_npy_header(InputFile& f, std::int64_t& data_offset) {
   return NpyHeaderParser(header).parse();
 }
 
+// read_npy_header, then what reading the values needs: 1 to 3 dimensions in C order, a known dtype, and exactly their
+// bytes after the header.
+NpyHeader read_checked_npy_header(InputFile& f, std::int64_t& data_offset) {
+  NpyHeader h = read_npy_header(f, data_offset);
+  const Dtype dtype = npy_dtype(h.descr);
+  if (h.shape.empty() || h.shape.size() > 3)
+    throw Error(ErrorCode::kInput, "unsupported shape " + shape_text(h.shape) + " (expected 1-D, 2-D or 3-D (H,W,C))");
+  if (h.fortran_order && h.shape.size() > 1)
+    throw Error(ErrorCode::kInput, "fortran_order True is not supported (save a C-ordered array)");
+  const std::int64_t expected = checked_elements(h.shape) * static_cast<std::int64_t>(info(dtype).size);
+  const std::int64_t found = f.size() - data_offset;
+  if (found < expected)
+    throw Error(ErrorCode::kInput,
+                "truncated: expected " + std::to_string(expected) + " bytes of data, found " + std::to_string(found));
+  if (found > expected)
+    throw Error(ErrorCode::kInput, "expected " + std::to_string(expected) + " bytes of data, found " +
+                                       std::to_string(found) + " (trailing bytes)");
+  return h;
+}
+
+// "NaN at index (2, 0, 5)": where value `index` (C order) of an array of `shape` is.
+std::string nonfinite_text(double v, std::int64_t index, const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> at(shape.size());
+  for (std::size_t a = shape.size(); a-- > 0;) {
+    at[a] = index % shape[a];
+    index /= shape[a];
+  }
+  return std::string(std::isnan(v) ? "NaN" : "Inf") + " at index " + shape_text(at) +
+         " (non-finite values are not allowed)";
+}
+
 }  // namespace
+
+NpyLayout read_npy_layout(const std::string& path) {
+  try {
+    InputFile f(path);
+    NpyLayout l;
+    const NpyHeader h = read_checked_npy_header(f, l.data_offset);
+    l.shape = h.shape;
+    l.descr = h.descr;
+    l.float64 = npy_dtype(h.descr) == Dtype::kF64;
+    return l;
+  } catch (const Error& e) {
+    rethrow_with_subject(e, path);
+  }
+}
+
+void read_npy_values(const std::string& path, const NpyLayout& layout, std::int64_t first, std::int64_t count,
+                     void* dst, Precision prec, bool allow_nonfinite) {
+  try {
+    const Dtype dtype = npy_dtype(layout.descr);
+    InputFile f(path);
+    f.read_values_at(dtype, layout.data_offset + first * static_cast<std::int64_t>(info(dtype).size), count, dst, prec);
+    if (allow_nonfinite || all_finite(dst, count, prec)) return;
+    for (std::int64_t i = 0; i < count; ++i) {
+      const double v = prec == Precision::kF32 ? static_cast<const float*>(dst)[i] : static_cast<const double*>(dst)[i];
+      if (!std::isfinite(v)) throw Error(ErrorCode::kInput, nonfinite_text(v, first + i, layout.shape));
+    }
+  } catch (const Error& e) {
+    rethrow_with_subject(e, path);
+  }
+}
+
+std::string npy_header(const std::vector<std::int64_t>& shape, Precision prec) {
+  std::string dict = "{'descr': '<" + std::string(info(dtype_of(prec)).descr) +
+                     "', 'fortran_order': False, 'shape': " + shape_text(shape) + ", }";
+  // numpy pads the header with spaces so that the data starts at a multiple of 64 bytes.
+  const std::size_t unpadded = 10 + dict.size() + 1;
+  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict += '\n';
+  std::string prefix(kNpyMagic);
+  prefix += '\x01';
+  prefix += '\x00';
+  prefix += static_cast<char>(dict.size() & 0xff);
+  prefix += static_cast<char>(dict.size() >> 8);
+  return prefix + dict;
+}
 
 NpyInfo read_npy_info(const std::string& path) {
   try {
@@ -551,23 +645,9 @@ Dataset read_npy(const std::string& path, const ReadOptions& opt) {
   try {
     InputFile f(path);
     std::int64_t data_offset = 0;
-    const NpyHeader h = read_npy_header(f, data_offset);
+    const NpyHeader h = read_checked_npy_header(f, data_offset);
     const Dtype dtype = npy_dtype(h.descr);
-    if (h.shape.empty() || h.shape.size() > 3)
-      throw Error(ErrorCode::kInput,
-                  "unsupported shape " + shape_text(h.shape) + " (expected 1-D, 2-D or 3-D (H,W,C))");
-    if (h.fortran_order && h.shape.size() > 1)
-      throw Error(ErrorCode::kInput, "fortran_order True is not supported (save a C-ordered array)");
     const std::int64_t elements = checked_elements(h.shape);
-    const std::int64_t expected = elements * static_cast<std::int64_t>(info(dtype).size);
-    const std::int64_t found = f.size() - data_offset;
-    if (found < expected)
-      throw Error(ErrorCode::kInput,
-                  "truncated: expected " + std::to_string(expected) + " bytes of data, found " + std::to_string(found));
-    if (found > expected)
-      throw Error(ErrorCode::kInput, "expected " + std::to_string(expected) + " bytes of data, found " +
-                                         std::to_string(found) + " (trailing bytes)");
-
     Shape2 shape{1, h.shape[0]};
     std::int64_t channels = 1;
     if (h.shape.size() >= 2) shape = Shape2{h.shape[0], h.shape[1]};
@@ -585,9 +665,8 @@ Dataset read_npy(const std::string& path, const ReadOptions& opt) {
 void write_npy(const std::string& path, const HostTensor& t, const WriteOptions& opt) {
   try {
     require_nonempty(t, path);
-    std::string shape = "(" + std::to_string(t.rows()) + ", " + std::to_string(t.cols());
-    if (t.channels() > 1) shape += ", " + std::to_string(t.channels());
-    shape += ")";
+    std::vector<std::int64_t> shape{t.rows(), t.cols()};
+    if (t.channels() > 1) shape.push_back(t.channels());
     if (!opt.npy_shape.empty()) {
       const auto& s = opt.npy_shape;
       const bool fits = (s.size() == 1 && t.rows() == 1 && t.channels() == 1 && s[0] == t.cols()) ||
@@ -595,23 +674,10 @@ void write_npy(const std::string& path, const HostTensor& t, const WriteOptions&
                         (s.size() == 3 && s[0] == t.rows() && s[1] == t.cols() && s[2] == t.channels()) ||
                         (s.size() == 3 && t.channels() == 1 && s[0] * s[1] == t.rows() && s[2] == t.cols());
       if (!fits) throw Error(ErrorCode::kRuntime, "internal: .npy shape " + shape_text(s) + " does not fit the data");
-      shape = shape_text(s);
+      shape = s;
     }
-    std::string header = "{'descr': '<" + std::string(info(dtype_of(opt.prec)).descr) +
-                         "', 'fortran_order': False, 'shape': " + shape + ", }";
-    // numpy pads the header with spaces so that the data starts at a multiple of 64 bytes.
-    const std::size_t unpadded = 10 + header.size() + 1;
-    header.append((64 - unpadded % 64) % 64, ' ');
-    header += '\n';
-    unsigned char prefix[10];
-    std::memcpy(prefix, kNpyMagic.data(), kNpyMagic.size());
-    prefix[6] = 1;
-    prefix[7] = 0;
-    prefix[8] = static_cast<unsigned char>(header.size() & 0xff);
-    prefix[9] = static_cast<unsigned char>(header.size() >> 8);
-
+    const std::string header = npy_header(shape, opt.prec);
     AtomicFile out(path);
-    out.write(prefix, sizeof prefix);
     out.write(header.data(), header.size());
     write_values(out, t, opt.prec);
     out.commit();

@@ -31,6 +31,15 @@ struct NpyInfo {
   bool float64 = false;
 };
 
+// A .npy read by parts (a distributed transform: each process its own rows): the header checked as read_npy checks
+// it (C order, 1 to 3 dimensions, exactly the values' bytes after it), and where the values start.
+struct NpyLayout {
+  std::vector<std::int64_t> shape;
+  bool float64 = false;
+  std::string descr;  // numpy's dtype ("<f4")
+  std::int64_t data_offset = 0;
+};
+
 class TensorPool;
 
 struct ReadOptions {
@@ -85,12 +94,30 @@ class AtomicFile {
   const std::string& temp_path() const { return temp_; }
   std::FILE* file() { return fp_; }  // opened "wb"
   void write(const void* data, std::size_t bytes);
+  // Flushes what was written and sets the file's size to `bytes`: the rest is for PartWriters to fill.
+  void resize(std::int64_t bytes);
   void commit();
 
  private:
   std::string path_, temp_;
   std::FILE* fp_ = nullptr;
   bool committed_ = false;
+};
+
+// Writes parts of a file that another process created and sized (AtomicFile::resize), at their offsets: a distributed
+// transform's output, each process its own values. Errors are kRuntime naming `subject` (the output).
+class PartWriter {
+ public:
+  PartWriter(const std::string& path, std::string subject);
+  ~PartWriter();
+  PartWriter(const PartWriter&) = delete;
+  PartWriter& operator=(const PartWriter&) = delete;
+  void write_at(std::int64_t offset, const void* data, std::size_t bytes);
+  void close();  // on the disk (fsync), then closed
+
+ private:
+  std::string subject_;
+  int fd_ = -1;
 };
 
 // An AtomicFile's temporary for `path` is ".NAME.tmp.XXXXXX" beside it (NAME: path's file name; XXXXXX: mkstemp's
@@ -103,6 +130,13 @@ std::size_t remove_temporaries_of(const std::vector<std::string>& outputs);
 Dataset read_npy(const std::string& path, const ReadOptions& opt);
 void write_npy(const std::string& path, const HostTensor& t, const WriteOptions& opt);
 NpyInfo read_npy_info(const std::string& path);  // the header only, validated as read_npy does
+NpyLayout read_npy_layout(const std::string& path);
+// Values first .. first+count-1 (C order) of the .npy `path` into `dst` as `prec`; a NaN or Inf among them is an
+// input error naming its index unless `allow_nonfinite`.
+void read_npy_values(const std::string& path, const NpyLayout& layout, std::int64_t first, std::int64_t count,
+                     void* dst, Precision prec, bool allow_nonfinite);
+// The bytes before the values of a .npy of `shape` in `prec` (numpy's layout: the values start at a multiple of 64).
+std::string npy_header(const std::vector<std::int64_t>& shape, Precision prec);
 Dataset read_text(const std::string& path, const ReadOptions& opt);
 void write_text(const std::string& path, const HostTensor& t, const WriteOptions& opt);  // single channel
 Dataset read_raw(const std::string& path, const ReadOptions& opt);

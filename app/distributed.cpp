@@ -1,0 +1,230 @@
+// A distributed transform of one .npy (app/distributed.hpp): the steps, each agreed among the processes
+// (core::dist::collective) so that a failure anywhere stops all of them with one error; the output is rank 0's
+// AtomicFile, sized before any process writes its part and committed once every part is on the disk.
+#include "app/distributed.hpp"
+
+#include <sched.h>
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include "app/common.hpp"
+#include "app/dispatch.hpp"
+#include "app/exchange.hpp"
+#include "app/registry.hpp"
+#include "app/report.hpp"
+#include "core/error.hpp"
+#include "core/formats.hpp"
+#include "core/interrupt.hpp"
+#include "core/r2r.hpp"
+#include "core/tensor.hpp"
+
+namespace dct::app {
+namespace {
+
+// The host's cores are shared by the processes on it, and a launcher may bind each process to some of them (Open MPI
+// binds each of two processes to a core): the fewer of the two (--threads: each process's).
+int process_threads(const GlobalOptions& g) {
+  if (g.threads > 0) return g.threads;
+  int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, dispatch::local_size()));
+  cpu_set_t bound;
+  if (sched_getaffinity(0, sizeof bound, &bound) == 0) cores = std::min(cores, std::max(1, CPU_COUNT(&bound)));
+  return cores;
+}
+
+void require_npy(const std::string& path, const char* what) {
+  if (core::lower_extension(path) != ".npy")
+    throw Error(ErrorCode::kUnsupported, path, std::string("a distributed transform ") + what + " .npy files");
+}
+
+core::Precision precision_for(const GlobalOptions& g, const DistributedRun& r, bool float64) {
+  if (!g.precision.empty()) return precision_of(g);
+  return r.keep_float64 && float64 ? core::Precision::kF64 : core::Precision::kF32;
+}
+
+std::string result_json(const DistributedRun& r, const core::TransformDesc& d, const std::string& backends,
+                        int processes, const core::StageTable& times) {
+  return "{\"input\": " + json_escape(r.input) + ", \"output\": " + json_escape(r.output) +
+         ", \"op\": " + json_escape(r.command) + ", \"kinds\": " + json_escape(d.r2r.kinds_text()) +
+         ", \"inverse\": " + (d.r2r.inverse ? "true" : "false") +
+         ", \"norm\": " + json_escape(d.norm == core::Norm::kNone ? "backward" : std::string(core::to_string(d.norm))) +
+         ", \"backend\": " + json_escape(backends) + ", \"processes\": " + std::to_string(processes) +
+         ", \"precision\": " + json_escape(std::string(core::to_string(d.prec))) +
+         ", \"dims\": " + json_escape(d.r2r.dims_text()) + ", \"timing_ms\": " + json_timing(times) + "}";
+}
+
+// The transform and its buffers, once every process has checked the files and made its plans.
+struct Setup {
+  core::NpyLayout layout;
+  core::TransformDesc whole;
+  std::unique_ptr<core::dist::SlabTransform> slabs;
+  std::vector<std::string> backends;
+  core::AlignedBuffer a, b;
+};
+
+void set_up(const GlobalOptions& g, const DistributedRun& r, const core::dist::Exchange& ex, Setup& s) {
+  require_npy(r.input, "reads");
+  require_npy(r.output, "writes");
+  core::check_output_path(r.output, {r.input});
+  if (!r.report.empty()) core::check_output_path(r.report, {r.input, r.output});
+  s.layout = core::read_npy_layout(r.input);
+  try {
+    if (s.layout.shape.size() < 2)
+      throw Error(ErrorCode::kUnsupported, "a distributed transform is of a 2-D or 3-D array; this one is 1-D");
+    s.whole = core::r2r_desc(r.spec(s.layout.shape), r.norm, 1, precision_for(g, r, s.layout.float64));
+    if (const core::Support ok = core::r2r::check_r2r_desc(s.whole); !ok)
+      throw Error(ErrorCode::kUnsupported, ok.reason);
+    s.slabs = make_slab_transform(g, ex, s.whole, s.backends);
+  } catch (const Error& e) {
+    rethrow_with_subject(e, r.input);
+  }
+  const std::size_t bytes =
+      static_cast<std::size_t>(std::max<std::int64_t>(s.slabs->buffer_elements(), 1)) * element_size(s.whole.prec);
+  s.a = core::AlignedBuffer(bytes);
+  s.b = core::AlignedBuffer(bytes);
+}
+
+// Every process's part of the result into the output's temporary (`temp`, made and sized by rank 0), after `header`.
+void write_part(const DistributedRun& r, const Setup& s, const std::string& temp, std::int64_t header,
+                const char* result) {
+  const auto esize = static_cast<std::int64_t>(element_size(s.whole.prec));
+  core::PartWriter part(temp, r.output);
+  const core::dist::SlabTransform::Runs runs = s.slabs->output();
+  for (std::int64_t k = 0; k < runs.count; ++k)
+    part.write_at(header + (runs.first + k * runs.stride) * esize, result + k * runs.length * esize,
+                  static_cast<std::size_t>(runs.length * esize));
+  part.close();
+}
+
+}  // namespace
+
+void add_distributed_flag(CLI::App* c, bool& flag) {
+  c->add_flag("--distributed", flag,
+              "one transform of the whole .npy array across the processes of an MPI launcher (the default there "
+              "with one input and -o FILE); without a launcher, the same slab path in this process");
+}
+
+bool distributed_mode(bool flag, std::size_t inputs, bool output_dir) {
+  if (flag && (inputs != 1 || output_dir))
+    throw Error(ErrorCode::kUsage, "--distributed", "transforms one input into one -o FILE.npy");
+  return flag || (inputs == 1 && !output_dir && dispatch::launched_distributed());
+}
+
+int run_on_job(const GlobalOptions& g, const std::function<int(core::dist::Exchange&)>& body) {
+  // Stopped by a signal (the launcher stops the job when a process fails or is killed), the other processes stay
+  // quiet: rank 0 removes its temporaries and tells.
+  const auto quiet = [](const std::string&) { return std::string(); };
+  std::unique_ptr<core::dist::Exchange> ex;
+  try {
+    ex = dispatch::start_exchange();
+  } catch (const Error&) {
+    if (dispatch::launcher_rank() == 0) throw;
+    core::set_interrupt_summary(quiet);
+    return 0;  // rank 0 tells, as in a batch (docs/decisions.md §8)
+  }
+  if (!ex->root()) core::set_interrupt_summary(quiet);
+  try {
+    // On a host of several GPUs each process takes one (devices_of).
+    core::dist::collective(*ex, [&] { configure_runtimes(devices_of(g).front(), process_threads(g)); });
+    return body(*ex);
+  } catch (const Error& e) {
+    // Every process has this error (each step is agreed): rank 0 tells, and the line is out before any exits (a
+    // launcher stops the job at the first process that exits with an error).
+    if (ex->root()) {
+      std::fprintf(stderr, "%s\n", e.message().c_str());
+      std::fflush(stderr);
+      core::set_interrupt_summary(quiet);
+    }
+    ex->barrier();
+    return e.exit_code();
+  }
+}
+
+std::unique_ptr<core::dist::SlabTransform> make_slab_transform(const GlobalOptions& g, const core::dist::Exchange& ex,
+                                                               const core::TransformDesc& whole,
+                                                               std::vector<std::string>& backends) {
+  return std::make_unique<core::dist::SlabTransform>(
+      whole, ex.rank(), ex.size(),
+      [&](const core::TransformDesc& d) {
+        const core::Backend& backend = registry().select(d, g.backend);
+        backends.emplace_back(backend.name());
+        return backend.make_plan(d);
+      },
+      process_threads(g));
+}
+
+std::string backend_names(const std::vector<std::string>& names) {
+  std::string s;
+  for (auto it = names.begin(); it != names.end(); ++it)
+    if (std::find(names.begin(), it, *it) == it) s += (s.empty() ? "" : "+") + *it;
+  return s;
+}
+
+int run_distributed(const GlobalOptions& g, const DistributedRun& r) {
+  const core::Stopwatch total;
+  return run_on_job(g, [&](core::dist::Exchange& ex) {
+    using core::dist::collective;
+    const bool root = ex.root();
+    core::StageTable times;
+    auto stage = [&](const char* name, double ms) { times.add(name, ex.max(ms)); };  // the slowest process's
+    Setup s;
+    core::Stopwatch sw;
+    collective(ex, [&] { set_up(g, r, ex, s); });
+    stage("plan", sw.elapsed_ms());
+
+    sw.reset();
+    const std::string header = core::npy_header(s.layout.shape, s.whole.prec);
+    std::unique_ptr<core::AtomicFile> out;  // rank 0's; its temporary goes when this scope is left by an error
+    std::string temp;
+    collective(ex, [&] {
+      if (!root) return;
+      out = std::make_unique<core::AtomicFile>(r.output);
+      out->write(header.data(), header.size());
+      out->resize(static_cast<std::int64_t>(header.size() + s.whole.bytes()));
+      temp = out->temp_path();
+    });
+    temp = ex.broadcast(temp);
+    const core::dist::Part rows = s.slabs->rows();
+    collective(ex, [&] {
+      core::read_npy_values(r.input, s.layout, rows.begin * s.slabs->row_elements(),
+                            rows.count * s.slabs->row_elements(), s.a.data(), s.whole.prec, false);
+    });
+    stage("read", sw.elapsed_ms());
+
+    core::dist::SlabTimes st;
+    const char* result = nullptr;
+    collective(ex, [&] { result = static_cast<const char*>(s.slabs->execute(ex, s.a.data(), s.b.data(), &st)); });
+    stage("local", st.local_ms);
+    if (s.slabs->exchanges()) {
+      stage("copy", st.copy_ms);
+      stage("exchange", st.exchange_ms);
+    }
+
+    sw.reset();
+    collective(ex, [&] { write_part(r, s, temp, static_cast<std::int64_t>(header.size()), result); });
+    collective(ex, [&] {
+      if (root) out->commit();
+    });
+    stage("write", sw.elapsed_ms());
+    stage("total", total.elapsed_ms());
+
+    const std::string json = result_json(r, s.whole, backend_names(s.backends), ex.size(), times) + "\n";
+    collective(ex, [&] {
+      if (!root || r.report.empty()) return;
+      core::AtomicFile report(r.report);
+      report.write(json.data(), json.size());
+      report.commit();
+    });
+    if (!root) return 0;
+    if (g.verbose)
+      note(g, r.output + ": " + s.whole.r2r.dims_text() + " over " + std::to_string(ex.size()) +
+                  " processes (slabs of axis 0), " + backend_names(s.backends));
+    print_timing(g, times);
+    if (g.json) std::fputs(json.c_str(), stdout);
+    return 0;
+  });
+}
+
+}  // namespace dct::app
