@@ -542,6 +542,8 @@ int run_single(const GlobalOptions& g, BatchTask& task, const std::string& repor
   const auto rep = open_report(report, {input}, {output});
   // One input: the GPU's context is made on another thread while the file is read, into ordinary memory (page-locked
   // memory would wait for the context, and making it costs more than the driver's chunked copy of ordinary memory).
+  // The output is page-locked on a GPU: making it (about 0.35 s per GiB) costs less than the driver's copy into
+  // ordinary memory (0.7 s per GiB) (docs/decisions.md, "One input on a GPU").
   std::thread warm([&g] {
     if (const core::Runtime* rt = registry().transfer_runtime(g.backend)) rt->warm_up();
   });
@@ -549,7 +551,7 @@ int run_single(const GlobalOptions& g, BatchTask& task, const std::string& repor
     std::thread& t;
     ~Join() { t.join(); }
   } join{warm};
-  core::TensorPool inputs(core::allocate_heap), outputs(core::allocate_heap);
+  core::TensorPool inputs(core::allocate_heap), outputs(host_blocks(g.backend));
   task.inputs = &inputs;
   task.outputs = &outputs;
   // One input has the cores to itself: its file is read in parts at once (a batch has a reader per core instead).
