@@ -545,7 +545,10 @@ int run_single(const GlobalOptions& g, BatchTask& task, const std::string& repor
   // The output is page-locked on a GPU: making it (about 0.35 s per GiB) costs less than the driver's copy into
   // ordinary memory (0.7 s per GiB) (docs/decisions.md, "One input on a GPU").
   std::thread warm([&g] {
-    if (const core::Runtime* rt = registry().transfer_runtime(g.backend)) rt->warm_up();
+    try {
+      if (const core::Runtime* rt = registry().transfer_runtime(g.backend)) rt->warm_up();
+    } catch (...) {  // a problem with the backend shows again, as an error, when the plan is made
+    }
   });
   struct Join {
     std::thread& t;
