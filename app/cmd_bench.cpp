@@ -350,9 +350,11 @@ int run_distributed_bench(const GlobalOptions& g, const BenchOptions& o) {
     });
     Table t = distributed_table();
     std::string device;
-    for (const auto& [op, inverse] : ops)
+    for (const auto& op_inverse : ops)
       for (const core::ShapeN& size : req.extents)
         for (core::Precision prec : req.precisions) {
+          const auto& op = op_inverse.first;  // not a structured binding: lambdas below capture it (clang 14)
+          const bool inverse = op_inverse.second;
           core::TransformDesc whole;
           std::unique_ptr<core::dist::SlabTransform> slabs;
           std::vector<std::string> backends;
