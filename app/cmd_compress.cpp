@@ -401,7 +401,9 @@ Item write_entry(const Job& job, Coded&& c) {
       it.mse = own ? c.res.mse : core::mse(*src.colour, decoded);
       it.psnr = core::psnr_db(it.mse, 255.0);
       if (job.details())
-        it.blockiness = own ? core::blockiness(first_channels(c.res.image, np)) : core::blockiness(decoded);
+        it.blockiness = !own                           ? core::blockiness(decoded)
+                        : np == c.res.image.channels() ? core::blockiness(c.res.image)  // no copy
+                                                       : core::blockiness(first_channels(c.res.image, np));
     } else {
       core::WriteOptions wo;
       wo.image_bit_depth = src.data.kind == core::SourceKind::kImage16 ? 16 : 8;

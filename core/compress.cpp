@@ -127,13 +127,16 @@ double blockiness_of(const T* data, std::int64_t h, std::int64_t w, std::int64_t
 }
 
 // Whether every value is an integer in [0, 65535] (8- and 16-bit images): then every |difference| and every partial
-// sum of blockiness is an integer below 2^53, exact in any order.
+// sum of blockiness is an integer below 2^53, exact in any order. Comparisons only (NaN fails the range test; adding
+// and taking away 2^23, or 2^52 in double, rounds a value of that range to an integer and leaves only integers
+// unchanged), so that the loop vectorizes: a branchy clamp did not, and cost 40% of a report's time.
 template <class T>
 bool sample_valued(const T* v, std::int64_t n) {
+  constexpr T kRound = sizeof(T) == 4 ? T(8388608.0) : T(4503599627370496.0);
   int bad = 0;
   for (std::int64_t i = 0; i < n; ++i) {
-    const T c = v[i] > T(0) ? (v[i] < T(65535) ? v[i] : T(65535)) : T(0);  // NaN: 0, then unequal
-    bad |= T(static_cast<std::int32_t>(c)) != v[i];
+    const T x = v[i];
+    bad |= !(x >= T(0)) | !(x <= T(65535)) | ((x + kRound) - kRound != x);
   }
   return bad == 0;
 }
