@@ -49,13 +49,15 @@ inline bool exists(const std::string& path) {
   return fs::exists(fs::symlink_status(path, ec));
 }
 
-// Every entry under `dir` (recursively), as paths relative to it.
+// Every entry under `dir` (recursively), as paths relative to it. Lexically: fs::relative canonicalizes, which throws
+// when a running dctool renames a temporary between the listing and that call (a test that polls a batch's output
+// directory failed so once).
 inline std::set<std::string> list_dir(const std::string& dir) {
   std::set<std::string> out;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec))
-    out.insert(fs::relative(it->path(), dir).string());
+    out.insert(it->path().lexically_relative(dir).string());
   return out;
 }
 
