@@ -19,6 +19,7 @@
 #include "app/progress.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
+#include "core/cores.hpp"
 #include "core/error.hpp"
 #include "core/formats.hpp"
 #include "core/interrupt.hpp"
@@ -500,7 +501,7 @@ class TransformBatch {
           is_work(stage) && busy > 0 ? format_number_fixed(100.0 * sum / busy, 1) + "%" : std::string();
       std::fprintf(stderr, "%-14s %10.2f %10.1f %6s\n", stage.c_str(), core::summarize(ms).median, sum, share.c_str());
     }
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned cores = static_cast<unsigned>(core::usable_cores());
     if (d_) {  // the stages are every rank's, the processor time only this one's
       std::fprintf(stderr, "wall %.1f ms, stages %.1f ms (%d processes)\n", wall_ms, busy, d_->size());
       return;
@@ -558,7 +559,7 @@ int run_single(const GlobalOptions& g, BatchTask& task, const std::string& repor
   task.inputs = &inputs;
   task.outputs = &outputs;
   // One input has the cores to itself: its file is read in parts at once (a batch has a reader per core instead).
-  task.read_threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, kSingleReadThreads));
+  task.read_threads = static_cast<int>(std::clamp(static_cast<unsigned>(core::usable_cores()), 1u, kSingleReadThreads));
   core::StageTable times;
   run_alone(g, task, times);
   times.add("total", total.elapsed_ms());
@@ -592,7 +593,7 @@ int run_batch(const GlobalOptions& g, const BatchRun& b) {
   }
   // The host's cores are shared by the ranks on it: --jobs defaults to this rank's share, and so do FFTW's threads.
   const int ranks_here = d ? std::max(1, dispatch::local_size()) : 1;
-  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / ranks_here);
+  const int cores = core::share_of_cores(ranks_here);
   const int jobs = static_cast<int>(
       std::max<std::int64_t>(1, std::min<std::int64_t>(b.options.jobs > 0 ? b.options.jobs : cores, n)));
   configure_runtimes(g.device, g.threads > 0 ? g.threads : std::max(1, cores / jobs));

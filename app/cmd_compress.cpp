@@ -33,6 +33,7 @@
 #include "app/registry.hpp"
 #include "app/report.hpp"
 #include "core/compress.hpp"
+#include "core/cores.hpp"
 #include "core/error.hpp"
 #include "core/interrupt.hpp"
 #include "core/metrics.hpp"
@@ -864,7 +865,7 @@ class Batch {
       std::fprintf(stderr, "%-14s %10.2f %10.1f %6s\n", s.c_str(), core::summarize(per[s]).median, sum,
                    work && busy > 0 ? (format_number_fixed(100.0 * sum / busy, 1) + "%").c_str() : "");
     }
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned cores = static_cast<unsigned>(core::usable_cores());
     if (d_) {
       // The stages are every rank's; the processor time only this one's.
       std::fprintf(stderr, "wall %.1f ms, stages %.1f ms (%d processes)\n", wall_ms, busy, d_->size());
@@ -963,8 +964,7 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
   }
   if (!d || d->root()) open_report(job);
   // The host's cores are shared by the ranks on it.
-  const unsigned cores =
-      std::max(1u, std::thread::hardware_concurrency() / unsigned(std::max(1, dispatch::local_size())));
+  const unsigned cores = static_cast<unsigned>(core::share_of_cores(dispatch::local_size()));
   const int jobs = static_cast<int>(std::min<std::int64_t>(o.jobs > 0 ? o.jobs : cores, entries));
   // Entries run side by side on `jobs` workers, each image on cores / jobs threads (unless --threads says).
   configure_runtimes(g.device, g.threads > 0 || entries == 1 ? g.threads : std::max(1, int(cores) / jobs));

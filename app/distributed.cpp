@@ -3,7 +3,6 @@
 // AtomicFile, sized before any process writes its part and committed once every part is on the disk.
 #include "app/distributed.hpp"
 
-#include <sched.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -15,6 +14,7 @@
 #include "app/exchange.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
+#include "core/cores.hpp"
 #include "core/error.hpp"
 #include "core/formats.hpp"
 #include "core/interrupt.hpp"
@@ -28,10 +28,7 @@ namespace {
 // binds each of two processes to a core): the fewer of the two (--threads: each process's).
 int process_threads(const GlobalOptions& g) {
   if (g.threads > 0) return g.threads;
-  int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, dispatch::local_size()));
-  cpu_set_t bound;
-  if (sched_getaffinity(0, sizeof bound, &bound) == 0) cores = std::min(cores, std::max(1, CPU_COUNT(&bound)));
-  return cores;
+  return core::share_of_cores(dispatch::local_size());
 }
 
 void require_npy(const std::string& path, const char* what) {

@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/cores.hpp"
 #include "core/error.hpp"
 #include "core/metrics.hpp"
 #include "core/timing.hpp"
@@ -42,7 +43,7 @@ HostTensor random_input(Shape2 shape, std::int64_t batch, Precision prec, std::u
       for (std::int64_t i = lo; i < hi; ++i) p[i] = value(i);
     }
   };
-  const std::int64_t workers = n < (1 << 22) ? 1 : std::clamp<std::int64_t>(std::thread::hardware_concurrency(), 1, 64);
+  const std::int64_t workers = n < (1 << 22) ? 1 : std::clamp<std::int64_t>(usable_cores(), 1, 64);
   std::vector<std::thread> pool;
   for (std::int64_t w = 1; w < workers; ++w) pool.emplace_back(fill, n * w / workers, n * (w + 1) / workers);
   fill(0, n / workers);

@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "core/cores.hpp"
 #include "core/error.hpp"
 #include "cpu/backends.hpp"
 
@@ -25,8 +26,7 @@ namespace detail {
 int thread_count() {
   const int n = g_threads.load();
   if (n > 0) return n;
-  const unsigned hw = std::thread::hardware_concurrency();
-  return hw > 0 ? static_cast<int>(hw) : 1;
+  return core::usable_cores();
 }
 
 bool is_dct_op(core::Op op) {
