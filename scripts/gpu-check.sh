@@ -16,10 +16,14 @@
 #   batch     30 1920x1080 JPEG photos (scripts/bench/make_photos.py) to .jpg at quality 50 with -b auto (the GPU)
 #             and -b cpu, medians of 3; one-shot dct2 of a 4096x4096 .npy on the GPU and on cpu-fftw
 #   sanitize  compute-sanitizer memcheck and racecheck over every gpu test case (one process per case and tool,
-#             GPU_CHECK_SANITIZE_JOBS at a time, default 4, spread over the host's GPUs, within
-#             GPU_CHECK_SANITIZE_TIMEOUT seconds, default 480; GPU_CHECK_SANITIZE_TOOLS, GPU_CHECK_SANITIZE_ONLY and
-#             GPU_CHECK_RACECHECK_SKIP, a regex of cases racecheck leaves out, narrow it): sanitize.log, one line per
-#             case and tool with its error/hazard count
+#             GPU_CHECK_SANITIZE_JOBS at a time, default half the cores, each bound to its own slice of the cores
+#             (taskset: FFTW, OpenMP and racecheck's workers stay inside it) and spread over the host's GPUs, within
+#             GPU_CHECK_SANITIZE_TIMEOUT seconds, default 480. racecheck first has to find the deliberate race of
+#             tests/tools/race_canary (else the phase fails); it runs with DCTOOL_TEST_MAX_ELEMENTS =
+#             GPU_CHECK_RACECHECK_MAX_ELEMENTS, default 524288, so the sweeps leave out larger arrays and say how
+#             many. GPU_CHECK_SANITIZE_TOOLS,
+#             GPU_CHECK_SANITIZE_ONLY and GPU_CHECK_RACECHECK_SKIP (a regex of cases racecheck leaves out) narrow it:
+#             sanitize.log, one line per case and tool with its error/hazard count and seconds
 #   oom       a dct2 that cannot fit the device (a sparse raw file of 60000x60000 f64, 28.8 GB): its exit code and
 #             message
 #   faults    a batch compress beside tests/tools/gpu_hold (most of the device memory taken): the input that does not
@@ -168,12 +172,17 @@ if has_phase sanitize; then
   done
   say "== sanitize: $(wc -l <"$cases") gpu test cases, memcheck then racecheck"
   budget=${GPU_CHECK_SANITIZE_TIMEOUT:-480}
-  one_case() {  # BIN NAME TOOL
+  one_case() {  # BIN NAME TOOL SLOT
     local left=$((deadline - $(date +%s)))
     ((left > 5)) || { printf '%s\t%s\tnot run (out of time)\n' "$3" "$2"; return; }
     local spec=${2//\\/\\\\}; spec=${spec//,/\\,}; spec=${spec//[/\\[}
     local log; log=$(mktemp)
-    timeout "$left" compute-sanitizer --tool "$3" --error-exitcode 97 --print-limit 10 "$1" "$spec" -w NoTests >"$log" 2>&1
+    # This job's cores and GPU; racecheck with the size cap and as many analysis workers as cores.
+    local first=$(($4 * slice)) extra=() cap=()
+    [[ $3 == racecheck ]] && extra=(--racecheck-num-workers "$slice") cap=(DCTOOL_TEST_MAX_ELEMENTS="$race_cap")
+    local s0; s0=$(date +%s)
+    env CUDA_VISIBLE_DEVICES=$(($4 % ngpu)) "${cap[@]}" timeout "$left" taskset -c "$first-$((first + slice - 1))" \
+      compute-sanitizer --tool "$3" "${extra[@]}" --error-exitcode 97 --print-limit 10 "$1" "$spec" -w NoTests >"$log" 2>&1
     local rc=$? summary
     summary=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | tail -n 1)
     # A case that makes no CUDA call (refusals checked on the host) passes with nothing to check.
@@ -181,26 +190,42 @@ if has_phase sanitize; then
       grep -q '^All tests passed' "$log"; then
       rc=0 summary="no CUDA call to check"
     fi
-    printf '%s\t%s\texit %s\t%s\n' "$3" "$2" "$rc" "${summary:-no summary}"
+    local left_out; left_out=$(grep -oE '[0-9]+ arrays above DCTOOL_TEST_MAX_ELEMENTS=[0-9]+ elements left out' "$log" |
+      awk '{ n += $1; cap = $4 } END { if (n) printf "; %d arrays above %s left out", n, cap }')
+    printf '%s\t%s\texit %s\t%s%s\t%s s\n' "$3" "$2" "$rc" "${summary:-no summary}" "$left_out" "$(($(date +%s) - s0))"
     [[ $rc -eq 0 ]] || { echo "---- $3 $2"; grep -vE '^(=+ *$|\s*$)' "$log" | head -n 40; } >>"$OUT/sanitize-detail.log"
     rm -f "$log"
   }
-  export -f one_case; export OUT
+  cores=$(nproc)
+  jobs=${GPU_CHECK_SANITIZE_JOBS:-$((cores / 2 > 0 ? cores / 2 : 1))}
+  slice=$((cores / jobs > 0 ? cores / jobs : 1))
+  ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU'); ((ngpu > 0)) || ngpu=1
+  race_cap=${GPU_CHECK_RACECHECK_MAX_ELEMENTS:-524288}
+  # A positive control: racecheck must report the canary's race, else its clean lines below would prove nothing.
+  canary=$(compute-sanitizer --tool racecheck --error-exitcode 97 "$BUILD/tests/race_canary" 2>&1)
+  if [[ $? -eq 97 ]] && grep -q 'RACECHECK SUMMARY: [1-9]' <<<"$canary"; then
+    say "sanitize: racecheck finds the canary's race: $(grep -o 'RACECHECK SUMMARY.*' <<<"$canary")"
+  else
+    say "sanitize: racecheck did not find the canary's race (or there is no $BUILD/tests/race_canary)"
+    tail -n 5 <<<"$canary" | tee -a "$LOG"
+    status=1
+  fi
+  say "sanitize: $jobs jobs of $slice cores over $ngpu GPU(s); racecheck with DCTOOL_TEST_MAX_ELEMENTS=$race_cap"
+  export -f one_case; export OUT slice ngpu race_cap
   # Every (tool, case) pair in one pool, each with the whole time budget; GPU_CHECK_SANITIZE_TOOLS (default
   # memcheck,racecheck) and GPU_CHECK_SANITIZE_ONLY (an extended regex over the case names) narrow it.
   deadline=$((t0 + budget))
   export deadline
-  # The slowest cases (large shapes) first; each process on one GPU of the host in turn (CUDA_VISIBLE_DEVICES).
+  # The slowest cases (large shapes, smooth sizes) first; xargs' process slot picks the job's cores and GPU.
   tools=${GPU_CHECK_SANITIZE_TOOLS:-memcheck,racecheck}
-  ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU'); ((ngpu > 0)) || ngpu=1
   for tool in ${tools//,/ }; do
     skip='^$'
     [[ $tool == racecheck ]] && skip=${GPU_CHECK_RACECHECK_SKIP:-^$}
     grep -E -- "${GPU_CHECK_SANITIZE_ONLY:-.}" "$cases" | grep -vE -- "$skip" | sed "s/^/$tool\t/"
-  done | awk '/large shapes/ { print; next } { rest[n++] = $0 } END { for (i = 0; i < n; i++) print rest[i] }' |
-    awk -v g="$ngpu" '{ print (NR - 1) % g "\t" $0 }' | tr '\n' '\0' |
-    xargs -0 -P "${GPU_CHECK_SANITIZE_JOBS:-4}" -I{} bash -c \
-      'IFS=$'"'"'\t'"'"' read -r g t b n <<<"$1"; CUDA_VISIBLE_DEVICES=$g one_case "$b" "$n" "$t"' _ {} >>"$SLOG"
+  done | awk '/large shapes|smooth|r2r|compress whole/ { print; next } { rest[n++] = $0 }
+    END { for (i = 0; i < n; i++) print rest[i] }' | tr '\n' '\0' |
+    xargs -0 -P "$jobs" --process-slot-var=SLOT -I{} bash -c \
+      'IFS=$'"'"'\t'"'"' read -r t b n <<<"$1"; one_case "$b" "$n" "$t" "$SLOT"' _ {} >>"$SLOG"
   bad=$(grep -cvE 'exit 0' "$SLOG")
   say "sanitize: $(grep -c 'exit 0' "$SLOG") clean, $bad not clean or not run, $(($(date +%s) - t0)) s"
   grep -vE 'exit 0' "$SLOG" | head -n 20 | tee -a "$LOG"

@@ -243,6 +243,22 @@ core::TransformDesc desc(core::Op op, core::Norm norm, core::Axis axis, core::Sh
 
 double tol(core::Precision p) { return p == core::Precision::kF32 ? 1e-5 : 1e-12; }
 
+bool over_size_cap(std::int64_t elements, int& skipped) {
+  static const std::int64_t cap = [] {
+    const char* v = std::getenv("DCTOOL_TEST_MAX_ELEMENTS");
+    return v != nullptr && *v != '\0' ? std::atoll(v) : std::int64_t{0};
+  }();
+  if (cap <= 0 || elements <= cap) return false;
+  ++skipped;
+  return true;
+}
+
+void report_size_cap(int skipped) {
+  if (skipped > 0)
+    WARN(skipped << " arrays above DCTOOL_TEST_MAX_ELEMENTS=" << std::getenv("DCTOOL_TEST_MAX_ELEMENTS")
+                 << " elements left out");
+}
+
 core::WriteOptions wopt(core::Precision p) {
   core::WriteOptions o;
   o.prec = p;

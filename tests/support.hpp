@@ -73,6 +73,12 @@ core::TransformDesc desc(core::Op op, core::Norm norm, core::Axis axis, core::Sh
                          core::Precision prec, int block = 0);
 // The relative L2 tolerance against the f64 oracle: 1e-5 (f32), 1e-12 (f64).
 double tol(core::Precision p);
+// The GPU tests' size cap: arrays above DCTOOL_TEST_MAX_ELEMENTS elements (per batch item) are left out of the
+// sweeps that honour it, each counted in `skipped`; unset, nothing is left out. scripts/gpu-check.sh's sanitize phase
+// sets it for compute-sanitizer's racecheck, whose cost grows with every shared-memory access (docs/development.md).
+bool over_size_cap(std::int64_t elements, int& skipped);
+// WARNs how many arrays the cap left out (none: nothing).
+void report_size_cap(int skipped);
 // WriteOptions with precision `p`, the rest default.
 core::WriteOptions wopt(core::Precision p);
 

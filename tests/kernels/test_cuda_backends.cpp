@@ -125,8 +125,9 @@ void sweep(const std::vector<Shape2>& shapes, std::uint64_t seed0,
   core::TransformDesc od;
   od.shape = {8, 8};
   const auto other = backends.front()->make_plan(od);
-  int checked = 0;
+  int checked = 0, capped = 0;
   for (const Shape2 shape : shapes) {
+    if (test::over_size_cap(shape.count(), capped)) continue;
     for (const std::int64_t batch : {std::int64_t{1}, std::int64_t{3}}) {
       for (const Op op : ops) {
         for (const Norm norm : {Norm::kNone, Norm::kOrtho}) {
@@ -171,8 +172,9 @@ void sweep(const std::vector<Shape2>& shapes, std::uint64_t seed0,
     }
   }
   skips.report();
+  test::report_size_cap(capped);
   INFO("cases checked: " << checked);
-  CHECK(checked > 0);
+  CHECK(checked + capped > 0);
 }
 
 }  // namespace
@@ -284,7 +286,12 @@ void fft2d_matches_oracle(const std::vector<Shape2>& shapes, std::uint64_t& seed
                           core::Effort effort = core::Effort::kEstimate) {
   const core::Backend* b = app::registry().find(what);
   REQUIRE(b != nullptr);
-  for (const Shape2 shape : shapes)
+  int capped = 0;
+  for (const Shape2 shape : shapes) {
+    if (test::over_size_cap(shape.count(), capped)) {
+      seed += 4;  // the shapes that run see the inputs they see uncapped
+      continue;
+    }
     for (const Op op : {Op::kDct2, Op::kIdct2})
       for (const Precision prec : {Precision::kF32, Precision::kF64}) {
         core::TransformDesc d;
@@ -301,6 +308,8 @@ void fft2d_matches_oracle(const std::vector<Shape2>& shapes, std::uint64_t& seed
         INFO(what << " " << d.to_string());
         CHECK(test::rel_l2_finite(got, ref) <= test::tol(prec));
       }
+  }
+  test::report_size_cap(capped);
 }
 }  // namespace
 
@@ -346,19 +355,42 @@ std::vector<Shape2> random_smooth_shapes(int count, std::uint64_t seed, std::int
 // backend cuda-fft2d-smooth: the photograph shapes, odd sizes with every odd radix, long thin matrices, N x 1, and
 // random smooth sizes up to its f64 limit (6456); then cuda-fft2d (whichever route it takes) on random smooth sizes to
 // 16384.
-TEST_CASE("cuda-fft2d-smooth and cuda-fft2d on image shapes and random smooth sizes match the oracle",
-          "[gpu][dct2gpu]") {
+namespace {
+const std::vector<Shape2> kImageShapes{Shape2{1080, 1920}, Shape2{1920, 1080}, Shape2{720, 1280}, Shape2{1000, 1000},
+                                       Shape2{1536, 1536}, Shape2{100, 6000},  Shape2{6000, 100}, Shape2{3000, 4000},
+                                       Shape2{375, 1125},  Shape2{143, 169},   Shape2{77, 6},     Shape2{3, 5},
+                                       Shape2{1, 1080},    Shape2{1080, 1}};
+}  // namespace
+
+// Five cases, so that compute-sanitizer's tools can run them side by side.
+TEST_CASE("cuda-fft2d-smooth on image shapes matches the oracle", "[gpu][dct2gpu]") {
   require_device();
   std::uint64_t seed = 4500;
-  const std::vector<Shape2> images{Shape2{1080, 1920}, Shape2{1920, 1080}, Shape2{720, 1280}, Shape2{1000, 1000},
-                                   Shape2{1536, 1536}, Shape2{100, 6000},  Shape2{6000, 100}, Shape2{3000, 4000},
-                                   Shape2{375, 1125},  Shape2{143, 169},   Shape2{77, 6},     Shape2{3, 5},
-                                   Shape2{1, 1080},    Shape2{1080, 1}};
-  fft2d_matches_oracle(images, seed, "cuda-fft2d-smooth");
+  fft2d_matches_oracle(kImageShapes, seed, "cuda-fft2d-smooth");
+}
+
+TEST_CASE("cuda-fft2d-smooth on random smooth sizes matches the oracle", "[gpu][dct2gpu]") {
+  require_device();
+  std::uint64_t seed = 4600;
   fft2d_matches_oracle(random_smooth_shapes(20, 2027, 6456), seed, "cuda-fft2d-smooth");
-  fft2d_matches_oracle(images, seed, "cuda-fft2d");
+}
+
+TEST_CASE("cuda-fft2d on image shapes matches the oracle", "[gpu][dct2gpu]") {
+  require_device();
+  std::uint64_t seed = 4700;
+  fft2d_matches_oracle(kImageShapes, seed, "cuda-fft2d");
+}
+
+TEST_CASE("cuda-fft2d on random smooth sizes matches the oracle", "[gpu][dct2gpu]") {
+  require_device();
+  std::uint64_t seed = 4800;
   fft2d_matches_oracle(random_smooth_shapes(12, 2028, 16384), seed, "cuda-fft2d");
-  // Planned with --effort measure, cuda-fft2d times the cuFFT route against the smooth one and keeps the faster.
+}
+
+// Planned with --effort measure, cuda-fft2d times the cuFFT route against the smooth one and keeps the faster.
+TEST_CASE("cuda-fft2d planned with --effort measure on smooth sizes matches the oracle", "[gpu][dct2gpu]") {
+  require_device();
+  std::uint64_t seed = 4900;
   fft2d_matches_oracle({Shape2{154, 1815}, Shape2{1080, 1920}, Shape2{1920, 1080}}, seed, "cuda-fft2d",
                        core::Effort::kMeasure);
 }
@@ -373,11 +405,17 @@ TEST_CASE("cuda backends match the f64 oracle: long vectors", "[gpu][dct2gpu]") 
 
 // The large shapes one case per shape and direction, so that each finishes under compute-sanitizer's tools in the
 // GPU check's time limit (the cases run side by side there).
-TEST_CASE("cuda backends match the f64 oracle: large shapes, 1000x1000 and 1001x999 forward", "[gpu][dct2gpu]") {
-  sweep({{1000, 1000}, {1001, 999}}, 3000, {Op::kDct2});
+TEST_CASE("cuda backends match the f64 oracle: large shapes, 1000x1000 forward", "[gpu][dct2gpu]") {
+  sweep({{1000, 1000}}, 3000, {Op::kDct2});
 }
-TEST_CASE("cuda backends match the f64 oracle: large shapes, 1000x1000 and 1001x999 inverse", "[gpu][dct2gpu]") {
-  sweep({{1000, 1000}, {1001, 999}}, 3100, {Op::kIdct2});
+TEST_CASE("cuda backends match the f64 oracle: large shapes, 1001x999 forward", "[gpu][dct2gpu]") {
+  sweep({{1001, 999}}, 3050, {Op::kDct2});
+}
+TEST_CASE("cuda backends match the f64 oracle: large shapes, 1000x1000 inverse", "[gpu][dct2gpu]") {
+  sweep({{1000, 1000}}, 3100, {Op::kIdct2});
+}
+TEST_CASE("cuda backends match the f64 oracle: large shapes, 1001x999 inverse", "[gpu][dct2gpu]") {
+  sweep({{1001, 999}}, 3150, {Op::kIdct2});
 }
 TEST_CASE("cuda backends match the f64 oracle: large shapes, 2048x2048 forward", "[gpu][dct2gpu]") {
   sweep({{2048, 2048}}, 3200, {Op::kDct2});
