@@ -66,7 +66,7 @@ void set_up(const GlobalOptions& g, const DistributedRun& r, const core::dist::E
   require_npy(r.output, "writes");
   core::check_output_path(r.output, {r.input});
   if (!r.report.empty()) core::check_output_path(r.report, {r.input, r.output});
-  s.layout = core::read_npy_layout(r.input);
+  s.layout = core::read_npy_layout(r.input, core::kMaxDistributedElements);
   try {
     if (s.layout.shape.size() < 2)
       throw Error(ErrorCode::kUnsupported, "a distributed transform is of a 2-D or 3-D array; this one is 1-D");

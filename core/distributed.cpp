@@ -52,7 +52,8 @@ void collective(Exchange& ex, const std::function<void()>& step) {
   if (std::optional<Error> agreed = ex.agree(mine)) throw *agreed;
 }
 
-SlabTransform::SlabTransform(const TransformDesc& whole, int rank, int size, const PlanMaker& make, int threads)
+SlabTransform::SlabTransform(const TransformDesc& whole, int rank, int size, const PlanMaker& make, int threads,
+                             std::int64_t chunk_elements)
     : whole_(whole), rank_(rank), size_(size), threads_(std::max(1, threads)) {
   const R2rSpec& s = whole.r2r;
   if (whole.op != Op::kR2r || whole.batch != 1 || s.rank < 2 || s.rank > kMaxR2rRank)
@@ -81,7 +82,7 @@ SlabTransform::SlabTransform(const TransformDesc& whole, int rank, int size, con
   };
   if (other_axes) {
     slab_desc_ = desc_of(local);
-    plan_slab_ = make(*slab_desc_);
+    plan_slab_ = chunked(*slab_desc_, make, chunk_elements);
   }
   if (exchange_ && cols_.count > 0) {
     R2rSpec lines;
@@ -90,8 +91,27 @@ SlabTransform::SlabTransform(const TransformDesc& whole, int rank, int size, con
     lines.kinds = {R2rKind::kNone, s.kinds[0], R2rKind::kNone};
     lines.inverse = s.inverse;
     axis0_desc_ = desc_of(lines);
-    plan_axis0_ = make(*axis0_desc_);
+    plan_axis0_ = chunked(*axis0_desc_, make, chunk_elements);
   }
+}
+
+SlabTransform::Chunked SlabTransform::chunked(const TransformDesc& d, const PlanMaker& make,
+                                              std::int64_t chunk_elements) {
+  Chunked c;
+  c.items = d.r2r.dims[0];
+  c.item_elements = 1;
+  for (int a = 1; a < d.r2r.rank; ++a) c.item_elements *= d.r2r.dims[a];
+  c.per = std::clamp<std::int64_t>(chunk_elements / std::max<std::int64_t>(1, c.item_elements), 1, c.items);
+  auto with_items = [&](std::int64_t n) {
+    R2rSpec spec = d.r2r;
+    spec.dims[0] = n;
+    TransformDesc t = r2r_desc(spec, d.norm, d.batch, d.prec);
+    t.effort = d.effort;
+    return t;
+  };
+  c.full = make(c.per == c.items ? d : with_items(c.per));
+  if (c.items % c.per != 0) c.last = make(with_items(c.items % c.per));
+  return c;
 }
 
 std::int64_t SlabTransform::buffer_elements() const {
@@ -158,13 +178,21 @@ void run(const Plan& plan, const void* in, void* out) {
 
 }  // namespace
 
+void SlabTransform::Chunked::run(const void* in, void* out) const {
+  const std::int64_t bytes = item_elements * static_cast<std::int64_t>(element_size(full->desc().prec));
+  for (std::int64_t i = 0; i < items; i += per) {
+    const Plan& plan = items - i >= per ? *full : *last;
+    dist::run(plan, static_cast<const char*>(in) + i * bytes, static_cast<char*>(out) + i * bytes);
+  }
+}
+
 void* SlabTransform::execute(Exchange& ex, void* a, void* b, SlabTimes* times) const {
   SlabTimes t;
   void* cur = a;
   auto other = [&](void* p) { return p == a ? b : a; };
   Stopwatch sw;
-  if (plan_slab_) {
-    run(*plan_slab_, cur, other(cur));
+  if (!plan_slab_.empty()) {
+    plan_slab_.run(cur, other(cur));
     cur = other(cur);
   }
   t.local_ms += sw.elapsed_ms();
@@ -187,13 +215,13 @@ void* SlabTransform::execute(Exchange& ex, void* a, void* b, SlabTimes* times) c
     ex.alltoallv(blocks, send_counts, send_displs, cur, recv_counts, recv_displs,
                  static_cast<std::size_t>(n2_) * element_size(whole_.prec));
     t.exchange_ms = sw.elapsed_ms();
-    if (plan_axis0_) {
+    if (!plan_axis0_.empty()) {
       const std::int64_t lines = cols_.count * n2_;
       sw.reset();
       transpose(cur, other(cur), n0_, lines, element_size(whole_.prec), threads_);
       t.copy_ms += sw.elapsed_ms();
       sw.reset();
-      run(*plan_axis0_, other(cur), cur);
+      plan_axis0_.run(other(cur), cur);
       t.local_ms += sw.elapsed_ms();
       sw.reset();
       transpose(cur, other(cur), lines, n0_, element_size(whole_.prec), threads_);

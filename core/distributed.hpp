@@ -79,12 +79,17 @@ struct SlabTimes {
   std::int64_t bytes_sent = 0;
 };
 
+// The most values one local plan transforms at once (docs/decisions.md, "Distributed local steps").
+constexpr std::int64_t kChunkElements = std::int64_t{1} << 28;
+
 class SlabTransform {
  public:
   // `whole`: a kR2r descriptor of a 2-D or 3-D array, batch 1 (as core::r2r::check_r2r_desc accepts). Throws
   // kUnsupported for a 1-D array or more processes than rows (axis 0 is split: at most one process per row). The
   // local plans are made here, by `make`; the local copies run on `threads` threads.
-  SlabTransform(const TransformDesc& whole, int rank, int size, const PlanMaker& make, int threads = 1);
+  // `chunk_elements`: the most values one local plan takes (tests make it small).
+  SlabTransform(const TransformDesc& whole, int rank, int size, const PlanMaker& make, int threads = 1,
+                std::int64_t chunk_elements = kChunkElements);
 
   // This rank's slab of the input: rows [begin, begin + count) of axis 0, each of row_elements() values.
   Part rows() const { return rows_; }
@@ -112,13 +117,24 @@ class SlabTransform {
   // Copies the slab (rows x n1 x n2) into one block per destination rank (rows x its columns x n2), in rank order.
   void pack(const void* slab, void* blocks) const;
 
+  // A local step in chunks of whole items of its first (untransformed) axis, so that no plan holds more than
+  // chunk_elements values however large the slab: a GPU backend's plan keeps its input, output and work area on the
+  // device. `full` takes `per` items, `last` the rest (absent when per divides the items).
+  struct Chunked {
+    std::unique_ptr<Plan> full, last;
+    std::int64_t items = 0, per = 1, item_elements = 1;
+    bool empty() const { return !full; }
+    void run(const void* in, void* out) const;
+  };
+  static Chunked chunked(const TransformDesc& d, const PlanMaker& make, std::int64_t chunk_elements);
+
   TransformDesc whole_;
   int rank_ = 0, size_ = 1, threads_ = 1;
   std::int64_t n0_ = 1, n1_ = 1, n2_ = 1;
   Part rows_, cols_;  // this rank's rows of axis 0 (input), columns of axis 1 (after the exchange)
   bool exchange_ = false;
   std::optional<TransformDesc> slab_desc_, axis0_desc_;
-  std::unique_ptr<Plan> plan_slab_, plan_axis0_;
+  Chunked plan_slab_, plan_axis0_;
 };
 
 // bench --distributed: one transform timed across the job, and a plain all-to-all of the same bytes.

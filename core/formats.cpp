@@ -303,17 +303,17 @@ std::string shape_text(const std::vector<std::int64_t>& dims) {
   return s + ")";
 }
 
-// Product of `dims`, checked against kMaxDim and kMaxElements without overflowing.
-std::int64_t checked_elements(const std::vector<std::int64_t>& dims) {
+// Product of `dims`, checked against kMaxDim and `max_elements` without overflowing.
+std::int64_t checked_elements(const std::vector<std::int64_t>& dims, std::int64_t max_elements = kMaxElements) {
   std::int64_t n = 1;
   for (auto d : dims) {
     if (d <= 0) throw Error(ErrorCode::kInput, "empty array (shape " + shape_text(dims) + ")");
     if (d > kMaxDim)
       throw Error(ErrorCode::kInput,
                   "shape " + shape_text(dims) + ": dimension over the limit of " + std::to_string(kMaxDim));
-    if (n > kMaxElements / d)
+    if (n > max_elements / d)
       throw Error(ErrorCode::kInput, "shape " + shape_text(dims) + " has more than the limit of " +
-                                         std::to_string(kMaxElements) + " values");
+                                         std::to_string(max_elements) + " values");
     n *= d;
   }
   return n;
@@ -554,14 +554,14 @@ NpyHeader read_npy_header(InputFile& f, std::int64_t& data_offset) {
 
 // read_npy_header, then what reading the values needs: 1 to 3 dimensions in C order, a known dtype, and exactly their
 // bytes after the header.
-NpyHeader read_checked_npy_header(InputFile& f, std::int64_t& data_offset) {
+NpyHeader read_checked_npy_header(InputFile& f, std::int64_t& data_offset, std::int64_t max_elements = kMaxElements) {
   NpyHeader h = read_npy_header(f, data_offset);
   const Dtype dtype = npy_dtype(h.descr);
   if (h.shape.empty() || h.shape.size() > 3)
     throw Error(ErrorCode::kInput, "unsupported shape " + shape_text(h.shape) + " (expected 1-D, 2-D or 3-D (H,W,C))");
   if (h.fortran_order && h.shape.size() > 1)
     throw Error(ErrorCode::kInput, "fortran_order True is not supported (save a C-ordered array)");
-  const std::int64_t expected = checked_elements(h.shape) * static_cast<std::int64_t>(info(dtype).size);
+  const std::int64_t expected = checked_elements(h.shape, max_elements) * static_cast<std::int64_t>(info(dtype).size);
   const std::int64_t found = f.size() - data_offset;
   if (found < expected)
     throw Error(ErrorCode::kInput,
@@ -585,11 +585,11 @@ std::string nonfinite_text(double v, std::int64_t index, const std::vector<std::
 
 }  // namespace
 
-NpyLayout read_npy_layout(const std::string& path) {
+NpyLayout read_npy_layout(const std::string& path, std::int64_t max_elements) {
   try {
     InputFile f(path);
     NpyLayout l;
-    const NpyHeader h = read_checked_npy_header(f, l.data_offset);
+    const NpyHeader h = read_checked_npy_header(f, l.data_offset, max_elements);
     l.shape = h.shape;
     l.descr = h.descr;
     l.float64 = npy_dtype(h.descr) == Dtype::kF64;

@@ -67,6 +67,9 @@ struct WriteOptions {
 
 // Limits that guard allocations made from header fields.
 inline constexpr std::int64_t kMaxElements = std::int64_t{1} << 32;  // 4 Gi values
+// A distributed transform's input (read_npy_layout): each process allocates only its slab, and the header must match
+// the file's size, so the whole may be as large as the file system holds.
+inline constexpr std::int64_t kMaxDistributedElements = std::int64_t{1} << 40;
 inline constexpr std::int64_t kMaxDim = std::int64_t{1} << 31;
 
 // The image adapter: decode to planar float planes of the raw 8/16-bit values, encode with rounding
@@ -130,7 +133,7 @@ std::size_t remove_temporaries_of(const std::vector<std::string>& outputs);
 Dataset read_npy(const std::string& path, const ReadOptions& opt);
 void write_npy(const std::string& path, const HostTensor& t, const WriteOptions& opt);
 NpyInfo read_npy_info(const std::string& path);  // the header only, validated as read_npy does
-NpyLayout read_npy_layout(const std::string& path);
+NpyLayout read_npy_layout(const std::string& path, std::int64_t max_elements = kMaxElements);
 // Values first .. first+count-1 (C order) of the .npy `path` into `dst` as `prec`; a NaN or Inf among them is an
 // input error naming its index unless `allow_nonfinite`.
 void read_npy_values(const std::string& path, const NpyLayout& layout, std::int64_t first, std::int64_t count,

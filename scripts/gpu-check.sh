@@ -35,6 +35,9 @@
 #             compress -b auto (.jpg and .png outputs), outputs compared; then the same matrices under
 #             `mpirun -np 1` and `-np 2` when an Open MPI runtime is given (GPU_CHECK_MPI_DEBS: a folder of Debian
 #             packages, unpacked under /tmp/mpi, as the device machine has none)
+#   volume    a closed-form 3-D volume (GPU_CHECK_VOLUME, default 2048x2048x3072 f32, 48 GiB) through dct --type 2 on
+#             one process and GPU, then under mpirun with one process per GPU, checked on sampled lines
+#             (scripts/bench/big_volume.py)
 # Everything goes to $OUT: gpu-check.log, tests.log, extra.log and sweeps.tgz (results/*.csv, baseline/*.csv: one
 # file, because the device machine hands back at most 8 files). A short table last.
 # GPU_CHECK_REPS (default 20), GPU_CHECK_TEST_ARGS (extra Catch2 arguments for test_kernels), GPU_CHECK_TEST_TIMEOUT
@@ -358,6 +361,43 @@ if has_phase scale && [[ -x $DCTOOL ]]; then
   rm -rf /dev/shm/ph4k /dev/shm/ph4k-out
   "$DCTOOL" -b cuda-fft2d bench --devices all --ops dct2 --sizes 2048x2048,4096x4096 --precision f32 --reps "$REPS" \
     --format csv 2>&1 | tee -a "$LOG"
+fi
+
+if has_phase volume && [[ -x $DCTOOL ]]; then
+  # One array larger than one GPU with its work area (issue: distributed DCT): a closed-form 3-D volume
+  # (scripts/bench/big_volume.py), its DCT-II f32 on one process and GPU (what happens), then one process per GPU
+  # under mpirun, checked on sampled lines against the closed form in f64.
+  dims=${GPU_CHECK_VOLUME:-2048x2048x3072}
+  read -r d0 d1 d2 <<<"${dims//x/ }"
+  gib=$(awk -v n="$((d0 * d1 * d2))" 'BEGIN { printf "%.1f", n * 4 / 2^30 }')
+  vdir=/dev/shm/vol
+  (($(df -B1 --output=avail /dev/shm | tail -n 1) > d0 * d1 * d2 * 9)) || vdir=/tmp/vol
+  rm -rf "$vdir" && mkdir -p "$vdir"
+  say "== volume: dct --type 2 of a $dims f32 .npy ($gib GiB) in $vdir; GPU memory: $(nvidia-smi --query-gpu=memory.total --format=csv,noheader | paste -sd' ')"
+  s=$(date +%s)
+  /usr/bin/env python3 scripts/bench/big_volume.py make "$vdir/v.npy" "$d0" "$d1" "$d2" 2>&1 | tail -n 3 | tee -a "$LOG"
+  say "volume: written in $(($(date +%s) - s)) s"
+  s=$(date +%s.%N)
+  timeout "${GPU_CHECK_VOLUME_ONE_TIMEOUT:-150}" "$DCTOOL" --timing dct "$vdir/v.npy" -o "$vdir/one.npy" --type 2 \
+    >"$OUT/volume-one.log" 2>&1
+  rc=$?
+  say "volume: one process, one GPU (-b auto): exit $rc after $(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s: $(grep -m1 'error' "$OUT/volume-one.log")"
+  rm -f "$vdir/one.npy"
+  np=$(nvidia-smi -L | grep -c '^GPU')
+  if command -v mpirun >/dev/null && ((np > 1)); then
+    s=$(date +%s.%N)
+    timeout 400 mpirun --bind-to none -np "$np" "$DCTOOL" --timing -v dct "$vdir/v.npy" -o "$vdir/out.npy" --type 2 \
+      >"$OUT/volume-mpi.log" 2>&1
+    rc=$?
+    say "volume: mpirun -np $np: exit $rc after $(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s"
+    tail -n 14 "$OUT/volume-mpi.log" | tee -a "$LOG"
+    ((rc == 0)) && /usr/bin/env python3 scripts/bench/big_volume.py check "$vdir/v.npy" "$vdir/out.npy" 32 2>&1 |
+      tee -a "$LOG"
+    [[ ${PIPESTATUS[0]} -eq 0 && $rc -eq 0 ]] || status=1
+  else
+    say "volume: needs mpirun (GPU_CHECK_MPI_DEBS) and two or more GPUs"
+  fi
+  rm -rf "$vdir"
 fi
 
 say "== gpu-check done: status $status"

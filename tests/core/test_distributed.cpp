@@ -1,6 +1,7 @@
 // core/distributed.hpp without MPI: the parts of an axis, the slab transform of 1 to 5 processes (threads of this
 // process exchanging through shared memory) against cpu-fftw's plan of the whole array for every kind, norm and
 // direction on odd shapes, and the agreement on a failure.
+#include <atomic>
 #include <barrier>
 #include <cstring>
 #include <exception>
@@ -126,11 +127,13 @@ core::dist::PlanMaker fftw_plans() {
 }
 
 // The slab transform of `in` on `p` processes, each reading its rows and writing its runs into one output.
-core::HostTensor distributed(const core::TransformDesc& whole, const core::HostTensor& in, int p) {
+core::HostTensor distributed(const core::TransformDesc& whole, const core::HostTensor& in, int p,
+                             std::int64_t chunk = core::dist::kChunkElements,
+                             const core::dist::PlanMaker& make = fftw_plans()) {
   core::HostTensor out(in.shape(), 1, whole.prec);
   const std::size_t esize = core::element_size(whole.prec);
   on_threads(p, [&](Exchange& ex) {
-    const core::dist::SlabTransform t(whole, ex.rank(), ex.size(), fftw_plans(), 3);
+    const core::dist::SlabTransform t(whole, ex.rank(), ex.size(), make, 3, chunk);
     const std::size_t bytes = static_cast<std::size_t>(std::max<std::int64_t>(t.buffer_elements(), 1)) * esize;
     core::AlignedBuffer a(bytes), b(bytes);
     const Part rows = t.rows();
@@ -205,6 +208,33 @@ TEST_CASE("distributed: 1 to 5 processes give cpu-fftw's whole-array transform, 
             CHECK(err <= (prec == core::Precision::kF64 ? 1e-13 : 1e-5));
           }
         }
+}
+
+// The local steps in chunks of whole lines or planes (a GPU plan holds its chunk, not the slab): the same values as in
+// one plan, with and without a shorter last chunk.
+TEST_CASE("distributed: local steps in chunks give the transform of one plan", "[core][distributed]") {
+  using K = R2rKind;
+  std::atomic<int> plans{0};
+  const core::dist::PlanMaker counting = [&](const core::TransformDesc& d) {
+    ++plans;
+    return test::backend("cpu-fftw").make_plan(d);
+  };
+  int n = 0;
+  for (const auto& [dims, kinds] :
+       std::vector<std::pair<std::vector<std::int64_t>, std::vector<K>>>{{{13, 9, 6}, {K::kDct2, K::kDst3, K::kDct1}},
+                                                                         {{11, 7}, {K::kDct2, K::kDst2}},
+                                                                         {{8, 5, 4}, {K::kNone, K::kDct2, K::kDct3}}})
+    for (const std::int64_t chunk : {1, 7, 54, 60, 1 << 20})
+      for (int p = 1; p <= 3; ++p) {
+        const core::TransformDesc whole =
+            whole_desc(dims, kinds, n % 2 == 1, core::Norm::kOrtho, core::Precision::kF64);
+        const core::HostTensor in = test::random_tensor(whole.shape, 1, core::Precision::kF64, 700 + n++);
+        const core::HostTensor ref = test::run_backend(test::backend("cpu-fftw"), whole, in);
+        plans = 0;
+        INFO(whole.to_string() << " on " << p << " processes, chunks of " << chunk << " values");
+        CHECK(test::rel_l2_finite(distributed(whole, in, p, chunk, counting), ref) <= 1e-13);
+        CHECK(plans >= p);
+      }
 }
 
 TEST_CASE("distributed: more processes than rows and a 1-D array are refused, and a failure is agreed by every process",

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -345,4 +346,24 @@ TEST_CASE("npy: NaN and Inf are rejected unless allowed", "[core][npy]") {
   t.set(10, -INFINITY);
   write_npy(dir.file("inf.npy"), t, wopt(Precision::kF32));
   CHECK_THAT(error_of([&] { read_npy(dir.file("inf.npy"), {}); }).what(), Catch::StartsWith("Inf at"));
+}
+
+// A distributed transform reads only its slab, so its input may hold more than kMaxElements values (a sparse file of
+// 2^32 + 65536 float32 values here: its header, checked against the file's size, is all that is read).
+TEST_CASE("npy: the layout of a file over 2^32 values is read under the distributed limit only", "[core][npy]") {
+  TempDir dir;
+  const std::string path = dir.file("big.npy");
+  const std::vector<std::int64_t> shape{65536, 65537};
+  const std::string header = npy_header(shape, Precision::kF32);
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  }
+  std::filesystem::resize_file(path, header.size() + std::uint64_t{65536} * 65537 * 4);
+  CHECK(error_of([&] { read_npy_layout(path); }).code() == ErrorCode::kInput);
+  const NpyLayout l = read_npy_layout(path, kMaxDistributedElements);
+  CHECK(l.shape == shape);
+  CHECK(l.data_offset == static_cast<std::int64_t>(header.size()));
+  std::filesystem::resize_file(path, header.size() + 4);  // the header must still match the file
+  CHECK(error_of([&] { read_npy_layout(path, kMaxDistributedElements); }).code() == ErrorCode::kInput);
 }
