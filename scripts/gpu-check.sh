@@ -37,7 +37,7 @@
 #             packages, unpacked under /tmp/mpi, as the device machine has none)
 #   volume    a closed-form 3-D volume (GPU_CHECK_VOLUME, default 2048x2048x3072 f32, 48 GiB) through dct --type 2 on
 #             one process and GPU, then under mpirun with one process per GPU, checked on sampled lines
-#             (scripts/bench/big_volume.py)
+#             (scripts/bench/big_volume.py); GPU_CHECK_VOLUME_ONE_TIMEOUT and GPU_CHECK_VOLUME_TIMEOUT bound the two runs
 # Everything goes to $OUT: gpu-check.log, tests.log, extra.log and sweeps.tgz (results/*.csv, baseline/*.csv: one
 # file, because the device machine hands back at most 8 files). A short table last.
 # GPU_CHECK_REPS (default 20), GPU_CHECK_TEST_ARGS (extra Catch2 arguments for test_kernels), GPU_CHECK_TEST_TIMEOUT
@@ -386,7 +386,7 @@ if has_phase volume && [[ -x $DCTOOL ]]; then
   np=$(nvidia-smi -L | grep -c '^GPU')
   if command -v mpirun >/dev/null && ((np > 1)); then
     s=$(date +%s.%N)
-    timeout 400 mpirun --bind-to none -np "$np" "$DCTOOL" --timing -v dct "$vdir/v.npy" -o "$vdir/out.npy" --type 2 \
+    timeout "${GPU_CHECK_VOLUME_TIMEOUT:-400}" mpirun --bind-to none -np "$np" "$DCTOOL" --timing -v dct "$vdir/v.npy" -o "$vdir/out.npy" --type 2 \
       >"$OUT/volume-mpi.log" 2>&1
     rc=$?
     say "volume: mpirun -np $np: exit $rc after $(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s"
