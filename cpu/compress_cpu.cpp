@@ -149,10 +149,10 @@ class CpuCompressor final : public core::Compressor {
     }
     const float* src = img.data<float>();
     // With the coefficients kept (a .jpg output) the reconstruction image is made only when asked for
-    // (CompressRequest::keep_image); its squared error is summed in the loop either way, except for 4:2:0, whose
+    // (CompressRequest::keep_image), and its squared error is summed in the loop, except for 4:2:0, whose
     // reconstruction here (each chroma sample repeated) is not a decoder's (fancy upsampling): the caller then
-    // decodes the file.
-    const bool image = !keep || r.keep_image, measured = !keep || !s420;
+    // decodes the file. Other outputs are measured by the caller against the image it writes (every channel).
+    const bool image = !keep || r.keep_image, measured = keep && !s420;
     HostTensor out = image ? HostTensor::uninitialized(Shape2{h, w}, ch, core::Precision::kF32) : HostTensor();
     float* o = image ? out.data<float>() : nullptr;
     std::int64_t sse = 0;
