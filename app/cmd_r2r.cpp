@@ -200,7 +200,11 @@ class R2rTask : public BatchTask {
           core::Stopwatch sw;
           auto plan = plans.get(*backend_, req_.desc, active_device());
           t.add("plan", sw.elapsed_ms());
-          if (out_.empty()) out_ = core::take_tensor(outputs, in_.tensor.shape(), in_.tensor.channels(), prec_);
+          if (out_.empty()) {
+            sw.reset();
+            out_ = core::take_tensor(outputs, in_.tensor.shape(), in_.tensor.channels(), prec_);
+            t.add("output", sw.elapsed_ms());
+          }
           const core::StageTimes st = plan->execute_host(in_.tensor.view(), out_.view());
           t.add("execute_e2e", st.e2e_ms);
         },

@@ -174,7 +174,9 @@ class TransformTask : public CommandTask {
 
   void transform(core::PlanCache& plans, core::StageTable& t) override {
     try {  // plan and device errors (out of memory above all) name the input they concern
+      core::Stopwatch made;
       out_ = core::take_tensor(outputs, d_.out_shape(), d_.batch, d_.prec);
+      t.add("output", made.elapsed_ms());
       run_with_gpu_fallback(
           in_batch && g_.backend == "auto", input_,
           [&] {

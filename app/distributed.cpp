@@ -84,14 +84,22 @@ void set_up(const GlobalOptions& g, const DistributedRun& r, const core::dist::E
 }
 
 // Every process's part of the result into the output's temporary (`temp`, made and sized by rank 0), after `header`.
+// This process's runs of the result at their offsets of the output, in `threads` parts at once (runs of at least
+// 16 MiB a part).
 void write_part(const DistributedRun& r, const Setup& s, const std::string& temp, std::int64_t header,
-                const char* result) {
+                const char* result, int threads) {
   const auto esize = static_cast<std::int64_t>(element_size(s.whole.prec));
   core::PartWriter part(temp, r.output);
   const core::dist::SlabTransform::Runs runs = s.slabs->output();
-  for (std::int64_t k = 0; k < runs.count; ++k)
-    part.write_at(header + (runs.first + k * runs.stride) * esize, result + k * runs.length * esize,
-                  static_cast<std::size_t>(runs.length * esize));
+  const std::int64_t bytes = runs.count * runs.length * esize;
+  const auto parts =
+      static_cast<std::size_t>(std::clamp<std::int64_t>(std::min(bytes >> 24, runs.count), 1, std::max(1, threads)));
+  core::run_parts(parts, [&](std::size_t p) {
+    const auto n = static_cast<std::int64_t>(parts), i = static_cast<std::int64_t>(p);
+    for (std::int64_t k = runs.count * i / n; k < runs.count * (i + 1) / n; ++k)
+      part.write_at(header + (runs.first + k * runs.stride) * esize, result + k * runs.length * esize,
+                    static_cast<std::size_t>(runs.length * esize));
+  });
   part.close();
 }
 
@@ -167,6 +175,7 @@ int run_distributed(const GlobalOptions& g, const DistributedRun& r) {
     core::StageTable times;
     auto stage = [&](const char* name, double ms) { times.add(name, ex.max(ms)); };  // the slowest process's
     Setup s;
+    const int threads = process_threads(g);
     core::Stopwatch sw;
     collective(ex, [&] { set_up(g, r, ex, s); });
     stage("plan", sw.elapsed_ms());
@@ -186,7 +195,7 @@ int run_distributed(const GlobalOptions& g, const DistributedRun& r) {
     const core::dist::Part rows = s.slabs->rows();
     collective(ex, [&] {
       core::read_npy_values(r.input, s.layout, rows.begin * s.slabs->row_elements(),
-                            rows.count * s.slabs->row_elements(), s.a.data(), s.whole.prec, false);
+                            rows.count * s.slabs->row_elements(), s.a.data(), s.whole.prec, false, threads);
     });
     stage("read", sw.elapsed_ms());
 
@@ -200,7 +209,7 @@ int run_distributed(const GlobalOptions& g, const DistributedRun& r) {
     }
 
     sw.reset();
-    collective(ex, [&] { write_part(r, s, temp, static_cast<std::int64_t>(header.size()), result); });
+    collective(ex, [&] { write_part(r, s, temp, static_cast<std::int64_t>(header.size()), result, threads); });
     collective(ex, [&] {
       if (root) out->commit();
     });

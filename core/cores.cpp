@@ -3,7 +3,10 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <exception>
+#include <system_error>
 #include <thread>
+#include <vector>
 
 namespace dct::core {
 namespace {
@@ -27,6 +30,30 @@ int share_of_cores(int processes) {
   const int usable = usable_cores(), online = online_cores();
   if (usable < online) return usable;
   return std::max(1, online / std::max(1, processes));
+}
+
+void run_parts(std::size_t parts, const std::function<void(std::size_t)>& part) {
+  std::vector<std::exception_ptr> errors(parts);
+  auto guarded = [&](std::size_t k) {
+    try {
+      part(k);
+    } catch (...) {
+      errors[k] = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> helpers;
+    for (std::size_t k = 1; k < parts; ++k) {
+      try {
+        helpers.emplace_back(guarded, k);
+      } catch (const std::system_error&) {
+        guarded(k);
+      }
+    }
+    if (parts > 0) guarded(0);
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace dct::core

@@ -19,6 +19,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "core/cores.hpp"
 #include "core/error.hpp"
 #include "core/formats.hpp"
 #include "core/tensor_pool.hpp"
@@ -600,12 +601,23 @@ NpyLayout read_npy_layout(const std::string& path, std::int64_t max_elements) {
 }
 
 void read_npy_values(const std::string& path, const NpyLayout& layout, std::int64_t first, std::int64_t count,
-                     void* dst, Precision prec, bool allow_nonfinite) {
+                     void* dst, Precision prec, bool allow_nonfinite, int threads) {
   try {
     const Dtype dtype = npy_dtype(layout.descr);
     InputFile f(path);
-    f.read_values_at(dtype, layout.data_offset + first * static_cast<std::int64_t>(info(dtype).size), count, dst, prec);
-    if (allow_nonfinite || all_finite(dst, count, prec)) return;
+    const auto esize = static_cast<std::int64_t>(info(dtype).size),
+               osize = static_cast<std::int64_t>(element_size(prec));
+    const auto parts = static_cast<std::size_t>(
+        std::clamp<std::int64_t>(count * esize / static_cast<std::int64_t>(kMinReadPart), 1, std::max(1, threads)));
+    std::vector<char> finite(parts, 1);
+    run_parts(parts, [&](std::size_t k) {  // each part read at its offset, then its values checked
+      const std::int64_t b = count * static_cast<std::int64_t>(k) / static_cast<std::int64_t>(parts);
+      const std::int64_t e = count * static_cast<std::int64_t>(k + 1) / static_cast<std::int64_t>(parts);
+      void* at = static_cast<char*>(dst) + b * osize;
+      f.read_values_at(dtype, layout.data_offset + (first + b) * esize, e - b, at, prec);
+      finite[k] = allow_nonfinite || all_finite(at, e - b, prec) ? 1 : 0;
+    });
+    if (std::find(finite.begin(), finite.end(), 0) == finite.end()) return;
     for (std::int64_t i = 0; i < count; ++i) {
       const double v = prec == Precision::kF32 ? static_cast<const float*>(dst)[i] : static_cast<const double*>(dst)[i];
       if (!std::isfinite(v)) throw Error(ErrorCode::kInput, nonfinite_text(v, first + i, layout.shape));

@@ -135,9 +135,10 @@ void write_npy(const std::string& path, const HostTensor& t, const WriteOptions&
 NpyInfo read_npy_info(const std::string& path);  // the header only, validated as read_npy does
 NpyLayout read_npy_layout(const std::string& path, std::int64_t max_elements = kMaxElements);
 // Values first .. first+count-1 (C order) of the .npy `path` into `dst` as `prec`; a NaN or Inf among them is an
-// input error naming its index unless `allow_nonfinite`.
+// input error naming its index unless `allow_nonfinite`. `threads` > 1: in that many parts at once (parts of at least
+// 16 MiB).
 void read_npy_values(const std::string& path, const NpyLayout& layout, std::int64_t first, std::int64_t count,
-                     void* dst, Precision prec, bool allow_nonfinite);
+                     void* dst, Precision prec, bool allow_nonfinite, int threads = 1);
 // The bytes before the values of a .npy of `shape` in `prec` (numpy's layout: the values start at a multiple of 64).
 std::string npy_header(const std::vector<std::int64_t>& shape, Precision prec);
 Dataset read_text(const std::string& path, const ReadOptions& opt);

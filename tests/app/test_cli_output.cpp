@@ -95,6 +95,7 @@ TEST_CASE("cli: --json dct2 prints one JSON object with the backend on stdout", 
   CHECK(j.at("shape") == "[8, 12]");
   CHECK(j.at("out_shape") == "[8, 12]");
   CHECK(contains(j.at("timing_ms"), "\"execute_e2e\": "));
+  CHECK(contains(j.at("timing_ms"), "\"output\": "));  // making the output's buffer has its own stage
   check_json_typed(dir, r.out);
   CHECK(exists(dir.file("o.npy")));
   // With --timing as well, stdout stays pure JSON (the table goes to stderr).

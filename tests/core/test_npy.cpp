@@ -367,3 +367,39 @@ TEST_CASE("npy: the layout of a file over 2^32 values is read under the distribu
   std::filesystem::resize_file(path, header.size() + 4);  // the header must still match the file
   CHECK(error_of([&] { read_npy_layout(path, kMaxDistributedElements); }).code() == ErrorCode::kInput);
 }
+
+// A distributed transform's slab is read in parts at once: the same values as one read, and a NaN in a later part
+// named by its index.
+TEST_CASE("npy: values read in parts at once equal one read; a NaN is named wherever it is", "[core][npy]") {
+  TempDir dir;
+  const std::string path = dir.file("v.npy");
+  const std::int64_t n = std::int64_t{12} << 20;  // 48 MiB of float32: three parts of 16 MiB
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = static_cast<float>(i % 1000) * 0.5f;
+  const std::string header = npy_header({n}, Precision::kF32);
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(header.data(), static_cast<std::streamsize>(header.size()));
+    out.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(n * 4));
+  }
+  const NpyLayout l = read_npy_layout(path);
+  for (const Precision prec : {Precision::kF32, Precision::kF64}) {
+    const std::int64_t first = 12345, count = n - 2 * first;
+    std::vector<double> one(static_cast<std::size_t>(count)), parts(one.size());
+    read_npy_values(path, l, first, count, one.data(), prec, false, 1);
+    read_npy_values(path, l, first, count, parts.data(), prec, false, 4);
+    CHECK(std::memcmp(one.data(), parts.data(), static_cast<std::size_t>(count) * element_size(prec)) == 0);
+    if (prec == Precision::kF32)
+      CHECK(reinterpret_cast<const float*>(parts.data())[count - 1] == v[static_cast<std::size_t>(first + count - 1)]);
+  }
+  {  // a NaN in the last part
+    std::fstream io(path, std::ios::binary | std::ios::in | std::ios::out);
+    const float nan = std::nanf("");
+    io.seekp(static_cast<std::streamoff>(header.size() + (n - 7) * 4));
+    io.write(reinterpret_cast<const char*>(&nan), 4);
+  }
+  std::vector<float> got(static_cast<std::size_t>(n));
+  const dct::Error e = error_of([&] { read_npy_values(path, l, 0, n, got.data(), Precision::kF32, false, 4); });
+  CHECK(e.code() == ErrorCode::kInput);
+  CHECK_THAT(e.message(), Catch::Contains("NaN at index (" + std::to_string(n - 7) + ",)"));
+}
