@@ -370,7 +370,7 @@ TEST_CASE("npy: the layout of a file over 2^32 values is read under the distribu
 
 // A distributed transform's slab is read in parts at once: the same values as one read, and a NaN in a later part
 // named by its index.
-TEST_CASE("npy: values read in parts at once equal one read; a NaN is named wherever it is", "[core][npy]") {
+TEST_CASE("npy: values read in parts at once equal one read, and a NaN is named wherever it is", "[core][npy]") {
   TempDir dir;
   const std::string path = dir.file("v.npy");
   const std::int64_t n = std::int64_t{12} << 20;  // 48 MiB of float32: three parts of 16 MiB
