@@ -25,7 +25,7 @@ namespace dct::app {
 namespace {
 
 // The host's cores are shared by the processes on it, and a launcher may bind each process to some of them (Open MPI
-// binds each of two processes to a core): the fewer of the two (--threads: each process's).
+// binds each of two processes to a core): core::share_of_cores (--threads: each process's).
 int process_threads(const GlobalOptions& g) {
   if (g.threads > 0) return g.threads;
   return core::share_of_cores(dispatch::local_size());
@@ -83,9 +83,8 @@ void set_up(const GlobalOptions& g, const DistributedRun& r, const core::dist::E
   s.b = core::AlignedBuffer(bytes);
 }
 
-// Every process's part of the result into the output's temporary (`temp`, made and sized by rank 0), after `header`.
-// This process's runs of the result at their offsets of the output, in `threads` parts at once (runs of at least
-// 16 MiB a part).
+// This process's part of the result into the output's temporary (`temp`, made and sized by rank 0), after `header`:
+// its runs at their offsets, shared out among `threads` threads (at least 16 MiB of runs each).
 void write_part(const DistributedRun& r, const Setup& s, const std::string& temp, std::int64_t header,
                 const char* result, int threads) {
   const auto esize = static_cast<std::int64_t>(element_size(s.whole.prec));

@@ -21,9 +21,9 @@
 #             GPU_CHECK_SANITIZE_TIMEOUT seconds, default 480. racecheck first has to find the deliberate race of
 #             tests/tools/race_canary (else the phase fails); it runs with DCTOOL_TEST_MAX_ELEMENTS =
 #             GPU_CHECK_RACECHECK_MAX_ELEMENTS, default 524288, so the sweeps leave out larger arrays and say how
-#             many. GPU_CHECK_SANITIZE_TOOLS,
-#             GPU_CHECK_SANITIZE_ONLY and GPU_CHECK_RACECHECK_SKIP (a regex of cases racecheck leaves out) narrow it:
-#             sanitize.log, one line per case and tool with its error/hazard count and seconds
+#             many. GPU_CHECK_SANITIZE_TOOLS, GPU_CHECK_SANITIZE_ONLY and GPU_CHECK_RACECHECK_SKIP (a regex of cases
+#             racecheck leaves out) narrow it: sanitize.log, one line per case and tool with its error/hazard count
+#             and seconds
 #   oom       a dct2 that cannot fit the device (a sparse raw file of 60000x60000 f64, 28.8 GB): its exit code and
 #             message
 #   faults    a batch compress beside tests/tools/gpu_hold (most of the device memory taken): the input that does not
