@@ -15,8 +15,6 @@
 #include <exception>
 #include <memory>
 #include <string_view>
-#include <system_error>
-#include <thread>
 #include <type_traits>
 
 #include "core/cores.hpp"
@@ -262,26 +260,15 @@ class InputFile {
   void read_parts(HostTensor& t, std::size_t total, std::size_t parts, bool check_finite) const {
     const std::size_t esize = element_size(t.precision());
     const std::size_t step = (total / parts + esize - 1) / esize * esize;
-    std::vector<std::exception_ptr> errors(parts);
+    std::vector<std::exception_ptr> errors(parts);  // kept per part: a NaN before a failed part is named first
     std::vector<char> finite(parts, 1);
-    auto part = [&](std::size_t k) {
+    run_parts(parts, [&](std::size_t k) {
       try {
         finite[k] = read_checked(t, std::min(total, k * step), std::min(total, (k + 1) * step), check_finite);
       } catch (...) {
         errors[k] = std::current_exception();
       }
-    };
-    {
-      std::vector<std::jthread> helpers;
-      for (std::size_t k = 1; k < parts; ++k) {
-        try {
-          helpers.emplace_back(part, k);
-        } catch (const std::system_error&) {
-          part(k);  // no thread to be had: this one reads the part
-        }
-      }
-      part(0);
-    }
+    });
     for (std::size_t k = 0; k < parts; ++k) {
       if (errors[k]) std::rethrow_exception(errors[k]);
       if (!finite[k]) require_finite(t, path_);
