@@ -24,6 +24,7 @@ Algorithm lines_zero4n_algorithm();
 // kernels/block8/
 Algorithm block8_algorithm(bool fast);  // cuda-8x8 (fast) and cuda-8x8-def
 // kernels/dct4/
+Algorithm dct4_small_algorithm();
 Algorithm dct4_fft_algorithm();
 Algorithm dct4_sections_algorithm(int sections);  // 4 or 8
 Algorithm dct4_direct_algorithm();

@@ -30,6 +30,8 @@ Algorithm algorithm_of(Algo a) {
       return block8_algorithm(true);
     case Algo::k8x8Def:
       return block8_algorithm(false);
+    case Algo::kDct4Small:
+      return dct4_small_algorithm();
     case Algo::kDct4Fft:
       return dct4_fft_algorithm();
     case Algo::kDct4Sec4:

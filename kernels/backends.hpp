@@ -24,6 +24,7 @@ enum class Algo {
   kLines4n,
   k8x8,
   k8x8Def,
+  kDct4Small,
   kDct4Fft,
   kDct4Sec4,
   kDct4Sec8,
@@ -54,9 +55,8 @@ inline constexpr BackendRow kBackendTable[] = {
     {"cuda-fft2d-cufft", Algo::kFft2dCufft, kDct23Ops, false, "any (--axis both)",
      "2-D DCT-II/III, the three stages of [1] literally: reorder pass, cuFFT 2-D R2C/C2R, postprocess (baseline)"},
     {"cuda-fft2d-smooth", Algo::kFft2dSmooth, kDct23Ops, false,
-     "N1, N2 of prime factors 2, 3, 5, 7, 11, 13 (f32 <= 13673, f64 <= 6456; --axis both)",
-     "2-D DCT-II/III separably, one kernel per axis for any smooth size: the reorder, a mixed-radix Stockham FFT of "
-     "two "
+     "transformed sides of prime factors 2, 3, 5, 7, 11, 13 (f32 <= 13673, f64 <= 6456; rows, cols, both)",
+     "DCT-II/III separably, one kernel per axis for any smooth size: the reorder, a mixed-radix Stockham FFT of two "
      "real lines at once in shared memory and the twiddle postprocess [1, 5] (cuda-fft2d takes it where it measures "
      "faster at plan time)"},
     {"cuda-rowcol", Algo::kRowcol, kDct23Ops, false, "any",
@@ -73,9 +73,12 @@ inline constexpr BackendRow kBackendTable[] = {
      "8x8 block DCT: Feig-Linzer butterflies [7] in registers, 32 blocks per CTA, 16-byte coalesced I/O"},
     {"cuda-8x8-def", Algo::k8x8Def, kDct23Ops, false, "8x8 blocks (--block 8; H, W multiples of 8; grid <= 2^31 CTAs)",
      "8x8 block DCT by definition [2]: a thread per coefficient, basis in constant memory"},
+    {"cuda-dct4-small", Algo::kDct4Small, kDct4Ops, true, "N <= 63 per axis (rows, cols, both)",
+     "DCT-IV of short lines: product with the N x N cosine matrix, tiles of lines in shared memory, one read and one "
+     "write"},
     {"cuda-dct4-fft", Algo::kDct4Fft, kDct4Ops, true, "any (rows, cols, both)",
-     "DCT-IV via FFT: N/2-point complex FFT with fused pre/post twiddles (even N; one pass for N = 16..4096 along "
-     "rows), signed permutation + N-point real FFT (odd N)"},
+     "DCT-IV via FFT: N/2-point complex FFT with fused pre/post twiddles (even N; one pass along rows where N/2 has "
+     "prime factors 2..13 only), signed permutation + N-point real FFT (odd N)"},
     {"cuda-dct4-sec4", Algo::kDct4Sec4, kDct4Ops, false, "N = 17 (rows)",
      "sectioned N = 17 DCT-IV [3], 4 threads per transform, one independent section each"},
     {"cuda-dct4-sec8", Algo::kDct4Sec8, kDct4Ops, false, "N = 17 (rows)",

@@ -1,10 +1,12 @@
 // The support rules of the CUDA DCT-IV algorithms (rows of kernels/backends.hpp). The algorithms are derived in
 // kernels/dct4/fft.cu, sections.cu and direct.cu.
+#include <algorithm>
 #include <string>
 
 #include "core/error.hpp"
 #include "kernels/algorithms.cuh"
 #include "kernels/dct4/plans.cuh"
+#include "kernels/dct4/small.cuh"
 
 namespace dct::cuda {
 namespace {
@@ -32,6 +34,17 @@ Support direct_supports(const core::TransformDesc& d) {
   return Support::yes();
 }
 
+Support small_supports(const core::TransformDesc& d) {
+  if (Support s = dct4_common(d); !s) return s;
+  const bool rows = d.axis != core::Axis::kCols, cols = d.axis != core::Axis::kRows;
+  const i64 n = std::max(rows ? d.shape.cols : 1, cols ? d.shape.rows : 1);
+  if (n > dct4::small::kMaxN)
+    return Support::no("the short-line kernel is for N <= " + std::to_string(dct4::small::kMaxN) +
+                       " (N = " + std::to_string(n) + "; cuda-dct4-fft takes any N)");
+  if (cols && d.shape.cols >= (i64(1) << 31)) return Support::no("columns layout: width >= 2^31");
+  return Support::yes();
+}
+
 Support sections_supports(const core::TransformDesc& d) {
   if (Support s = dct4_common(d); !s) return s;
   if (d.axis != core::Axis::kRows) return Support::no("transforms along rows only (--axis rows)");
@@ -46,6 +59,7 @@ std::unique_ptr<core::Plan> make_sec8(const core::TransformDesc& d) { return dct
 
 }  // namespace
 
+Algorithm dct4_small_algorithm() { return {&small_supports, &dct4::make_small_plan}; }
 Algorithm dct4_fft_algorithm() { return {&fft_supports, &dct4::make_fft_plan}; }
 Algorithm dct4_sections_algorithm(int sections) {
   return {&sections_supports, sections == 4 ? &make_sec4 : &make_sec8};

@@ -11,6 +11,7 @@ namespace dct::cuda::dct4 {
 
 std::unique_ptr<core::Plan> make_fft_plan(const core::TransformDesc& d);                     // fft.cu
 std::unique_ptr<core::Plan> make_direct_plan(const core::TransformDesc& d);                  // direct.cu
+std::unique_ptr<core::Plan> make_small_plan(const core::TransformDesc& d);                   // small.cu
 std::unique_ptr<core::Plan> make_sections_plan(const core::TransformDesc& d, int sections);  // sections.cu
 
 // σ (docs/algorithms.md §1) for a line of length n: dct4 none 2, idct4 none 1/n, ortho √(2/n).

@@ -1,8 +1,9 @@
-// The CUDA DCT-IV backends (cuda-dct4-fft, cuda-dct4-direct, cuda-dct4-sec4, cuda-dct4-sec8) against the f64
-// oracle (cpu-naive where O(N^2) is cheap, cpu-fftw f64 otherwise): N in {1, 2, 3, 16, 17, 31, 1000, 1024,
-// 4096, 4097} (sectioned: 17 only), f32/f64, norms none/ortho, dct4 and idct4, axes rows/cols/both for
-// cuda-dct4-fft, batches up to 10^6 rows; fresh random inputs, outputs poisoned with NaN bytes on the
-// device. Label gpu: needs a GPU. Also prints [3]'s error figure on the GPU.
+// The CUDA DCT-IV backends (cuda-dct4-fft, cuda-dct4-direct, cuda-dct4-sec4, cuda-dct4-sec8, cuda-dct4-small) against
+// the f64 oracle (cpu-naive where O(N^2) is cheap, cpu-fftw f64 otherwise): N in {1, 2, 3, 6, 16, 17, 31, 100, 286,
+// 1000, 1024, 3840, 4096, 4097} (sectioned: 17 only; small: up to 63, and every N = 1 .. 63), f32/f64, norms
+// none/ortho, dct4 and idct4, axes rows/cols/both for cuda-dct4-fft, -direct and -small, batches up to 10^6 rows; fresh
+// random inputs, outputs poisoned with NaN bytes on the device. Label gpu: needs a GPU. Also prints [3]'s error figure
+// on the GPU.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -25,8 +26,9 @@ using core::Norm;
 using core::Op;
 using core::Precision;
 
-const std::vector<std::int64_t> kSizes = {1, 2, 3, 16, 17, 31, 1000, 1024, 4096, 4097};
-const char* const kBackends[] = {"cuda-dct4-fft", "cuda-dct4-direct", "cuda-dct4-sec4", "cuda-dct4-sec8"};
+const std::vector<std::int64_t> kSizes = {1, 2, 3, 6, 16, 17, 31, 100, 286, 1000, 1024, 3840, 4096, 4097};
+const char* const kBackends[] = {"cuda-dct4-fft", "cuda-dct4-direct", "cuda-dct4-sec4", "cuda-dct4-sec8",
+                                 "cuda-dct4-small"};
 
 // The f64 oracle: cpu-naive (long double, direct) where rows * N^2 is small, cpu-fftw in f64 otherwise.
 core::HostTensor dct4_oracle(core::TransformDesc d, const core::HostTensor& in) {
@@ -61,7 +63,8 @@ bool check_case(const core::Backend& b, const core::TransformDesc& d, int& skipp
 }  // namespace
 
 TEST_CASE("cuda DCT-IV backends agree with the oracle along rows", "[gpu][dct4]") {
-  const std::string name = GENERATE(as<std::string>{}, kBackends[0], kBackends[1], kBackends[2], kBackends[3]);
+  const std::string name =
+      GENERATE(as<std::string>{}, kBackends[0], kBackends[1], kBackends[2], kBackends[3], kBackends[4]);
   const core::Backend& b = test::usable_backend(name);
   int ran = 0, skipped = 0;
   for (std::int64_t n : kSizes)
@@ -76,7 +79,8 @@ TEST_CASE("cuda DCT-IV backends agree with the oracle along rows", "[gpu][dct4]"
 }
 
 TEST_CASE("cuda DCT-IV backends: 10^6 rows of small N", "[gpu][dct4][large]") {
-  const std::string name = GENERATE(as<std::string>{}, kBackends[0], kBackends[1], kBackends[2], kBackends[3]);
+  const std::string name =
+      GENERATE(as<std::string>{}, kBackends[0], kBackends[1], kBackends[2], kBackends[3], kBackends[4]);
   const core::Backend& b = test::usable_backend(name);
   int ran = 0, skipped = 0;
   for (std::int64_t n : {1, 2, 3, 16, 17})
@@ -86,8 +90,8 @@ TEST_CASE("cuda DCT-IV backends: 10^6 rows of small N", "[gpu][dct4][large]") {
   CHECK(ran > 0);
 }
 
-TEST_CASE("cuda-dct4-fft and cuda-dct4-direct along columns and both axes", "[gpu][dct4]") {
-  const std::string name = GENERATE(as<std::string>{}, kBackends[0], kBackends[1]);
+TEST_CASE("cuda-dct4-fft, -direct and -small along columns and both axes", "[gpu][dct4]") {
+  const std::string name = GENERATE(as<std::string>{}, kBackends[0], kBackends[1], kBackends[4]);
   const core::Backend& b = test::usable_backend(name);
   int ran = 0, skipped = 0;
   for (std::int64_t n : kSizes)
@@ -105,7 +109,8 @@ TEST_CASE("cuda-dct4-fft and cuda-dct4-direct along columns and both axes", "[gp
 }
 
 TEST_CASE("cuda DCT-IV: inverse after forward through execute_host", "[gpu][dct4]") {
-  const std::string name = GENERATE(as<std::string>{}, kBackends[0], kBackends[1], kBackends[2], kBackends[3]);
+  const std::string name =
+      GENERATE(as<std::string>{}, kBackends[0], kBackends[1], kBackends[2], kBackends[3], kBackends[4]);
   const core::Backend& b = test::usable_backend(name);
   for (Precision prec : {Precision::kF32, Precision::kF64})
     for (Norm norm : {Norm::kNone, Norm::kOrtho}) {
@@ -157,4 +162,23 @@ TEST_CASE("Chiper-Dobrea error figure on the GPU: L2 error against the classical
                 << ": L2 error vs classical over 1000 inputs: mean " << sum / 1000 << " max " << worst << "\n";
       CHECK(worst <= (prec == Precision::kF64 ? 1e-12 : 3e-4));
     }
+}
+
+// The short-line kernel at every length it takes, each layout: rows (a last tile partly filled), columns (widths that
+// leave a partial tile of columns), both axes; against the oracle, f32 and f64.
+TEST_CASE("cuda-dct4-small at every N = 1 .. 63 along rows, columns and both", "[gpu][dct4]") {
+  const core::Backend& b = test::usable_backend("cuda-dct4-small");
+  int ran = 0, skipped = 0;
+  for (std::int64_t n = 1; n <= 63; ++n)
+    for (Precision prec : {Precision::kF32, Precision::kF64}) {
+      const Norm norm = n % 2 ? Norm::kOrtho : Norm::kNone;
+      const Op op = n % 3 ? Op::kDct4 : Op::kIdct4;
+      ran += check_case(b, test::desc(op, norm, Axis::kRows, {1000 + n, n}, 3, prec), skipped);
+      ran += check_case(b, test::desc(op, norm, Axis::kCols, {n, 100 + n}, 2, prec), skipped);
+      ran += check_case(b, test::desc(op, norm, Axis::kBoth, {n, 64 - n}, 2, prec), skipped);
+    }
+  CHECK(skipped == 0);
+  CHECK(ran == 63 * 2 * 3);
+  CHECK_FALSE(b.supports(test::desc(Op::kDct4, Norm::kNone, Axis::kRows, {4, 64}, 1, Precision::kF32)));
+  CHECK_FALSE(b.supports(test::desc(Op::kDct4, Norm::kNone, Axis::kCols, {64, 4}, 1, Precision::kF32)));
 }
