@@ -10,7 +10,8 @@
  * Planned with --effort measure, cuda-fft2d times that route against the smooth route (kernels/dct2d/smooth.cuh:
  * one kernel per axis for sizes of prime factors 2..13, the named backend cuda-fft2d-smooth) and keeps the faster.
  * --axis rows|cols: the 1-D N-point algorithm (eqs. 9-11) batched over the rows, or down the columns
- * with a strided cuFFT plan (no transpose).
+ * with a strided cuFFT plan (no transpose), for powers of two; other smooth lengths take one SmoothLines kernel
+ * (cuda-fft2d-smooth's route for one axis), and under --effort measure power-of-two columns are timed both ways.
  * Derivations, scaling and the odd-size index rules: kernels/dct2d/prepost.cu.
  */
 #include "kernels/algorithms.cuh"
@@ -29,15 +30,20 @@ core::Support supports_2d(const core::TransformDesc& d) {
 
 core::Shape2 canonical(core::Shape2 s) { return (s.cols == 1 && s.rows > 1) ? core::Shape2{1, s.rows} : s; }
 
+// Whether SmoothLines<T> takes every axis the request transforms (both: the canonical shape's).
+template <class T>
+bool smooth_axes(const core::TransformDesc& d) {
+  const core::Shape2 c = d.axis == core::Axis::kBoth ? canonical(d.shape) : d.shape;
+  return (d.axis == core::Axis::kCols || SmoothLines<T>::supports(c.cols, false)) &&
+         (d.axis == core::Axis::kRows || SmoothLines<T>::supports(c.rows, true));
+}
+
 core::Support supports_smooth(const core::TransformDesc& d) {
-  if (core::Support s = supports_2d(d); !s) return s;
-  const core::Shape2 c = canonical(d.shape);
-  const bool f32 = d.prec == core::Precision::kF32;
-  const bool ok = f32 ? SmoothLines<float>::supports(c.cols, false) && SmoothLines<float>::supports(c.rows, true)
-                      : SmoothLines<double>::supports(c.cols, false) && SmoothLines<double>::supports(c.rows, true);
+  if (core::Support s = supports(d); !s) return s;
+  const bool ok = d.prec == core::Precision::kF32 ? smooth_axes<float>(d) : smooth_axes<double>(d);
   if (!ok)
     return core::Support::no(
-        "sizes with prime factors 2, 3, 5, 7, 11, 13 only, up to 13673 (f32) / 6456 (f64) per side");
+        "sizes with prime factors 2, 3, 5, 7, 11, 13 only, up to 13673 (f32) / 6456 (f64) per transformed side");
   return core::Support::yes();
 }
 
@@ -53,13 +59,27 @@ std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, Route2d whi
     const auto plan = [&](Fft2dRoute r) {
       return std::make_unique<EnginePlan<T, ThreeStage2d<T>>>(d, d.op, d.norm, d.shape, d.batch, r);
     };
-    if (which == Route2d::kAuto && route == Fft2dRoute::kR2c && d.effort == core::Effort::kMeasure &&
-        SmoothLines<T>::supports(c.cols, false) && SmoothLines<T>::supports(c.rows, true))
+    if (which == Route2d::kAuto && route == Fft2dRoute::kR2c && d.effort == core::Effort::kMeasure && smooth_axes<T>(d))
       return faster_plan(plan(Fft2dRoute::kR2c), plan(Fft2dRoute::kSmooth), d);
     return plan(route);
   }
-  return std::make_unique<EnginePlan<T, NPointLines<T>>>(d, d.op, d.norm, d.axis == core::Axis::kCols, d.shape,
-                                                         d.batch);
+  const bool cols = d.axis == core::Axis::kCols;
+  const auto lines = [&] {
+    return std::make_unique<EnginePlan<T, NPointLines<T>>>(d, d.op, d.norm, cols, d.shape, d.batch);
+  };
+  const auto smooth = [&] {
+    return std::make_unique<EnginePlan<T, SmoothAxis<T>>>(d, d.op, d.norm, cols, d.shape, d.batch);
+  };
+  if (which == Route2d::kSmooth) return smooth();
+  // Lengths other than powers of two take the smooth kernel (one pass; 1.0-1.6x faster along rows and 1.4-2.6x down
+  // columns than the N-point cuFFT lines on image shapes, docs/decisions.md §10); powers of two keep the lines (rows:
+  // our one-pass row FFT). Under --effort measure the columns of a power of two are timed both ways.
+  const i64 n = cols ? d.shape.rows : d.shape.cols;
+  const bool pow2 = (n & (n - 1)) == 0;
+  if (!smooth_axes<T>(d)) return lines();
+  if (!pow2) return smooth();
+  if (cols && d.effort == core::Effort::kMeasure) return faster_plan(lines(), smooth(), d);
+  return lines();
 }
 
 template <Route2d kWhich>

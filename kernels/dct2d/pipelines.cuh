@@ -73,6 +73,28 @@ class ThreeStage2d {
   std::unique_ptr<SmoothLines<T>> srows_, scols_;  // smooth route
 };
 
+// 1-D DCT-II / DCT-III along rows or down columns by one SmoothLines kernel (--axis rows|cols on the smooth route:
+// the reorder and the pre/postprocess in its loads and stores, no workspace).
+template <class T>
+class SmoothAxis {
+ public:
+  SmoothAxis(core::Op op, core::Norm norm, bool along_cols, core::Shape2 shape, i64 batch)
+      : lines_(along_cols ? shape.rows : shape.cols, norm, along_cols, op == core::Op::kIdct2),
+        cols_(along_cols),
+        count_(along_cols ? batch : batch * shape.rows),
+        width_(shape.cols) {}
+  i64 real_elems() const { return 0; }
+  i64 cplx_elems() const { return 0; }
+  void run(const T* in, T* out, T*, cx_t<T>*, cudaStream_t s) const {
+    lines_.run(in, out, count_, cols_ ? width_ : 0, s);
+  }
+
+ private:
+  SmoothLines<T> lines_;
+  bool cols_;
+  i64 count_, width_;
+};
+
 template <class T>
 class FamilyLines {
  public:

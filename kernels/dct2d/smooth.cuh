@@ -87,7 +87,9 @@ struct Args {
   int width = 1, n_tiles = 1;
   long long lines = 0;
   const Pass* passes = nullptr;
-  FastDiv dn;  // N
+  FastDiv dn;               // N
+  const C* post = nullptr;  // smooth_dct4_rows: the post-twiddle (tw is its pre-twiddle)
+  FastDiv dn2;              // smooth_dct4_rows: 2N, the real line's length
 };
 
 namespace detail {
@@ -409,6 +411,62 @@ __global__ void __launch_bounds__(1024) smooth_lines(const Args<T> args) {
       const C v = z[pad<C>((l >> 1) * n + inv_nat(c, n))];
       out[offset(l, c)] = (l & 1) ? -v.y : v.x;
     }
+  }
+}
+
+// DCT-IV of rows of even length 2M, M smooth (args.n = M, args.dn2 = 2M): cuda-dct4-fft's N/2-point complex algorithm
+// (kernels/dct4/fft.cu) in one kernel, its pre-twiddle applied after the loads and its post-twiddle in the stores:
+//   z_n = (x_{2n} + i x_{2M−1−2n}) · tw[n],  Z = FFT_M(z),  u_k = Z_k · post[k],  Y_{2k} = Re u_k,  Y_{2M−1−2k} = −Im
+//   u_k
+// (σ in tw). A CTA takes args.pairs lines (each one complex line of M points); args.lines real lines in all. In place
+// is allowed. Block: any multiple of 32 threads; dynamic shared memory smem_bytes<T>(pairs, M).
+template <class T>
+__global__ void __launch_bounds__(1024) smooth_dct4_rows(const Args<T> args) {
+  using namespace detail;
+  using C = typename Cx<T>::type;
+  const int m = args.n, n = 2 * m, maxl = args.pairs;
+  const int tid = static_cast<int>(threadIdx.x), nth = static_cast<int>(blockDim.x);
+  C* const buf0 = reinterpret_cast<C*>(smooth_smem);
+  C* const buf1 = buf0 + padded<C>(maxl * m);
+  const long long r0 = static_cast<long long>(blockIdx.x) * maxl, left = args.lines - r0;
+  const int nl = left < maxl ? static_cast<int>(left) : maxl, count = nl * n;
+  const T* const in = args.in + r0 * n;
+  T* const out = args.out + r0 * n;
+  // Element e = l·2M + c of the CTA's contiguous run: complex slot l·M + c/2 (real part) for even c, l·M + (2M−1−c)/2
+  // (imaginary part) for odd c.
+  const auto slot = [&](int e, int& part) {
+    const int l = static_cast<int>(args.dn2.div(static_cast<unsigned>(e))), c = e - l * n;
+    part = c & 1;
+    return l * m + (part ? (n - 1 - c) >> 1 : c >> 1);
+  };
+  constexpr int kU = sizeof(T) == 4 ? 16 : 8;
+  for (int e0 = tid; e0 < count; e0 += kU * nth) {
+    T v[kU];
+#pragma unroll
+    for (int u = 0; u < kU; ++u)
+      if (e0 + u * nth < count) v[u] = in[e0 + u * nth];
+#pragma unroll
+    for (int u = 0; u < kU; ++u)
+      if (e0 + u * nth < count) {
+        int part;
+        const int q = slot(e0 + u * nth, part);
+        reinterpret_cast<T*>(buf0 + pad<C>(q))[part] = v[u];
+      }
+  }
+  __syncthreads();
+  for (int q = tid; q < nl * m; q += nth) {
+    const int k = q - static_cast<int>(args.dn.div(static_cast<unsigned>(q))) * m;
+    buf0[pad<C>(q)] = cmul(buf0[pad<C>(q)], __ldg(args.tw + k));
+  }
+  __syncthreads();
+  const C* const z = fft<C>(args.passes, args.npass, args.fft_tw, m, buf0, buf1, nl);
+#pragma unroll 4
+  for (int e = tid; e < count; e += nth) {
+    int part;
+    const int q = slot(e, part);
+    const int k = q - static_cast<int>(args.dn.div(static_cast<unsigned>(q))) * m;
+    const C u = cmul(z[pad<C>(q)], __ldg(args.post + k));
+    out[e] = part ? -u.y : u.x;
   }
 }
 

@@ -31,7 +31,8 @@
    z_n formed on the fly by its first pass from 8/16-byte coalesced loads (lane pairs swap the mirrored halves
    with a shuffle), the post-twiddle in registers, stores likewise; per-pass twiddle runs built here at plan
    time (rows_twiddles). The single pass against the three passes, and the single-pass kernels that were not
-   kept: docs/decisions.md §1.2 and §3.2.
+   kept: docs/decisions.md §1.2 and §3.2. Rows of other even N whose M has prime factors 2 .. 13 only: the same three
+   steps in one kernel around the smooth-size FFT of kernels/dct2d/smooth.cuh (smooth_dct4_rows; docs/decisions.md §10).
 
    Layouts: rows use line-major workspaces and contiguous cuFFT batches; columns use slot-major workspaces
    (slot e of line l at e·L + l) and cuFFT batches of stride L, distance 1, so every pass is coalesced along
@@ -46,6 +47,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "kernels/dct2d/smooth.cuh"
 #include "kernels/dct4/plans.cuh"
 #include "kernels/dct4/rows.cuh"
 
@@ -145,6 +147,28 @@ class Pass {
           DCT_CUDA_CHECK(cudaFuncSetAttribute(rows_.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, rows_.smem_bytes));
         return;
       }
+      std::vector<smooth::Pass> sp;
+      const smooth::Config sc = smooth::config<T>(m, false);
+      if (!cols && m < (i64(1) << 24) && smooth::plan_passes(m, sp) && sc.pairs > 0) {  // one kernel (smooth.cuh)
+        sm_passes_ = upload_table(sp);
+        sm_tw_ = upload_table(smooth::fft_twiddles<T>(m));
+        sm_.n = static_cast<int>(m);
+        sm_.npass = static_cast<int>(sp.size());
+        sm_.passes = sm_passes_.as<const smooth::Pass>();
+        sm_.dn = smooth::FastDiv(static_cast<unsigned>(m));
+        sm_.dn2 = smooth::FastDiv(static_cast<unsigned>(n));
+        sm_.fft_tw = sm_tw_.as<const cx_t<T>>();
+        sm_.tw = tab_a_.as<const cx_t<T>>();
+        sm_.post = tab_b_.as<const cx_t<T>>();
+        sm_.pairs = sc.pairs;
+        sm_.lines = L;
+        sm_threads_ = sc.threads;
+        sm_smem_ = sc.smem_bytes;
+        // The attribute is the kernel's, shared by every plan that launches it: the largest any plan may ask for.
+        DCT_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(&smooth::smooth_dct4_rows<T>),
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
+        return;
+      }
       ws_real_ = 0;
       ws_cplx_ = m * L;
       if (m > 1) {
@@ -201,6 +225,17 @@ class Pass {
   i64 ws_cplx() const { return ws_cplx_; }
 
   void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
+    if (sm_threads_ > 0) {
+      const i64 ctas = (lines_ + sm_.pairs - 1) / sm_.pairs;
+      if (ctas < 1) return;
+      if (ctas >= (i64(1) << 31)) throw Error(ErrorCode::kUsage, "cuda-dct4-fft", "too many lines for one launch");
+      smooth::Args<T> a = sm_;
+      a.in = in;
+      a.out = out;
+      smooth::smooth_dct4_rows<T><<<static_cast<unsigned>(ctas), sm_threads_, sm_smem_, s>>>(a);
+      DCT_CUDA_CHECK(cudaGetLastError());
+      return;
+    }
     if (rows_.fn != nullptr) {
       const i64 blocks = (lines_ + rows_.lines_per_cta - 1) / rows_.lines_per_cta;
       rows_.fn<<<static_cast<unsigned>(blocks), rows_.threads, rows_.smem_bytes, s>>>(
@@ -259,6 +294,11 @@ class Pass {
   i64 ws_real_ = 0, ws_cplx_ = 0;
   RowsLaunch<T> rows_;  // the single-pass kernel (kernels/dct4/rows.cuh) when set: rows, N = 2M, M = 2^p in [8, 2048]
   int lgm_ = 0;         // log2 M for it
+  // The smooth single-pass kernel (kernels/dct2d/smooth.cuh smooth_dct4_rows) when sm_threads_ > 0: rows, N = 2M, M of
+  // prime factors 2 .. 13 other than the powers of two above
+  smooth::Args<T> sm_;
+  DeviceBuffer sm_passes_, sm_tw_;
+  int sm_threads_ = 0, sm_smem_ = 0;
   DeviceBuffer tab_a_, tab_b_, tab_i_, tab_j_;
   std::unique_ptr<CufftPlan> plan_;  // null: length-1 FFT (identity)
 };

@@ -1,10 +1,10 @@
 /* Host emulation of the smooth-size line DCT kernels (kernels/dct2d/smooth.cuh, cuda-fft2d's route for sizes other
-   than the powers of two of its row kernels) for machines without a GPU, as emulate_rfft.cpp: the header compiled as
-   plain C++, each CTA run as one std::thread per CUDA thread with a std::barrier for __syncthreads, dynamic shared
-   memory one static buffer poisoned with NaN before each CTA. Compared with the O(N^2) long-double definitions:
-     forward  Y(k) = f(k) 2 sum_n x(n) cos(pi k (2n+1) / 2N)                        (DCT-II, scipy dct type 2)
-     inverse  x(n) = sum_k g(k) Y(k) cos(pi k (2n+1) / 2N) ... (DCT-III that inverts it, scipy idct type 2)
-   norm none (f = 1, g = (k ? 2 : 1) / 2N) and ortho (f = sqrt(1/2N) c_k, g = 2 f); rows (lines of N contiguous
+   than the powers of two of its row kernels; and smooth_dct4_rows, DCT-IV rows of 2M points, at the end) for machines
+   without a GPU, as emulate_rfft.cpp: the header compiled as plain C++, each CTA run as one std::thread per CUDA thread
+   with a std::barrier for __syncthreads, dynamic shared memory one static buffer poisoned with NaN before each CTA.
+   Compared with the O(N^2) long-double definitions: forward  Y(k) = f(k) 2 sum_n x(n) cos(pi k (2n+1) / 2N) (DCT-II,
+   scipy dct type 2) inverse  x(n) = sum_k g(k) Y(k) cos(pi k (2n+1) / 2N) ... (DCT-III that inverts it, scipy idct type
+   2) norm none (f = 1, g = (k ? 2 : 1) / 2N) and ortho (f = sqrt(1/2N) c_k, g = 2 f); rows (lines of N contiguous
    values, an odd number of lines so that a CTA's last pair has one real line) and columns (matrices of N rows x
    width, widths that leave a partial tile, batch 2); every radix and several of them in one length, odd N, N = 1, 2;
    f32 and f64. Outputs poisoned (NaN) before the run; every output element is checked; the input must come back
@@ -168,6 +168,64 @@ double run(long long n, bool cols, bool inverse, bool ortho, long long lines_or_
   return err / (scale > 0 ? scale : 1.0);
 }
 
+// DCT-IV rows of 2M points by smooth_dct4_rows (tables as kernels/dct4/fft.cu builds them; σ = 2, or √(2/N) ortho)
+// against the long-double definition Y_k = σ Σ x_n cos(π(2n+1)(2k+1)/4N). INFINITY: unwritten output or no plan.
+template <class T>
+double run_dct4(long long m, bool ortho, std::mt19937_64& rng, bool in_place) {
+  using C = typename smooth::Cx<T>::type;
+  const long long n = 2 * m;
+  smooth::Args<T> a;
+  std::vector<smooth::Pass> passes;
+  if (!smooth::plan_passes(m, passes)) return INFINITY;
+  const smooth::Config c = smooth::config<T>(m, false);
+  if (c.pairs == 0) return INFINITY;
+  const long long lines = 2 * c.pairs + 1;  // two full CTAs and one line
+  const LD sig = ortho ? std::sqrt(2.0L / n) : 2.0L;
+  std::vector<C> pre(m), post(m);
+  for (long long k = 0; k < m; ++k) {
+    const LD th = -kPi * (4 * k + 1) / (4.0L * n), ph = -kPi * k / static_cast<LD>(n);
+    pre[k] = C{static_cast<T>(sig * std::cos(th)), static_cast<T>(sig * std::sin(th))};
+    post[k] = C{static_cast<T>(std::cos(ph)), static_cast<T>(std::sin(ph))};
+  }
+  const std::vector<C> fft_tw = smooth::fft_twiddles<T>(m);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<T> x(static_cast<std::size_t>(lines * n)), y(x.size());
+  for (T& v : x) v = static_cast<T>(static_cast<float>(u(rng)));
+  std::memset(y.data(), 0xFF, y.size() * sizeof(T));
+  const std::vector<T> x0 = x;
+  a.n = static_cast<int>(m);
+  a.npass = static_cast<int>(passes.size());
+  a.passes = passes.data();
+  a.dn = smooth::FastDiv(static_cast<unsigned>(m));
+  a.dn2 = smooth::FastDiv(static_cast<unsigned>(n));
+  a.fft_tw = fft_tw.data();
+  a.tw = pre.data();
+  a.post = post.data();
+  a.pairs = c.pairs;
+  a.lines = lines;
+  a.in = x.data();
+  a.out = in_place ? x.data() : y.data();
+  blockDim = {static_cast<unsigned>(c.threads), 1, 1};
+  for (long long b = 0; b < (lines + c.pairs - 1) / c.pairs; ++b) {
+    blockIdx = {static_cast<unsigned>(b), 0, 0};
+    std::memset(smooth::smooth_smem, 0xFF, static_cast<std::size_t>(c.smem_bytes));
+    emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) { smooth::smooth_dct4_rows<T>(a); });
+  }
+  const std::vector<T>& out = in_place ? x : y;
+  double err = 0, scale = 0;
+  for (long long l = 0; l < lines; ++l)
+    for (long long k = 0; k < n; ++k) {
+      LD r = 0;
+      for (long long j = 0; j < n; ++j) r += x0[l * n + j] * std::cos(kPi * (2 * j + 1) * (2 * k + 1) / (4.0L * n));
+      r *= sig;
+      const double o = static_cast<double>(out[l * n + k]);
+      if (std::isnan(o)) return INFINITY;
+      err = std::max(err, static_cast<double>(std::fabs(o - r)));
+      scale = std::max(scale, static_cast<double>(std::fabs(r)));
+    }
+  return err / (scale > 0 ? scale : 1.0);
+}
+
 }  // namespace
 
 int main() {
@@ -206,6 +264,17 @@ int main() {
                         prec ? "f64" : "f32", cols ? "cols" : "rows", inv ? "inverse" : "forward",
                         ortho ? "ortho" : "none", in_place ? " in place" : "", err, tol);
         }
+  // DCT-IV rows (smooth_dct4_rows, cuda-dct4-fft's route for even N whose half is smooth and not a power of two).
+  for (long long m : {1, 3, 5, 6, 7, 12, 13, 15, 50, 77, 143, 500})
+    for (int prec = 0; prec < 2; ++prec) {
+      const bool ortho = m % 2 == 1, in_place = prec == 1;
+      const double err = prec ? run_dct4<double>(m, ortho, rng, in_place) : run_dct4<float>(m, ortho, rng, in_place);
+      const double tol = prec ? 1e-12 : 2e-6 * std::log2(4.0 * m) + 1e-6;
+      ++cases;
+      if (!(err <= tol)) ++failed;
+      std::printf("%s DCT-IV N=%lld %s%s: rel err %.3g (tol %.1g)\n", err <= tol ? "ok  " : "FAIL", 2 * m,
+                  prec ? "f64" : "f32", in_place ? " in place" : "", err, tol);
+    }
   std::printf("emulate_smooth: %d cases, %d failed\n", cases, failed);
   return failed == 0 ? 0 : 1;
 }

@@ -283,7 +283,7 @@ namespace {
 // A 2-D backend against the f64 oracle: dct2 (norm none) and idct2 (ortho), f32 and f64, batch 2, fresh inputs per
 // case; `what` names the backend in failure messages.
 void fft2d_matches_oracle(const std::vector<Shape2>& shapes, std::uint64_t& seed, const std::string& what,
-                          core::Effort effort = core::Effort::kEstimate) {
+                          core::Effort effort = core::Effort::kEstimate, Axis axis = Axis::kBoth) {
   const core::Backend* b = app::registry().find(what);
   REQUIRE(b != nullptr);
   int capped = 0;
@@ -301,6 +301,7 @@ void fft2d_matches_oracle(const std::vector<Shape2>& shapes, std::uint64_t& seed
         d.batch = 2;
         d.prec = Precision::kF64;
         d.effort = effort;
+        d.axis = axis;
         const core::HostTensor in = test::random_tensor(shape, d.batch, Precision::kF32, ++seed).to(Precision::kF64);
         const core::HostTensor ref = reference(d, in);
         d.prec = prec;
@@ -393,6 +394,20 @@ TEST_CASE("cuda-fft2d planned with --effort measure on smooth sizes matches the 
   std::uint64_t seed = 4900;
   fft2d_matches_oracle({Shape2{154, 1815}, Shape2{1080, 1920}, Shape2{1920, 1080}}, seed, "cuda-fft2d",
                        core::Effort::kMeasure);
+}
+
+// One axis (--axis rows|cols): cuda-fft2d-smooth's single SmoothLines kernel, and cuda-fft2d under --effort measure
+// (which times it against the N-point cuFFT lines), on photograph and random smooth shapes.
+TEST_CASE("cuda-fft2d-smooth and cuda-fft2d measured along rows and columns match the oracle", "[gpu][dct2gpu]") {
+  require_device();
+  std::uint64_t seed = 5000;
+  std::vector<Shape2> shapes = random_smooth_shapes(8, 2029, 6456);
+  shapes.insert(shapes.end(), {Shape2{1080, 1920}, Shape2{1000, 1000}, Shape2{77, 6}, Shape2{3, 5}, Shape2{1, 1080}});
+  for (const Axis axis : {Axis::kRows, Axis::kCols}) {
+    fft2d_matches_oracle(shapes, seed, "cuda-fft2d-smooth", core::Effort::kEstimate, axis);
+    fft2d_matches_oracle({Shape2{154, 1815}, Shape2{1080, 1920}, Shape2{1000, 1000}}, seed, "cuda-fft2d",
+                         core::Effort::kMeasure, axis);
+  }
 }
 
 TEST_CASE("cuda backends match the f64 oracle: small and odd shapes", "[gpu][dct2gpu]") {
