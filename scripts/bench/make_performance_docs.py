@@ -32,7 +32,8 @@ from matplotlib.ticker import LogFormatterSciNotation, NullLocator  # noqa: E402
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COMMAND = "/usr/bin/python3 scripts/bench/make_performance_docs.py"
 IMG_PREFIX = "perf-"
-KNOWN = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "r2r", "jpeg", "peer-vkfft", "peer-vkfft-r2r"]
+KNOWN = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "r2r", "jpeg", "peer-vkfft", "peer-vkfft-dct4",
+         "peer-vkfft-r2r"]
 # what sweeps.sh writes (jpeg is optional; r2r and peer-vkfft-r2r are listed where measured, not yet asked for)
 EXPECTED = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "peer-vkfft"]
 TITLES = {
@@ -45,6 +46,7 @@ TITLES = {
     "r2r": "Real-to-real transforms: 3-D DCT, DCT-I, DST, many small matrices",
     "jpeg": "JPEG round trip",
     "peer-vkfft": "dctool and VkFFT",
+    "peer-vkfft-dct4": "dctool and VkFFT: batched DCT-IV",
     "peer-vkfft-r2r": "dctool and VkFFT: real-to-real transforms",
 }
 INTROS = {
@@ -61,10 +63,11 @@ INTROS = {
     "block8": "Independent 8×8 blocks (`--block 8 --norm ortho`, the JPEG transform): the butterfly kernel "
               "(`cuda-8x8`) against the definition (`cuda-8x8-def`), f32.",
     "dct4": "DCT-IV along rows. N = 17 (shapes 1×17 and 2^20×17): the classical O(N²) kernel (`cuda-dct4-direct`), "
-            "the 4- and 8-section kernels and the FFT route; then the FFT route (`cuda-dct4-fft`, `--norm ortho`) "
-            "batched at N = 256, 1023, 1024 and 4096 with 2^24 elements per transform set, forward (`dct4`) and "
-            "inverse (`idct4`). For a single 1×17 transform the end-to-end time (`e2e_ms`, transfers included) is "
-            "the figure to read; kernel times at that size are launch latency.",
+            "the 4- and 8-section kernels, the short-line kernel (`cuda-dct4-small`, N ≤ 63) and the FFT route; "
+            "then `cuda-dct4-small` and `cuda-dct4-fft` batched (about 2^24 elements per transform set) at N = 8 … "
+            "64, 100, 1000, 1023 and 4097 (f32, f64); then the FFT route (`--norm ortho`) at N = 256, 1023, 1024 and 4096, forward (`dct4`) and inverse (`idct4`). "
+            "For a single 1×17 transform the end-to-end time (`e2e_ms`, transfers included) is the figure to read; "
+            "kernel times at that size are launch latency.",
     "lot": "8×8 lapped orthogonal transform (Malvar), forward (`lot`, H×W → (H+8)×(W+8)) and inverse (`ilot`): "
            "the GPU kernel (`cuda-lot`) beside the CPU implementation on the host's cores (`cpu-lot`; its x_copy and "
            "x_fft are against a host memcpy and FFTW r2c, its device column names the CPU).",
@@ -456,6 +459,8 @@ def peer_section(peer, results):
     mine = {r.cap: r for r in results if r.slug == peer.slug and not r.is_peer}
     source = {"dct2_2d": (("dct2d", "shapes"), "dct2"), "dct3_2d": (("dct2d", "shapes"), "idct2"),
               "dct4_1d": (("dct4",), "dct4")}
+    if peer.cap == "peer-vkfft" and any(r.cap == "peer-vkfft-dct4" and r.slug == peer.slug for r in results):
+        del source["dct4_1d"]  # the dct4 rows are compared with the DCT-IV peer file, measured beside them
     body = []
     for p in peer.rows:
         op = re.sub(r"(_inplace)?(_tuned)?$", "", p.get("op", ""))  # vkbench's variants: same transform
@@ -621,7 +626,7 @@ def build(results_dir, doc_path, img_dir):
     made_imgs = set()
     for cap in caps:
         md += [f"## {TITLES.get(cap, cap)}", ""]
-        if cap == "peer-vkfft":
+        if cap in ("peer-vkfft", "peer-vkfft-dct4"):
             md += ["VkFFT (1.3.4 in `../shared/peers/vkFFT`; CUDA backend, kernels compiled through NVRTC), timed by "
                    "`vkbench` "
                    "(`../shared/peers/`): out-of-place, CUDA events, median of its repetitions after warm-ups, "

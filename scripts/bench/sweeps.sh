@@ -11,8 +11,10 @@
 #                     against cuda-fft2d-cufft (the two routes cuda-fft2d chooses between off powers of two)
 #   dct1d-<dev>.csv   Table IV layout: 1 x N, N = 2^14..2^18, the four 1-D algorithms, f64 and f32
 #   block8-<dev>.csv  cuda-8x8 and cuda-8x8-def, --block 8 --norm ortho, f32, 2048^2..8192^2
-#   dct4-<dev>.csv    N = 17 (direct / 4-section / 8-section / fft; 1 and 2^20 transforms), then cuda-dct4-fft batched
-#                     at N = 256, 1024, 4096, 1023 (dct4, idct4, ortho, f32 and f64); two `# command:` lines
+#   dct4-<dev>.csv    N = 17 (direct / 4-section / 8-section / small / fft; 1 and 2^20 transforms); cuda-dct4-small
+#                     and cuda-dct4-fft batched (about 2^24 elements) at N = 8 .. 64, 100, 1000, 1023, 4097 along rows
+#                     (f32, f64); then cuda-dct4-fft batched at N = 256, 1024, 4096, 1023 (dct4, idct4, ortho, f32 and
+#                     f64); three `# command:` lines
 #   lot-<dev>.csv     cuda-lot beside cpu-lot (the host's cores), lot/ilot, f32, 2048^2..8192^2
 #   r2r-<dev>.csv     the real-to-real family on the GPU: cuda-r2r on 3-D DCT-II/III (r2r:dct2+dct2+dct2,
 #                     r2r:dct3+dct3+dct3) at 256^3, 512^3, 384x512x640 (f32, f64) and 2-D dct1, dst2, dst3 at 4096^2 and
@@ -20,6 +22,8 @@
 #                     cuda-fft2d and cuda-fft2d-smooth, r2r:dct2+dct2 by cuda-r2r (the shapes of peer-vkfft-r2r)
 #   peer-vkfft-<dev>.csv  (only with VKBENCH, the peer binary built by ../shared/peers/build.sh) VkFFT's 2-D DCT-II/III
 #                     and batched DCT-IV with cuFFT and the copy of the same shapes, in its own process
+#   peer-vkfft-dct4-<dev>.csv  (capability peer-dct4; only with VKBENCH) VkFFT's batched DCT-IV at the lengths of dct4
+#                     (about 2^24 elements each), with the copy of the same bytes; run it in the same call as dct4
 #   peer-vkfft-r2r-<dev>.csv  (capability peer-r2r; only with VKBENCH_R2R, the 4th argument or the environment variable:
 #                     the binary built by scripts/bench/peers/build.sh) VkFFT's 3-D DCT-II/III, 2-D DCT-I, DST-II/III
 #                     and DCT-II/III of 20000 matrices of 240x240, with cuFFT and the copy of the same shapes
@@ -28,7 +32,7 @@
 #   cp OUT_DIR/*.csv bench/results/ && /usr/bin/python3 scripts/bench/make_performance_docs.py
 #
 # Environment: REPS (default 20) timed repetitions per point; SWEEPS (comma list, default
-# "dct2d,shapes,dct1d,block8,dct4,lot,r2r,peer-vkfft,peer-r2r") to run a subset; VKBENCH_R2R (when no 4th argument);
+# "dct2d,shapes,dct1d,block8,dct4,lot,r2r,peer-vkfft,peer-dct4,peer-r2r") to run a subset; VKBENCH_R2R (when no 4th argument);
 # DEVICE_SLUG; SWEEPS_VERBOSE=1 prints every row at the end.
 # Each invocation runs under `timeout 240`; a failed one is reported, its capability file is written from the
 # commands that succeeded (or not at all), and the script exits non-zero at the end.
@@ -39,7 +43,7 @@ OUTDIR=${2:?usage: scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH [VKBENCH_R
 VKBENCH=${3:-}
 VKBENCH_R2R=${4:-${VKBENCH_R2R:-}}
 REPS=${REPS:-20}
-SWEEPS=${SWEEPS:-dct2d,shapes,dct1d,block8,dct4,lot,r2r,peer-vkfft,peer-r2r}
+SWEEPS=${SWEEPS:-dct2d,shapes,dct1d,block8,dct4,lot,r2r,peer-vkfft,peer-dct4,peer-r2r}
 # Photograph and matrix shapes, and 40 random smooth shapes (sides 16..16384 of prime factors 2..13, 2^14..2^24
 # elements, Python's random.Random(27)), for the shapes capability and the peer.
 IMAGE_SHAPES=1080x1920,1920x1080,720x1280,1000x1000,1536x1536,2160x3840,3000x4000,6144x6144,4000x6000,100x10000,10000x100
@@ -48,6 +52,11 @@ RANDOM_SHAPES=10010x1485,1575x810,180x154,5632x2112,1260x2640,3087x715,1215x1152
 12740x520,2275x6468,154x1815,4160x2376,33x2475,550x12870,1372x676,4455x2430,5120x143,5145x1232,637x882,243x2145,\
 130x2925,338x1755,9625x210,1728x3993
 # The real-to-real shapes (r2r and peer-r2r): 3-D DxHxW, 2-D HxW, and the batch of small matrices.
+# Batched DCT-IV along rows, about 2^24 elements each: short lines (cuda-dct4-small's range) and the lengths.
+DCT4_SHAPES=2097152x8,1048576x16,699050x24,524288x32,508400x33,349525x48,262144x64,167772x100,16777x1000,16400x1023,\
+4095x4097
+DCT4_PEER=8x2097152,16x1048576,24x699050,32x524288,33x508400,48x349525,64x262144,100x167772,1000x16777,1023x16400,\
+4097x4095,256x65536,1024x16384,4096x4096
 SHAPES_3D=256x256x256,512x512x512,384x512x640
 SHAPES_R2R_2D=4096x4096,1080x1920
 BATCH_SHAPE=240x240
@@ -172,7 +181,8 @@ else
   wanted block8 && capability block8 -- --ops dct2,idct2 --block 8 --norm ortho \
     --sizes 2048x2048,4096x4096,8192x8192 --backends cuda-8x8,cuda-8x8-def --precision f32
   wanted dct4 && capability dct4 -- --ops dct4 --axis rows --sizes 1x17,1048576x17 \
-    --backends cuda-dct4-direct,cuda-dct4-sec4,cuda-dct4-sec8,cuda-dct4-fft --precision f64,f32 \
+    --backends cuda-dct4-direct,cuda-dct4-sec4,cuda-dct4-sec8,cuda-dct4-small,cuda-dct4-fft --precision f64,f32 \
+    -- --ops dct4 --axis rows --sizes "$DCT4_SHAPES" --backends cuda-dct4-small,cuda-dct4-fft --precision f32,f64 \
     -- --ops dct4,idct4 --axis rows --norm ortho --sizes 65536x256,16384x1024,4096x4096,16384x1023 \
     --backends cuda-dct4-fft --precision f32,f64
   wanted lot && capability lot -- --ops lot,ilot --sizes 2048x2048,4096x4096,8192x8192 \
@@ -191,7 +201,15 @@ fi
 if wanted peer-vkfft && [[ -n $VKBENCH ]]; then
   if [[ -x $VKBENCH ]]; then
     capability peer-vkfft -- @peer --shapes 512x512,1024x1024,2048x2048,4096x4096,8192x8192,"$IMAGE_SHAPES" \
-      --dct4 256x65536,1024x16384,17x1048576 -- @peer --only 2d --shapes "$RANDOM_SHAPES"
+      --dct4 256x65536,1024x16384,17x1048576 -- @peer --only 2d --shapes "$RANDOM_SHAPES" --max-seconds 100
+  else
+    say "sweeps: VKBENCH '$VKBENCH' is not an executable"
+    status=1
+  fi
+fi
+if wanted peer-dct4 && [[ -n $VKBENCH ]]; then
+  if [[ -x $VKBENCH ]]; then
+    capability peer-vkfft-dct4 -- @peer --only dct4 --dct4 17x1048576,"$DCT4_PEER"
   else
     say "sweeps: VKBENCH '$VKBENCH' is not an executable"
     status=1
