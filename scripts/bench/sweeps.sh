@@ -23,7 +23,7 @@
 #   peer-vkfft-<dev>.csv  (only with VKBENCH, the peer binary built by ../shared/peers/build.sh) VkFFT's 2-D DCT-II/III
 #                     and batched DCT-IV with cuFFT and the copy of the same shapes, in its own process
 #   peer-vkfft-dct4-<dev>.csv  (capability peer-dct4; only with VKBENCH) VkFFT's batched DCT-IV at the lengths of dct4
-#                     (about 2^24 elements each), with the copy of the same bytes; run it in the same call as dct4
+#                     (about 2^24 elements each), with the copy of the same bytes; run it beside dct4 on the same machine
 #   peer-vkfft-r2r-<dev>.csv  (capability peer-r2r; only with VKBENCH_R2R, the 4th argument or the environment variable:
 #                     the binary built by scripts/bench/peers/build.sh) VkFFT's 3-D DCT-II/III, 2-D DCT-I, DST-II/III
 #                     and DCT-II/III of 20000 matrices of 240x240, with cuFFT and the copy of the same shapes
