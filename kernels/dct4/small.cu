@@ -1,6 +1,6 @@
 /* cuda-dct4-small: launchers of the short-line DCT-IV kernel of kernels/dct4/small.cuh (the method is described
-   there). The matrix C[n][k] = σ cos(π(2n+1)(2k+1)/4N) is built in long double at plan time and uploaded once per
-   axis. Axis both: the rows pass in -> out, then the columns pass in place in out (no workspace). */
+   there). The matrix (small::matrix) is built in long double at plan time and uploaded once per axis. Axis both: the
+   rows pass in -> out, then the columns pass in place in out (no workspace). */
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -16,13 +16,7 @@ template <class T>
 class SmallAxis {
  public:
   SmallAxis(i64 n, i64 lines, i64 matrices, i64 width, bool cols, double sig) {
-    const int nc = small::mat_cols(static_cast<int>(n));
-    const long double pi = 3.141592653589793238462643383279502884L;
-    std::vector<T> m(static_cast<std::size_t>(n * nc), T(0));
-    for (i64 j = 0; j < n; ++j)
-      for (i64 k = 0; k < n; ++k)
-        m[j * nc + k] = static_cast<T>(sig * std::cos(pi * ((2 * j + 1) * (2 * k + 1) % (8 * n)) / (4.0L * n)));
-    mat_ = upload_table(m);
+    mat_ = upload_table(small::matrix<T>(static_cast<int>(n), sig));
     a_.n = static_cast<int>(n);
     a_.cols = cols;
     a_.mat = mat_.as<const T>();

@@ -19,6 +19,9 @@
 
    Plain CUDA C++ with no host-runtime dependencies: tests/emulate/emulate_dct4_small.cpp compiles it on the host. */
 
+#include <cmath>
+#include <vector>
+
 namespace dct::cuda::dct4::small {
 
 extern __shared__ __align__(16) unsigned char small_smem[];
@@ -40,6 +43,18 @@ __host__ __device__ constexpr int tile_max() {
 
 // Padded row length of the matrix (a multiple of kK; zeros beyond N).
 __host__ __device__ constexpr int mat_cols(int n) { return (n + kK - 1) / kK * kK; }
+// The matrix, n rows of mat_cols(n): C[j][k] = σ cos(π(2j+1)(2k+1)/4n), built in long double (the plan's table; the
+// host emulation builds it here too).
+template <class T>
+std::vector<T> matrix(int n, long double sig) {
+  const int nc = mat_cols(n);
+  const long double pi = 3.141592653589793238462643383279502884L;
+  std::vector<T> m(static_cast<std::size_t>(n) * nc, T(0));
+  for (long long j = 0; j < n; ++j)
+    for (long long k = 0; k < n; ++k)
+      m[j * nc + k] = static_cast<T>(sig * std::cos(pi * ((2 * j + 1) * (2 * k + 1) % (8LL * n)) / (4.0L * n)));
+  return m;
+}
 // Shared stride between lines: rows N rounded up to odd, columns 1 (the stride between values is then L).
 __host__ __device__ constexpr int line_stride(int n, bool cols) { return cols ? 1 : (n | 1); }
 // log2 of L, the lines of a tile: the most whose shared tile fits tile_max (columns: at most 64, 256 bytes of f32

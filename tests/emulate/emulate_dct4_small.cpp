@@ -1,8 +1,8 @@
 /* Host emulation of the short-line DCT-IV kernel (kernels/dct4/small.cuh, cuda-dct4-small) for machines without a
    GPU, as emulate_smooth.cpp: the header compiled as plain C++, each CTA run as one std::thread per CUDA thread with a
    std::barrier for __syncthreads, dynamic shared memory one static buffer poisoned with NaN before each CTA, and a
-   grid of two CTAs so that the grid-stride loop takes several tiles per CTA. The matrix is built as
-   kernels/dct4/small.cu builds it. Compared with the long-double definition
+   grid of two CTAs so that the grid-stride loop takes several tiles per CTA. The matrix is small::matrix,
+   the plan's. Compared with the long-double definition
      Y_k = σ Σ_n x_n cos(π(2n+1)(2k+1)/4N),  σ = 2 (dct4), 1/N (idct4), √(2/N) (ortho),
    for N = 1 .. 20, 24, 31, 32, 33, 47, 48, 62, 63 (idct4 and ortho on a few of them), rows (lines that leave a partial
    last tile) and columns (two matrices, widths that leave a partial tile), f32 and f64. Outputs poisoned (NaN) before
@@ -56,11 +56,7 @@ double run(int n, bool cols, int variant) {
   std::mt19937 g(n * 7 + cols * 3 + variant);
   std::uniform_real_distribution<double> u(-1, 1);
   for (T& v : x) v = static_cast<T>(u(g));
-  const int nc = small::mat_cols(n);
-  std::vector<T> mat(static_cast<std::size_t>(n) * nc, T(0));
-  for (int j = 0; j < n; ++j)
-    for (int k = 0; k < n; ++k)
-      mat[j * nc + k] = static_cast<T>(sig * std::cos(kPi * ((2LL * j + 1) * (2 * k + 1) % (8LL * n)) / (4.0L * n)));
+  const std::vector<T> mat = small::matrix<T>(n, sig);
   small::Args<T> a;
   a.mat = mat.data();
   a.n = n;
