@@ -26,6 +26,7 @@
 #include "app/commands.hpp"
 #include "app/common.hpp"
 #include "app/dispatch.hpp"
+#include "app/image_decode.hpp"
 #include "app/jpeg_file.hpp"
 #include "app/options.hpp"
 #include "app/pipeline.hpp"
@@ -218,6 +219,12 @@ struct Job {
   bool jpg(std::int64_t i, std::int64_t k) const {
     return !skip && r.mode == core::CompressMode::kJpeg && is_jpeg_path(outputs[i][k]);
   }
+  // Entry (i, k) runs the CPU compressor's f32 jpeg block loop on the decoded 8-bit samples as they are (no planes,
+  // Dataset::samples8) and needs no reconstruction image (no report or --json metrics).
+  bool direct(std::int64_t i, std::int64_t k) const {
+    return jpg(i, k) && !details() && r.prec == core::Precision::kF32 &&
+           (r.backend == "auto" || r.backend == "cpu" || r.backend == "cpu-8x8-flmad");
+  }
 };
 
 // An input as read (stage 1), shared by the entries of its qualities.
@@ -261,6 +268,8 @@ std::shared_ptr<Source> read_source(const Job& job, std::int64_t i) {
     for (const auto& out : job.outputs[i]) core::check_output_path(out, job.o.inputs);
     core::ReadOptions ro = read_options(job.g, InputOptions{}, core::Precision::kF32);
     ro.pool = job.images.get();
+    ro.samples8 = ro.prec == core::Precision::kF32;
+    for (std::size_t k = 0; k < job.outputs[i].size(); ++k) ro.samples8 = ro.samples8 && job.direct(i, std::int64_t(k));
     s->data = read_input(input, ro);
   } catch (const Error& e) {
     s->error = message_of(e, input);
@@ -299,6 +308,10 @@ Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::in
   }
   const std::string& input = job.o.inputs[src->index];
   try {
+    if (!job.direct(src->index, k)) {
+      std::lock_guard<std::mutex> lock(src->mu);
+      ensure_planes(src->data, job.images.get());
+    }
     core::CompressRequest r = job.r;
     r.quality = job.qualities[k];
     if (job.skip) {
@@ -365,12 +378,12 @@ Item write_entry(const Job& job, Coded&& c) {
     it.code = !src.error.empty() ? src.code : c.code;
     return it;
   }
-  const core::HostTensor& in = src.data.tensor;
-  const std::int64_t h = in.rows(), w = in.cols();
+  const core::HostTensor& in = src.data.tensor;  // empty while only the 8-bit samples were needed (Job::direct)
+  const std::int64_t h = src.data.rows(), w = src.data.cols();
   try {
     if (job.jpg(i, k)) {
-      const std::int64_t np = core::coded_planes(in.channels());
-      if (np < in.channels() && k == 0)
+      const std::int64_t np = core::coded_planes(src.data.channels());
+      if (np < src.data.channels() && k == 0)
         it.note = "dctool: note: " + printable(it.output) + ": the alpha channel is not stored in the .jpg";
       const std::vector<unsigned char> file =
           encode_jpeg(c.res.quantized, h, w, job.o.optimize, it.output, job.r.progressive);
@@ -391,6 +404,7 @@ Item write_entry(const Job& job, Coded&& c) {
       const bool need_colour = !own || job.details();
       {
         std::lock_guard<std::mutex> lock(src.mu);
+        if (need_colour) ensure_planes(src.data, job.images.get());
         if (src.colour == nullptr && need_colour) {
           if (np < in.channels() || in.precision() != core::Precision::kF32) src.colour_copy = first_channels(in, np);
           src.colour = src.colour_copy ? &*src.colour_copy : &in;
@@ -433,7 +447,7 @@ Item write_entry(const Job& job, Coded&& c) {
   }
   it.blockiness_input = src.blockiness_input.value_or(0.0);
   it.nonzero_fraction = c.res.nonzero_fraction();
-  it.entropy_bpp = c.res.entropy_bpp(in.shape().count());
+  it.entropy_bpp = c.res.entropy_bpp(h * w);
   it.backend = c.res.backend;
   lap("metrics");
   it.times.add("total", ms_between(src.start, mark));

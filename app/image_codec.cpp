@@ -161,6 +161,27 @@ core::Dataset planar_dataset(const std::uint16_t* px, std::int64_t width, std::i
   return planar(px, width, height, channels, prec, core::SourceKind::kImage16, pool);
 }
 
+core::Dataset image_dataset8(DecodeBuffer&& buffer, std::int64_t width, std::int64_t height, int channels,
+                             const core::ReadOptions& opt) {
+  if (!opt.samples8 || (channels != 1 && channels != 3))
+    return planar_dataset(buffer.bytes.get(), width, height, channels, opt.prec, opt.pool);
+  auto s = std::make_shared<core::Samples8>();
+  s->bytes = std::move(buffer.bytes);
+  s->rows = height;
+  s->cols = width;
+  s->channels = channels;
+  core::Dataset d;
+  d.kind = core::SourceKind::kImage8;
+  d.samples8 = std::move(s);
+  return d;
+}
+
+void ensure_planes(core::Dataset& d, core::TensorPool* pool) {
+  if (d.has_planes() || !d.samples8) return;
+  const core::Samples8& s = *d.samples8;
+  d.tensor = planar_dataset(s.bytes.get(), s.cols, s.rows, s.channels, core::Precision::kF32, pool).tensor;
+}
+
 void* allocate_decode_buffer(void* decode_buffer, std::size_t bytes) {
   try {
     auto* b = static_cast<DecodeBuffer*>(decode_buffer);

@@ -69,5 +69,11 @@ core::Dataset planar_dataset(const std::uint8_t* px, std::int64_t width, std::in
                              core::Precision prec, core::TensorPool* pool = nullptr);
 core::Dataset planar_dataset(const std::uint16_t* px, std::int64_t width, std::int64_t height, int channels,
                              core::Precision prec, core::TensorPool* pool = nullptr);
+// A decoded 8-bit image: with ReadOptions::samples8 and 1 or 3 channels, the buffer itself as Dataset::samples8
+// (no planes); else planar_dataset of it.
+core::Dataset image_dataset8(DecodeBuffer&& buffer, std::int64_t width, std::int64_t height, int channels,
+                             const core::ReadOptions& opt);
+// Makes `d`'s planes from its samples8 where it has none (ReadOptions::samples8); nothing otherwise.
+void ensure_planes(core::Dataset& d, core::TensorPool* pool = nullptr);
 
 }  // namespace dct::app

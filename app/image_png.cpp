@@ -205,7 +205,7 @@ core::Dataset decode_png(Bytes file, const std::string& name, const core::ReadOp
     return planar_dataset(reinterpret_cast<const std::uint16_t*>(buffer.bytes.get()), w, h, st.channels, opt.prec,
                           opt.pool);
   }
-  return planar_dataset(buffer.bytes.get(), w, h, st.channels, opt.prec, opt.pool);
+  return image_dataset8(std::move(buffer), w, h, st.channels, opt);
 }
 
 namespace {

@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include <memory>
+#include <type_traits>
 
 #include "app/image_decode.hpp"
 #include "core/error.hpp"
@@ -158,16 +159,18 @@ bool encode_c(const EncodeArgs* a, unsigned char** out, unsigned long* size, cha
   // The arrays cover whole MCUs (as jpegtran's): 4:2:0's luma rounded up to 2x2 blocks; the blocks past the
   // image's (ceil(H/8) x ceil(W/8) luma) are never read: libjpeg codes its dummy blocks there (AC 0, the DC of the
   // block before), as cjpeg does.
+  static_assert(std::is_same_v<JCOEF, std::int16_t>, "the coefficient planes are copied as libjpeg's JCOEF");
   jvirt_barray_ptr arrays[3];
   for (int c = 0; c < a->components; ++c) {
     jpeg_component_info* comp = &cinfo.comp_info[c];
     comp->h_samp_factor = comp->v_samp_factor = c == 0 ? a->luma_factor : 1;
     comp->quant_tbl_no = a->chroma[c] ? 1 : 0;
     const JDIMENSION f = c == 0 ? static_cast<JDIMENSION>(a->luma_factor) : 1;
-    // pre_zero TRUE: 4:2:0's rounded-up rows past the image are read (and must be defined) though never written.
+    // pre_zero where f > 1: 4:2:0's rounded-up blocks past the image are read (and must be defined) though never
+    // written; with f = 1 every block is written below, and zeroing them first would cost a pass over the arrays.
     arrays[c] =
-        (*cinfo.mem->request_virt_barray)((j_common_ptr)&cinfo, JPOOL_IMAGE, TRUE, (a->blocks_wide[c] + f - 1) / f * f,
-                                          (a->blocks_high[c] + f - 1) / f * f, f);
+        (*cinfo.mem->request_virt_barray)((j_common_ptr)&cinfo, JPOOL_IMAGE, f > 1 ? TRUE : FALSE,
+                                          (a->blocks_wide[c] + f - 1) / f * f, (a->blocks_high[c] + f - 1) / f * f, f);
   }
   cinfo.optimize_coding = a->optimize ? TRUE : FALSE;
   if (a->progressive) jpeg_simple_progression(&cinfo);  // cjpeg -progressive's scan script
@@ -176,8 +179,7 @@ bool encode_c(const EncodeArgs* a, unsigned char** out, unsigned long* size, cha
     for (JDIMENSION by = 0; by < a->blocks_high[c]; ++by) {
       JBLOCKARRAY row = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[c], by, 1, TRUE);
       const std::int16_t* src = a->planes[c] + std::size_t(by) * a->blocks_wide[c] * DCTSIZE2;
-      for (JDIMENSION bx = 0; bx < a->blocks_wide[c]; ++bx)
-        for (int k = 0; k < DCTSIZE2; ++k) row[0][bx][k] = static_cast<JCOEF>(src[std::size_t(bx) * DCTSIZE2 + k]);
+      std::memcpy(row[0][0], src, std::size_t(a->blocks_wide[c]) * DCTSIZE2 * sizeof(JCOEF));  // a row's blocks
     }
   jpeg_finish_compress(&cinfo);
   jpeg_destroy_compress(&cinfo);
@@ -377,7 +379,7 @@ core::Dataset decode_jpeg_image(Bytes file, const std::string& name, const core:
   s.method = JDCT_ISLOW;
   DecodeBuffer buffer;
   run_decoder(decode_c, s, file, buffer, name, opt.max_pixels);
-  return planar_dataset(buffer.bytes.get(), s.width, s.height, s.components, opt.prec, opt.pool);
+  return image_dataset8(std::move(buffer), s.width, s.height, s.components, opt);
 }
 
 core::HostTensor read_jpeg_coefficients(Bytes file, const std::string& name, const core::ReadOptions& opt) {

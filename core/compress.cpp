@@ -69,8 +69,7 @@ double CompressResult::entropy_bpp(std::int64_t pixels) const {
 void validate_compress(const CompressRequest& r, const Dataset& in) {
   if (in.kind == SourceKind::kMatrix)
     throw Error(ErrorCode::kInput, "compress takes images (.png .jpg .bmp .tga .pgm .ppm), not matrices");
-  if (in.tensor.channels() < 1 || in.tensor.channels() > 4)
-    throw Error(ErrorCode::kInput, "images of 1 to 4 channels only");
+  if (in.channels() < 1 || in.channels() > 4) throw Error(ErrorCode::kInput, "images of 1 to 4 channels only");
   if (r.mode != CompressMode::kJpeg && r.sampling != ChromaSampling::k444)
     throw Error(ErrorCode::kUsage, "--sampling", "chroma sampling 4:2:0 is a jpeg mode option");
   switch (r.mode) {

@@ -7,9 +7,12 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/backend.hpp"
@@ -71,6 +74,28 @@ struct CompressRequest {
   bool keep_image = false;
 };
 
+// An allocator whose value-initialization leaves trivial values uninitialized: a coefficient plane is written whole
+// by its compressor, so resize() need not zero it first (a pass over 12 MB for a 1080p RGB image).
+template <class T>
+struct NoInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = NoInitAllocator<U>;
+  };
+  NoInitAllocator() = default;
+  template <class U>
+  NoInitAllocator(const NoInitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using CoefficientPlane = std::vector<std::int16_t, NoInitAllocator<std::int16_t>>;
+
 // The quantized coefficients of jpeg mode, for writing a JPEG file: one plane per coded plane (gray, or Y, Cb,
 // Cr), plane 0 of blocks_high x blocks_wide 8x8 blocks (ceil(H/8) x ceil(W/8)), planes 1 and 2 of
 // chroma_blocks_high x chroma_blocks_wide (4:4:4: the same; 4:2:0: ceil(H/16) x ceil(W/16)), blocks in raster
@@ -81,7 +106,7 @@ struct QuantizedCoefficients {
   std::int64_t chroma_blocks_high = 0, chroma_blocks_wide = 0;
   ChromaSampling sampling = ChromaSampling::k444;
   int quality = 75;
-  std::vector<std::vector<std::int16_t>> planes;
+  std::vector<CoefficientPlane> planes;  // every value written by the compressor
   std::vector<bool> chroma;
 };
 

@@ -5,6 +5,7 @@
 // Every writer goes through AtomicFile: a temporary in the destination directory renamed on success.
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,9 +20,24 @@ inline constexpr std::int64_t kDefaultMaxPixels = std::int64_t{1} << 28;
 // Where a tensor came from; decides the PSNR peak and how it may be written back.
 enum class SourceKind { kMatrix, kImage8, kImage16 };
 
+// An 8-bit image's samples as decoded: rows x cols pixels of `channels` interleaved bytes.
+struct Samples8 {
+  std::unique_ptr<unsigned char[]> bytes;
+  std::int64_t rows = 0, cols = 0;
+  int channels = 0;
+};
+
 struct Dataset {
   HostTensor tensor;  // planes = channels (gray 1, gray+alpha 2, RGB 3, RGBA 4; npy (H,W,C) gives C)
   SourceKind kind = SourceKind::kMatrix;
+  // Read with ReadOptions::samples8, an 8-bit gray or RGB image comes back as its interleaved samples, `tensor`
+  // left empty: the CPU compressor's jpeg block loop reads them as they are, and whoever needs the planes makes
+  // them (app::ensure_planes) once.
+  std::shared_ptr<const Samples8> samples8;
+  bool has_planes() const { return !tensor.empty(); }
+  std::int64_t rows() const { return has_planes() || !samples8 ? tensor.rows() : samples8->rows; }
+  std::int64_t cols() const { return has_planes() || !samples8 ? tensor.cols() : samples8->cols; }
+  std::int64_t channels() const { return has_planes() || !samples8 ? tensor.channels() : samples8->channels; }
 };
 
 // What a .npy header says: the array's shape as stored (1 to 3 extents; read_npy gives a 1-D (N,) array as the
@@ -53,6 +69,8 @@ struct ReadOptions {
   // A 3-D .npy (A, B, C) as one plane of (A*B) x C in the file's C order (the arrays of dct/dst/r2r), not the C
   // channels of A x B (the (H, W, C) image convention of the other commands).
   bool volume = false;
+  // 8-bit gray and RGB images come back as Dataset::samples8, without planes (the compressor's fast path).
+  bool samples8 = false;
 };
 
 struct WriteOptions {

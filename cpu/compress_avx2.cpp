@@ -2,21 +2,24 @@
    They compute exactly what the portable stages (cpu/compress_jpeg.cpp) compute: the same IEEE operations in the
    same order (no FMA: the target is AVX2 alone and the file is compiled with -ffp-contract=off), so q and the
    reconstruction are bit-identical on every x86-64 CPU and equal to the GPU coefficient kernel's q.
-   - colour conversion: four pixels per double register, ((k_r R + k_g G) + k_b B) (+ 128) + 0.5, floor, clamp;
+   - colour conversion: eight pixels per float register, ((k_r R + k_g G) + k_b B) (+ 128) + 0.5, floor, clamp,
+     with the rare groups whose sums lie near a rounding boundary redone by the portable stage (below);
    - block: eight float registers, one per row: math::block8::fl_forward across them (the columns), an in-register
      transpose, fl_forward again (the rows), transpose back, × S; q = floor(F / Q + 0.5); q·Q·S, fl_inverse twice
      the same way; the sample rounded half up as floor(v + 128.5): round to nearest even, plus 1 where v lies
      exactly half-way (v − rne(v) = 1/2, exact), + 128, clamped;
-   - back to RGB: four pixels per double register, (Y + k (C − 128)) + 0.5, floor, clamp, as core::ycc_to_rgb. */
+   - back to RGB: eight pixels per float register, (Y + k (C − 128)) + 0.5, floor, clamp, as core::ycc_to_rgb, near
+     boundaries the same way. */
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
 #include "cpu/compress_jpeg.hpp"
 
 #pragma GCC diagnostic ignored "-Wignored-attributes"  // __m256 as a template argument
-#if defined(__clang__)  // clang ignores GCC's target pragma
+#if defined(__clang__)                                 // clang ignores GCC's target pragma
 #pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
 #else
 #pragma GCC push_options
@@ -60,52 +63,60 @@ Consts4<__m256> fl_consts() {
       _mm256_set1_ps(static_cast<float>(math::block8::kFlT3)), _mm256_set1_ps(static_cast<float>(math::block8::kFlR))};
 }
 
-// clamp(floor(v), 0, 255) of four doubles as bytes 0..3 of the result.
-inline std::uint32_t bytes4(__m256d v) {
-  v = _mm256_min_pd(_mm256_max_pd(_mm256_floor_pd(v), _mm256_setzero_pd()), _mm256_set1_pd(255.0));
-  const __m128i i = _mm256_cvttpd_epi32(v);
-  const __m128i b = _mm_packus_epi16(_mm_packus_epi32(i, i), _mm_setzero_si128());
-  return static_cast<std::uint32_t>(_mm_cvtsi128_si32(b));
+// The colour conversions in float, eight pixels at a time, exact: v = the definition's sum in float (its error is
+// below 1e-4 for these ranges), floor(v + 0.5) equals the definition's double result wherever v + 0.5 lies more than
+// kNear from an integer; a group of eight with any lane nearer is redone by the portable stage (the definition).
+// Ties occur at about one pixel in a thousand (Y's constants have three decimals), so the fallback is rare; the
+// exhaustive test over all 2^24 colours (tests/cpu/test_compress_core.cpp) checks every group.
+constexpr float kNear = 1.0f / 4096;
+
+// floor(v) clamped to 0..255 (as floats), and whether v lies within kNear of an integer.
+inline __m256 floor_clamp(__m256 v, __m256& near) {
+  const __m256 f = _mm256_floor_ps(v), d = _mm256_sub_ps(v, f);
+  near = _mm256_or_ps(near, _mm256_or_ps(_mm256_cmp_ps(d, _mm256_set1_ps(kNear), _CMP_LT_OQ),
+                                         _mm256_cmp_ps(d, _mm256_set1_ps(1.0f - kNear), _CMP_GT_OQ)));
+  return _mm256_min_ps(_mm256_max_ps(f, _mm256_setzero_ps()), _mm256_set1_ps(255.f));
 }
 
-// (k_r R + k_g G) + k_b B, four pixels.
-inline __m256d dot3(__m256d R, __m256d G, __m256d B, double kr, double kg, double kb) {
-  return _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kr), R), _mm256_mul_pd(_mm256_set1_pd(kg), G)),
-                       _mm256_mul_pd(_mm256_set1_pd(kb), B));
+// Eight floats holding integers 0..255 stored as bytes.
+inline void store_bytes8(std::uint8_t* d, __m256 v) {
+  const __m256i k = _mm256_cvttps_epi32(v);
+  const __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(k), _mm256_extracti128_si256(k, 1));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(d), _mm_packus_epi16(w, w));
 }
 
-// Four bytes (the low ones of w) as doubles.
-inline __m256d bytes_pd(std::uint32_t w) {
-  return _mm256_cvtepi32_pd(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(static_cast<int>(w))));
+// (k_r R + k_g G) + k_b B in float.
+inline __m256 dot3(__m256 R, __m256 G, __m256 B, double kr, double kg, double kb) {
+  return _mm256_add_ps(
+      _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(float(kr)), R), _mm256_mul_ps(_mm256_set1_ps(float(kg)), G)),
+      _mm256_mul_ps(_mm256_set1_ps(float(kb)), B));
 }
 
-// clamp(floor(v), 0, 255) of four doubles stored as floats.
-inline void store4(float* d, __m256d v) {
-  v = _mm256_min_pd(_mm256_max_pd(_mm256_floor_pd(v), _mm256_setzero_pd()), _mm256_set1_pd(255.0));
-  _mm_storeu_ps(d, _mm256_cvtpd_ps(v));
+// Eight bytes as floats.
+inline __m256 bytes8_ps(const std::uint8_t* p) {
+  return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
 }
 
 void ycc_row(const float* r, const float* g, const float* b, std::int64_t n, std::uint8_t* y, std::uint8_t* cb,
              std::uint8_t* cr) {
   using namespace math::jpeg;
-  const __m256d half = _mm256_set1_pd(0.5), c128 = _mm256_set1_pd(128.0);
+  const __m256 half = _mm256_set1_ps(0.5f), c128h = _mm256_set1_ps(128.5f);
   std::int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const __m256d R = _mm256_cvtps_pd(_mm_loadu_ps(r + i)), G = _mm256_cvtps_pd(_mm_loadu_ps(g + i)),
-                  B = _mm256_cvtps_pd(_mm_loadu_ps(b + i));
-    const std::uint32_t vy = bytes4(_mm256_add_pd(dot3(R, G, B, kYr, kYg, kYb), half));
-    const std::uint32_t vb = bytes4(_mm256_add_pd(_mm256_add_pd(dot3(R, G, B, kCbR, kCbG, kCbB), c128), half));
-    const std::uint32_t vr = bytes4(_mm256_add_pd(_mm256_add_pd(dot3(R, G, B, kCrR, kCrG, kCrB), c128), half));
-    std::memcpy(y + i, &vy, 4);
-    std::memcpy(cb + i, &vb, 4);
-    std::memcpy(cr + i, &vr, 4);
+  for (; i + 8 <= n; i += 8) {
+    const __m256 R = _mm256_loadu_ps(r + i), G = _mm256_loadu_ps(g + i), B = _mm256_loadu_ps(b + i);
+    __m256 near = _mm256_setzero_ps();
+    const __m256 vy = floor_clamp(_mm256_add_ps(dot3(R, G, B, kYr, kYg, kYb), half), near);
+    const __m256 vb = floor_clamp(_mm256_add_ps(dot3(R, G, B, kCbR, kCbG, kCbB), c128h), near);
+    const __m256 vr = floor_clamp(_mm256_add_ps(dot3(R, G, B, kCrR, kCrG, kCrB), c128h), near);
+    if (_mm256_movemask_ps(near) != 0) {
+      portable_stages().ycc_row(r + i, g + i, b + i, 8, y + i, cb + i, cr + i);
+      continue;
+    }
+    store_bytes8(y + i, vy);
+    store_bytes8(cb + i, vb);
+    store_bytes8(cr + i, vr);
   }
-  for (; i < n; ++i) {
-    const int ri = static_cast<int>(r[i]), gi = static_cast<int>(g[i]), bi = static_cast<int>(b[i]);
-    y[i] = static_cast<std::uint8_t>(rgb_to_y(ri, gi, bi));
-    cb[i] = static_cast<std::uint8_t>(rgb_to_cb(ri, gi, bi));
-    cr[i] = static_cast<std::uint8_t>(rgb_to_cr(ri, gi, bi));
-  }
+  if (i < n) portable_stages().ycc_row(r + i, g + i, b + i, n - i, y + i, cb + i, cr + i);
 }
 
 std::uint64_t block(const std::uint8_t* from, std::int64_t fs, const float* scale, const float* qt, std::int16_t* q,
@@ -150,43 +161,130 @@ std::uint64_t block(const std::uint8_t* from, std::int64_t fs, const float* scal
   return nonzero;
 }
 
+// R, G, B of eight pixels (rgb_row's arithmetic); `near` gets the lanes that lie near a rounding boundary.
+inline void rgb8(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, bool half, __m256& R, __m256& G,
+                 __m256& B, __m256& near) {
+  using namespace math::jpeg;
+  const __m256 c128 = _mm256_set1_ps(128.f), h = _mm256_set1_ps(0.5f);
+  __m256 Cb, Cr;
+  if (half) {  // four chroma samples, each for two pixels
+    std::uint32_t b4, r4;
+    std::memcpy(&b4, cb, 4);
+    std::memcpy(&r4, cr, 4);
+    const __m128i vb = _mm_cvtsi32_si128(static_cast<int>(b4)), vr = _mm_cvtsi32_si128(static_cast<int>(r4));
+    Cb = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_unpacklo_epi8(vb, vb)));
+    Cr = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_unpacklo_epi8(vr, vr)));
+  } else {
+    Cb = bytes8_ps(cb);
+    Cr = bytes8_ps(cr);
+  }
+  const __m256 Y = bytes8_ps(y);
+  Cb = _mm256_sub_ps(Cb, c128);
+  Cr = _mm256_sub_ps(Cr, c128);
+  near = _mm256_setzero_ps();
+  R = floor_clamp(_mm256_add_ps(_mm256_add_ps(Y, _mm256_mul_ps(_mm256_set1_ps(float(kRCr)), Cr)), h), near);
+  G = floor_clamp(_mm256_add_ps(_mm256_add_ps(_mm256_add_ps(Y, _mm256_mul_ps(_mm256_set1_ps(float(kGCb)), Cb)),
+                                              _mm256_mul_ps(_mm256_set1_ps(float(kGCr)), Cr)),
+                                h),
+                  near);
+  B = floor_clamp(_mm256_add_ps(_mm256_add_ps(Y, _mm256_mul_ps(_mm256_set1_ps(float(kBCb)), Cb)), h), near);
+}
+
 void rgb_row(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n, bool half, float* r,
              float* g, float* b) {
-  using namespace math::jpeg;
-  const __m256d c128 = _mm256_set1_pd(128.0), h = _mm256_set1_pd(0.5);
   std::int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    std::uint32_t wy, wb, wr;
-    std::memcpy(&wy, y + i, 4);
-    if (half) {
-      std::uint16_t b2, r2;
-      std::memcpy(&b2, cb + i / 2, 2);
-      std::memcpy(&r2, cr + i / 2, 2);
-      const __m128i vb = _mm_cvtsi32_si128(b2), vr = _mm_cvtsi32_si128(r2);
-      wb = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_unpacklo_epi8(vb, vb)));
-      wr = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_unpacklo_epi8(vr, vr)));
-    } else {
-      std::memcpy(&wb, cb + i, 4);
-      std::memcpy(&wr, cr + i, 4);
+  for (; i + 8 <= n; i += 8) {
+    const std::int64_t k = half ? i / 2 : i;
+    __m256 R, G, B, near;
+    rgb8(y + i, cb + k, cr + k, half, R, G, B, near);
+    if (_mm256_movemask_ps(near) != 0) {
+      portable_stages().rgb_row(y + i, cb + k, cr + k, 8, half, r + i, g + i, b + i);
+      continue;
     }
-    const __m256d Y = bytes_pd(wy);
-    const __m256d Cb = _mm256_sub_pd(bytes_pd(wb), c128);
-    const __m256d Cr = _mm256_sub_pd(bytes_pd(wr), c128);
-    store4(r + i, _mm256_add_pd(_mm256_add_pd(Y, _mm256_mul_pd(_mm256_set1_pd(kRCr), Cr)), h));
-    store4(g + i, _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(Y, _mm256_mul_pd(_mm256_set1_pd(kGCb), Cb)),
-                                              _mm256_mul_pd(_mm256_set1_pd(kGCr), Cr)),
-                                h));
-    store4(b + i, _mm256_add_pd(_mm256_add_pd(Y, _mm256_mul_pd(_mm256_set1_pd(kBCb), Cb)), h));
+    _mm256_storeu_ps(r + i, R);
+    _mm256_storeu_ps(g + i, G);
+    _mm256_storeu_ps(b + i, B);
   }
   if (i < n)
     portable_stages().rgb_row(y + i, cb + (half ? i / 2 : i), cr + (half ? i / 2 : i), n - i, half, r + i, g + i,
                               b + i);
 }
 
+// R, G, B of eight interleaved 8-bit pixels (24 bytes) as floats.
+inline void load_rgb8(const std::uint8_t* p, __m256& R, __m256& G, __m256& B) {
+  const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));       // bytes 0..15
+  const __m128i hi = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + 16));  // bytes 16..23
+  constexpr char z = -1;
+  const __m128i r = _mm_or_si128(_mm_shuffle_epi8(lo, _mm_setr_epi8(0, 3, 6, 9, 12, 15, z, z, z, z, z, z, z, z, z, z)),
+                                 _mm_shuffle_epi8(hi, _mm_setr_epi8(z, z, z, z, z, z, 2, 5, z, z, z, z, z, z, z, z)));
+  const __m128i g = _mm_or_si128(_mm_shuffle_epi8(lo, _mm_setr_epi8(1, 4, 7, 10, 13, z, z, z, z, z, z, z, z, z, z, z)),
+                                 _mm_shuffle_epi8(hi, _mm_setr_epi8(z, z, z, z, z, 0, 3, 6, z, z, z, z, z, z, z, z)));
+  const __m128i b = _mm_or_si128(_mm_shuffle_epi8(lo, _mm_setr_epi8(2, 5, 8, 11, 14, z, z, z, z, z, z, z, z, z, z, z)),
+                                 _mm_shuffle_epi8(hi, _mm_setr_epi8(z, z, z, z, z, 1, 4, 7, z, z, z, z, z, z, z, z)));
+  R = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(r));
+  G = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(g));
+  B = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b));
+}
+
+void ycc_row8(const std::uint8_t* rgb, std::int64_t n, std::uint8_t* y, std::uint8_t* cb, std::uint8_t* cr) {
+  using namespace math::jpeg;
+  const __m256 half = _mm256_set1_ps(0.5f), c128h = _mm256_set1_ps(128.5f);
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 R, G, B;
+    load_rgb8(rgb + 3 * i, R, G, B);
+    __m256 near = _mm256_setzero_ps();
+    const __m256 vy = floor_clamp(_mm256_add_ps(dot3(R, G, B, kYr, kYg, kYb), half), near);
+    const __m256 vb = floor_clamp(_mm256_add_ps(dot3(R, G, B, kCbR, kCbG, kCbB), c128h), near);
+    const __m256 vr = floor_clamp(_mm256_add_ps(dot3(R, G, B, kCrR, kCrG, kCrB), c128h), near);
+    if (_mm256_movemask_ps(near) != 0) {
+      portable_stages().ycc_row8(rgb + 3 * i, 8, y + i, cb + i, cr + i);
+      continue;
+    }
+    store_bytes8(y + i, vy);
+    store_bytes8(cb + i, vb);
+    store_bytes8(cr + i, vr);
+  }
+  if (i < n) portable_stages().ycc_row8(rgb + 3 * i, n - i, y + i, cb + i, cr + i);
+}
+
+// The squares of the differences as int32 (at most 3 * 255^2 per pixel, summed per lane over a chunk of at most
+// 4096 pixels: < 2^31), the chunks' sums in int64.
+std::int64_t rgb_sse_row8(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n,
+                          bool half, const std::uint8_t* rgb) {
+  std::int64_t total = 0, i = 0;
+  while (i + 8 <= n) {
+    __m256i acc = _mm256_setzero_si256();
+    const std::int64_t end = std::min(n, i + 4096);
+    for (; i + 8 <= end; i += 8) {
+      const std::int64_t k = half ? i / 2 : i;
+      __m256 R, G, B, near, r0, g0, b0;
+      rgb8(y + i, cb + k, cr + k, half, R, G, B, near);
+      if (_mm256_movemask_ps(near) != 0) {
+        total += portable_stages().rgb_sse_row8(y + i, cb + k, cr + k, 8, half, rgb + 3 * i);
+        continue;
+      }
+      load_rgb8(rgb + 3 * i, r0, g0, b0);
+      const __m256i dr = _mm256_cvttps_epi32(_mm256_sub_ps(R, r0)), dg = _mm256_cvttps_epi32(_mm256_sub_ps(G, g0)),
+                    db = _mm256_cvttps_epi32(_mm256_sub_ps(B, b0));
+      acc = _mm256_add_epi32(acc,
+                             _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(dr, dr), _mm256_mullo_epi32(dg, dg)),
+                                              _mm256_mullo_epi32(db, db)));
+    }
+    alignas(32) std::int32_t lanes[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc);
+    for (const std::int32_t v : lanes) total += v;
+  }
+  if (i < n)
+    total += portable_stages().rgb_sse_row8(y + i, cb + (half ? i / 2 : i), cr + (half ? i / 2 : i), n - i, half,
+                                            rgb + 3 * i);
+  return total;
+}
+
 }  // namespace
 
 const Stages& avx2_stages() {
-  static const Stages s{ycc_row, block, rgb_row};
+  static const Stages s{ycc_row, block, rgb_row, ycc_row8, rgb_sse_row8};
   return s;
 }
 

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <vector>
@@ -48,6 +49,23 @@ std::int32_t symbol_of(double v) {
   const double r = std::floor(v + 0.5);
   return static_cast<std::int32_t>(std::clamp(r, double(std::numeric_limits<std::int32_t>::min()),
                                               double(std::numeric_limits<std::int32_t>::max())));
+}
+
+// The sum of (a[i] - b[i])^2 over n 8-bit samples (int32 per chunk of 8192, as below).
+__attribute__((target_clones("avx2", "default"))) std::int64_t squared_error8(const std::uint8_t* __restrict a,
+                                                                              const std::uint8_t* __restrict b,
+                                                                              std::int64_t n) {
+  std::int64_t s = 0;
+  for (std::int64_t i0 = 0; i0 < n; i0 += 8192) {
+    const std::int64_t i1 = std::min(n, i0 + 8192);
+    std::int32_t part = 0;
+    for (std::int64_t i = i0; i < i1; ++i) {
+      const std::int32_t d = std::int32_t(a[i]) - std::int32_t(b[i]);
+      part += d * d;
+    }
+    s += part;
+  }
+  return s;
 }
 
 // The sum of (a[i] - b[i])^2 over n values that hold integers 0..255, exactly: in int32 over chunks of 8192 values
@@ -96,8 +114,10 @@ class CpuCompressor final : public core::Compressor {
   CompressResult run_t(const CompressRequest& r, const Dataset& in) const {
     if (r.mode == CompressMode::kJpeg && sizeof(T) == 4 && (r.backend == "auto" || r.backend == "cpu-8x8-flmad"))
       return jpeg_blocks(r, in);
+    if (!in.has_planes())
+      throw Error(ErrorCode::kRuntime, "cpu", "this route needs the input's planes (app::ensure_planes)");
     if (r.mode == CompressMode::kJpeg && r.sampling != core::ChromaSampling::k444 &&
-        core::coded_planes(in.tensor.channels()) == 3)
+        core::coded_planes(in.channels()) == 3)
       throw Error(ErrorCode::kUnsupported, "cpu",
                   "chroma sampling 4:2:0 runs in f32 with the jpeg block loop (--backend auto or cpu-8x8-flmad)");
     if (r.mode == CompressMode::kJpeg || r.mode == CompressMode::kLot) return jpeg<T>(r, in);
@@ -116,9 +136,12 @@ class CpuCompressor final : public core::Compressor {
     CompressResult res;
     res.backend = "cpu-8x8-flmad";
     core::Stopwatch sw;
-    const HostTensor conv = in.tensor.precision() == core::Precision::kF32 ? HostTensor() : in.tensor.to(r.prec);
-    const HostTensor& img = in.tensor.precision() == core::Precision::kF32 ? in.tensor : conv;
-    const std::int64_t h = img.rows(), w = img.cols(), ch = img.channels(), hw = h * w;
+    // The source: the f32 planes, or an 8-bit image's interleaved samples as decoded (Dataset::samples8).
+    const bool planar = in.has_planes();
+    const HostTensor conv =
+        !planar || in.tensor.precision() == core::Precision::kF32 ? HostTensor() : in.tensor.to(r.prec);
+    const HostTensor& img = !planar || in.tensor.precision() == core::Precision::kF32 ? in.tensor : conv;
+    const std::int64_t h = in.rows(), w = in.cols(), ch = in.channels(), hw = h * w;
     const int np = core::coded_planes(ch);
     const bool s420 = np == 3 && r.sampling == core::ChromaSampling::k420;
     const std::int64_t bh = (h + 7) / 8, bw = (w + 7) / 8;
@@ -147,12 +170,15 @@ class CpuCompressor final : public core::Compressor {
       const auto table = core::quant_table(r.quality, t == 1);
       for (int k = 0; k < 64; ++k) qt[t][k] = static_cast<float>(table[k]);
     }
-    const float* src = img.data<float>();
+    const float* src = planar ? img.data<float>() : nullptr;
+    const std::uint8_t* src8 = planar ? nullptr : in.samples8->bytes.get();
     // With the coefficients kept (a .jpg output) the reconstruction image is made only when asked for
     // (CompressRequest::keep_image), and its squared error is summed in the loop, except for 4:2:0, whose
     // reconstruction here (each chroma sample repeated) is not a decoder's (fancy upsampling): the caller then
     // decodes the file. Other outputs are measured by the caller against the image it writes (every channel).
     const bool image = !keep || r.keep_image, measured = keep && !s420;
+    if (!planar && image)
+      throw Error(ErrorCode::kRuntime, "cpu", "the reconstruction image needs the input's planes (app::ensure_planes)");
     HostTensor out = image ? HostTensor::uninitialized(Shape2{h, w}, ch, core::Precision::kF32) : HostTensor();
     float* o = image ? out.data<float>() : nullptr;
     std::int64_t sse = 0;
@@ -188,8 +214,13 @@ class CpuCompressor final : public core::Compressor {
         const auto t0 = Clock::now();
         const std::int64_t y0 = m * mcu;
         for (std::int64_t i = 0; i < mcu; ++i) {  // colour conversion, edges replicated
-          const float* row = src + std::min(y0 + i, h - 1) * w;
-          if (np == 1)
+          const std::int64_t y = std::min(y0 + i, h - 1);
+          const float* row = planar ? src + y * w : nullptr;
+          if (!planar && np == 1)
+            std::memcpy(cvp[0] + i * xw, src8 + y * w, static_cast<std::size_t>(w));
+          else if (!planar)
+            st.ycc_row8(src8 + y * w * 3, w, cvp[0] + i * xw, cvp[1] + i * xw, cvp[2] + i * xw);
+          else if (np == 1)
             for (std::int64_t x = 0; x < w; ++x) cvp[0][i * xw + x] = static_cast<std::uint8_t>(row[x]);
           else
             st.ycc_row(row, row + hw, row + 2 * hw, w, cvp[0] + i * xw, cvp[1] + i * xw, cvp[2] + i * xw);
@@ -219,7 +250,16 @@ class CpuCompressor final : public core::Compressor {
                   rcp[pl] + 8 * bx);
         }
         const auto t2 = Clock::now();
-        for (std::int64_t i = 0; (image || measured) && i < mcu && y0 + i < h; ++i) {  // back to RGB, cropped
+        for (std::int64_t i = 0; !planar && measured && i < mcu && y0 + i < h; ++i) {  // the error, 8-bit source
+          const std::uint8_t* r0 = rcp[0] + i * xw;
+          const std::uint8_t* s0 = src8 + (y0 + i) * w * np;
+          if (np == 1)
+            th_sse += squared_error8(r0, s0, w);
+          else
+            th_sse +=
+                st.rgb_sse_row8(r0, rcp[1] + (s420 ? i / 2 : i) * xw, rcp[2] + (s420 ? i / 2 : i) * xw, w, s420, s0);
+        }
+        for (std::int64_t i = 0; planar && (image || measured) && i < mcu && y0 + i < h; ++i) {  // back to RGB, cropped
           const std::int64_t t = (y0 + i) * w;
           const std::uint8_t* r0 = rcp[0] + i * xw;
           float* const dst[3] = {image ? o + t : back.data(), image ? o + hw + t : back.data() + w,
@@ -311,7 +351,7 @@ class CpuCompressor final : public core::Compressor {
       qc.blocks_high = chp / 8;
       qc.blocks_wide = bw;
       qc.quality = r.quality;
-      qc.planes.assign(static_cast<std::size_t>(np), std::vector<std::int16_t>(static_cast<std::size_t>(chw)));
+      qc.planes.assign(static_cast<std::size_t>(np), core::CoefficientPlane(static_cast<std::size_t>(chw)));
       for (int pl = 0; pl < np; ++pl) qc.chroma.push_back(pl > 0);
     }
     for (int pl = 0; pl < np; ++pl) {

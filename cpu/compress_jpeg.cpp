@@ -59,10 +59,33 @@ void rgb_row(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* 
   }
 }
 
+void ycc_row8(const std::uint8_t* rgb, std::int64_t n, std::uint8_t* y, std::uint8_t* cb, std::uint8_t* cr) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    const int ri = rgb[3 * i], gi = rgb[3 * i + 1], bi = rgb[3 * i + 2];
+    y[i] = static_cast<std::uint8_t>(math::jpeg::rgb_to_y(ri, gi, bi));
+    cb[i] = static_cast<std::uint8_t>(math::jpeg::rgb_to_cb(ri, gi, bi));
+    cr[i] = static_cast<std::uint8_t>(math::jpeg::rgb_to_cr(ri, gi, bi));
+  }
+}
+
+std::int64_t rgb_sse_row8(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n,
+                          bool half, const std::uint8_t* rgb) {
+  std::int64_t s = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t k = half ? i / 2 : i;
+    const auto v = core::ycc_to_rgb(y[i], cb[k], cr[k]);
+    for (int c = 0; c < 3; ++c) {
+      const std::int64_t d = static_cast<std::int64_t>(v[c]) - rgb[3 * i + c];
+      s += d * d;
+    }
+  }
+  return s;
+}
+
 }  // namespace
 
 const Stages& portable_stages() {
-  static const Stages s{ycc_row, block, rgb_row};
+  static const Stages s{ycc_row, block, rgb_row, ycc_row8, rgb_sse_row8};
   return s;
 }
 

@@ -20,6 +20,11 @@ struct Stages {
   // two pixels.
   void (*rgb_row)(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n, bool half,
                   float* r, float* g, float* b);
+  // ycc_row from n interleaved 8-bit R, G, B pixels.
+  void (*ycc_row8)(const std::uint8_t* rgb, std::int64_t n, std::uint8_t* y, std::uint8_t* cb, std::uint8_t* cr);
+  // The sum over n pixels and their three channels of (rgb_row's R, G, B − the interleaved 8-bit `rgb`)^2, exactly.
+  std::int64_t (*rgb_sse_row8)(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n,
+                               bool half, const std::uint8_t* rgb);
 };
 
 const Stages& portable_stages();

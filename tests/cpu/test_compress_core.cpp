@@ -130,14 +130,16 @@ TEST_CASE("compress cpu: jpeg at quality 100 is near lossless, the transform bac
 }
 
 // The jpeg block loop's stages (cpu/compress_jpeg.hpp): the AVX2 ones give the portable ones' bits, and those are
-// the definitions (math::jpeg's colour conversion on all 2^24 colours, core::ycc_to_rgb on all 2^24 samples).
+// the definitions (math::jpeg's colour conversion on all 2^24 colours, from f32 planes and from interleaved 8-bit
+// samples; core::ycc_to_rgb on all 2^24 samples, and the squared error against 8-bit samples).
 TEST_CASE("compress cpu: the jpeg stages, AVX2 and portable, are bit-identical to the definitions", "[compress]") {
   const cpu::jpeg::Stages& port = cpu::jpeg::portable_stages();
   const cpu::jpeg::Stages& fast = cpu::jpeg::stages();
   constexpr std::int64_t kRow = 4096 + 3;  // not a multiple of 4: the tails too
   std::vector<float> r(kRow), g(kRow), b(kRow), o1(3 * kRow), o2(3 * kRow);
   std::vector<std::uint8_t> y1(kRow), cb1(kRow), cr1(kRow), y2(kRow), cb2(kRow), cr2(kRow);
-  std::int64_t bad_ycc = 0, bad_rgb = 0, bad_def = 0;
+  std::vector<std::uint8_t> px(3 * kRow);
+  std::int64_t bad_ycc = 0, bad_rgb = 0, bad_def = 0, bad_sse = 0;
   for (std::int64_t c0 = 0; c0 < (1 << 24); c0 += kRow) {
     const std::int64_t n = std::min<std::int64_t>(kRow, (1 << 24) - c0);
     for (std::int64_t i = 0; i < n; ++i) {
@@ -154,6 +156,22 @@ TEST_CASE("compress cpu: the jpeg stages, AVX2 and portable, are bit-identical t
         bad_def += o2[k * kRow + i] != want[k];
       }
     }
+    // The 8-bit interleaved source's error: the sum of the squares of rgb_row's output against a shifted copy of
+    // the colours (so that the differences span -255..255), over the whole row and over odd pieces of it.
+    for (std::int64_t i = 0; i < n; ++i)
+      for (int k = 0; k < 3; ++k) px[3 * i + k] = std::uint8_t((c0 + i) >> (8 * (2 - k)) & 255) ^ std::uint8_t(i * 37);
+    std::int64_t want_sse = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+      for (int k = 0; k < 3; ++k) {
+        const std::int64_t d = std::int64_t(o2[k * kRow + i]) - px[3 * i + k];
+        want_sse += d * d;
+      }
+    bad_sse += fast.rgb_sse_row8(y1.data(), cb1.data(), cr1.data(), n, false, px.data()) != want_sse;
+    bad_sse += port.rgb_sse_row8(y1.data(), cb1.data(), cr1.data(), n, false, px.data()) != want_sse;
+    bad_sse += fast.rgb_sse_row8(y1.data(), cb1.data(), cr1.data(), 13, false, px.data()) !=
+               port.rgb_sse_row8(y1.data(), cb1.data(), cr1.data(), 13, false, px.data());
+    bad_sse += fast.rgb_sse_row8(y1.data(), cb1.data(), cr1.data(), n - 5, true, px.data()) !=
+               port.rgb_sse_row8(y1.data(), cb1.data(), cr1.data(), n - 5, true, px.data());
     fast.ycc_row(r.data(), g.data(), b.data(), n, y1.data(), cb1.data(), cr1.data());
     port.ycc_row(r.data(), g.data(), b.data(), n, y2.data(), cb2.data(), cr2.data());
     for (std::int64_t i = 0; i < n; ++i) {
@@ -161,7 +179,15 @@ TEST_CASE("compress cpu: the jpeg stages, AVX2 and portable, are bit-identical t
       const auto want = core::rgb_to_ycc(r[i], g[i], b[i]);
       bad_def += y2[i] != want[0] || cb2[i] != want[1] || cr2[i] != want[2];
     }
+    // The same colours interleaved as 8-bit samples.
+    for (std::int64_t i = 0; i < n; ++i)
+      px[3 * i] = std::uint8_t(r[i]), px[3 * i + 1] = std::uint8_t(g[i]), px[3 * i + 2] = std::uint8_t(b[i]);
+    fast.ycc_row8(px.data(), n, y2.data(), cb2.data(), cr2.data());
+    for (std::int64_t i = 0; i < n; ++i) bad_ycc += y1[i] != y2[i] || cb1[i] != cb2[i] || cr1[i] != cr2[i];
+    port.ycc_row8(px.data(), n, y2.data(), cb2.data(), cr2.data());
+    for (std::int64_t i = 0; i < n; ++i) bad_ycc += y1[i] != y2[i] || cb1[i] != cb2[i] || cr1[i] != cr2[i];
   }
+  CHECK(bad_sse == 0);
   CHECK(bad_ycc == 0);
   CHECK(bad_rgb == 0);
   CHECK(bad_def == 0);
