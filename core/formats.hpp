@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/tensor.hpp"
@@ -28,6 +29,9 @@ struct Samples8 {
 };
 
 struct Dataset {
+  Dataset() = default;
+  Dataset(HostTensor t, SourceKind k, std::shared_ptr<const Samples8> s = {})
+      : tensor(std::move(t)), kind(k), samples8(std::move(s)) {}
   HostTensor tensor;  // planes = channels (gray 1, gray+alpha 2, RGB 3, RGBA 4; npy (H,W,C) gives C)
   SourceKind kind = SourceKind::kMatrix;
   // Read with ReadOptions::samples8, an 8-bit gray or RGB image comes back as its interleaved samples, `tensor`

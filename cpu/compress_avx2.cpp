@@ -161,6 +161,12 @@ std::uint64_t block(const std::uint8_t* from, std::int64_t fs, const float* scal
   return nonzero;
 }
 
+void block2(const std::uint8_t* from, std::int64_t fs, const float* scale, const float* qt, std::int16_t* q,
+            std::uint8_t* to, std::int64_t ts, std::uint64_t (&nonzero)[2]) {
+  nonzero[0] = block(from, fs, scale, qt, q, to, ts);
+  nonzero[1] = block(from + 8, fs, scale, qt, q + 64, to + 8, ts);
+}
+
 // R, G, B of eight pixels (rgb_row's arithmetic); `near` gets the lanes that lie near a rounding boundary.
 inline void rgb8(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, bool half, __m256& R, __m256& G,
                  __m256& B, __m256& near) {
@@ -284,7 +290,7 @@ std::int64_t rgb_sse_row8(const std::uint8_t* y, const std::uint8_t* cb, const s
 }  // namespace
 
 const Stages& avx2_stages() {
-  static const Stages s{ycc_row, block, rgb_row, ycc_row8, rgb_sse_row8};
+  static const Stages s{ycc_row, block, rgb_row, block2, ycc_row8, rgb_sse_row8};
   return s;
 }
 

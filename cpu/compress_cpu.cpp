@@ -198,16 +198,29 @@ class CpuCompressor final : public core::Compressor {
       std::vector<float> back(image ? 0 : static_cast<std::size_t>(3 * w));  // one row back in RGB, when no image
       std::int64_t th_sse = 0;
       double busy[3] = {0, 0, 0};  // this thread's seconds in prepare, blocks, finish
-      std::int16_t scratch[64];
+      std::int16_t scratch[128];
       std::uint8_t* const cvp[3] = {cv.data(), cv.data() + mcu * xw, cv.data() + 2 * mcu * xw};
       std::uint8_t* const rcp[3] = {rec.data(), rec.data() + mcu * xw, rec.data() + 2 * mcu * xw};
-      // One 8x8 block: samples from `from` (row stride fs) to q (quantized, natural order, counted) and back to `to`.
-      auto block = [&](const std::uint8_t* from, std::int64_t fs, const float* table, std::int16_t* q,
-                       std::uint8_t* to) {
-        if (!keep) q = scratch;
-        std::uint64_t nz = st.block(from, fs, scale, table, q, to, xw);
-        th[kZero] += 64 - __builtin_popcountll(nz);
-        for (; nz != 0; nz &= nz - 1) ++th[kZero + std::clamp<int>(q[__builtin_ctzll(nz)], -kZero, kZero - 1)];
+      // A row of n 8x8 blocks: samples from `from` (row stride fs) to q (quantized, natural order, counted; the
+      // row's first block at q, or a scratch pair when the coefficients are not kept) and back to `to`, two at a time.
+      auto blocks = [&](const std::uint8_t* from, std::int64_t fs, const float* table, std::int16_t* q,
+                        std::uint8_t* to, std::int64_t n) {
+        const auto count = [&](std::uint64_t nz, const std::int16_t* b) {
+          th[kZero] += 64 - __builtin_popcountll(nz);
+          for (; nz != 0; nz &= nz - 1) ++th[kZero + std::clamp<int>(b[__builtin_ctzll(nz)], -kZero, kZero - 1)];
+        };
+        std::int64_t bx = 0;
+        for (; bx + 2 <= n; bx += 2) {
+          std::int16_t* b = keep ? q + bx * 64 : scratch;
+          std::uint64_t nz[2];
+          st.block2(from + 8 * bx, fs, scale, table, b, to + 8 * bx, xw, nz);
+          count(nz[0], b);
+          count(nz[1], b + 64);
+        }
+        if (bx < n) {
+          std::int16_t* b = keep ? q + bx * 64 : scratch;
+          count(st.block(from + 8 * bx, fs, scale, table, b, to + 8 * bx, xw), b);
+        }
       };
 #pragma omp for schedule(static)
       for (std::int64_t m = 0; m < strips; ++m) {
@@ -238,16 +251,13 @@ class CpuCompressor final : public core::Compressor {
         const auto t1 = Clock::now();
         for (std::int64_t br = y0 / 8; br < std::min(bh, (y0 + mcu) / 8); ++br) {  // luma / gray blocks
           const std::int64_t lr = 8 * br - y0;
-          for (std::int64_t bx = 0; bx < bw; ++bx)
-            block(cvp[0] + lr * xw + 8 * bx, xw, qt[0], keep ? qc.planes[0].data() + (br * bw + bx) * 64 : nullptr,
-                  rcp[0] + lr * xw + 8 * bx);
+          blocks(cvp[0] + lr * xw, xw, qt[0], keep ? qc.planes[0].data() + br * bw * 64 : nullptr, rcp[0] + lr * xw,
+                 bw);
         }
         for (int pl = 1; pl < np; ++pl) {  // chroma blocks
           const std::uint8_t* from = s420 ? ds.data() + (pl - 1) * 8 * cw : cvp[pl];
           const std::int64_t fs = s420 ? cw : xw;
-          for (std::int64_t bx = 0; bx < cbw; ++bx)
-            block(from + 8 * bx, fs, qt[1], keep ? qc.planes[pl].data() + (m * cbw + bx) * 64 : nullptr,
-                  rcp[pl] + 8 * bx);
+          blocks(from, fs, qt[1], keep ? qc.planes[pl].data() + m * cbw * 64 : nullptr, rcp[pl], cbw);
         }
         const auto t2 = Clock::now();
         for (std::int64_t i = 0; !planar && measured && i < mcu && y0 + i < h; ++i) {  // the error, 8-bit source

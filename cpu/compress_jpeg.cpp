@@ -48,6 +48,12 @@ std::uint64_t block(const std::uint8_t* from, std::int64_t fs, const float* scal
   return nonzero;
 }
 
+void block2(const std::uint8_t* from, std::int64_t fs, const float* scale, const float* qt, std::int16_t* q,
+            std::uint8_t* to, std::int64_t ts, std::uint64_t (&nonzero)[2]) {
+  nonzero[0] = block(from, fs, scale, qt, q, to, ts);
+  nonzero[1] = block(from + 8, fs, scale, qt, q + 64, to + 8, ts);
+}
+
 void rgb_row(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n, bool half, float* r,
              float* g, float* b) {
   for (std::int64_t i = 0; i < n; ++i) {
@@ -85,12 +91,16 @@ std::int64_t rgb_sse_row8(const std::uint8_t* y, const std::uint8_t* cb, const s
 }  // namespace
 
 const Stages& portable_stages() {
-  static const Stages s{ycc_row, block, rgb_row, ycc_row8, rgb_sse_row8};
+  static const Stages s{ycc_row, block, rgb_row, block2, ycc_row8, rgb_sse_row8};
   return s;
 }
 
 const Stages& stages() {
-  static const Stages& s = __builtin_cpu_supports("avx2") ? avx2_stages() : portable_stages();
+  static const Stages& s = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                                   __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")
+                               ? avx512_stages()
+                           : __builtin_cpu_supports("avx2") ? avx2_stages()
+                                                            : portable_stages();
   return s;
 }
 

@@ -20,6 +20,10 @@ struct Stages {
   // two pixels.
   void (*rgb_row)(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n, bool half,
                   float* r, float* g, float* b);
+  // `block` of two horizontally adjacent blocks (the second at from + 8, its q at q + 64, its samples at to + 8);
+  // nonzero[k] is block k's mask.
+  void (*block2)(const std::uint8_t* from, std::int64_t from_stride, const float* scale, const float* qt,
+                 std::int16_t* q, std::uint8_t* to, std::int64_t to_stride, std::uint64_t (&nonzero)[2]);
   // ycc_row from n interleaved 8-bit R, G, B pixels.
   void (*ycc_row8)(const std::uint8_t* rgb, std::int64_t n, std::uint8_t* y, std::uint8_t* cb, std::uint8_t* cr);
   // The sum over n pixels and their three channels of (rgb_row's R, G, B − the interleaved 8-bit `rgb`)^2, exactly.
@@ -28,7 +32,8 @@ struct Stages {
 };
 
 const Stages& portable_stages();
-const Stages& avx2_stages();  // only where the CPU has AVX2
-const Stages& stages();       // AVX2 where the CPU has it, else the portable ones
+const Stages& avx2_stages();    // only where the CPU has AVX2
+const Stages& avx512_stages();  // AVX2's with an AVX-512 block2; only where the CPU has AVX-512 F, BW, DQ and VL
+const Stages& stages();         // the widest of these the CPU has
 
 }  // namespace dct::cpu::jpeg

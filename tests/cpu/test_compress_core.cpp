@@ -211,12 +211,28 @@ TEST_CASE("compress cpu: the jpeg stages, AVX2 and portable, are bit-identical t
                                 : std::uint8_t(trial & 255);
         }
         std::int16_t q1[64], q2[64];
-        const int n1 = fast.block(from, 11, scale, qt, q1, to1, 11);
-        const int n2 = port.block(from, 11, scale, qt, q2, to2, 11);
+        const std::uint64_t n1 = fast.block(from, 11, scale, qt, q1, to1, 11);
+        const std::uint64_t n2 = port.block(from, 11, scale, qt, q2, to2, 11);
         bad_q += n1 != n2;
         for (int k = 0; k < 64; ++k) bad_q += q1[k] != q2[k];
         for (int i = 0; i < 8; ++i)
           for (int j = 0; j < 8; ++j) bad_s += to1[i * 11 + j] != to2[i * 11 + j];
+        // Two blocks at once (the AVX-512 stage where the CPU has it): the second block starts 3 samples on.
+        for (const cpu::jpeg::Stages* two : {&fast, &port}) {
+          std::uint8_t from2[8 * 19], to3[8 * 19] = {};
+          for (int i = 0; i < 8; ++i)
+            for (int j = 0; j < 19; ++j) from2[i * 19 + j] = from[(i * 19 + j) % 88];
+          std::int16_t qa[64], qb[64], q3[128];
+          std::uint8_t ta[8 * 19], tb[8 * 19];
+          std::uint64_t nz[2];
+          two->block2(from2 + 3, 19, scale, qt, q3, to3 + 3, 19, nz);
+          bad_q += nz[0] != port.block(from2 + 3, 19, scale, qt, qa, ta, 19);
+          bad_q += nz[1] != port.block(from2 + 11, 19, scale, qt, qb, tb, 19);
+          for (int k = 0; k < 64; ++k) bad_q += q3[k] != qa[k] || q3[64 + k] != qb[k];
+          for (int i = 0; i < 8; ++i)
+            for (int j = 0; j < 8; ++j)
+              bad_s += to3[i * 19 + 3 + j] != ta[i * 19 + j] || to3[i * 19 + 11 + j] != tb[i * 19 + j];
+        }
       }
     }
   CHECK(bad_q == 0);
