@@ -126,6 +126,27 @@ struct EncodeArgs {
   bool optimize, progressive;
 };
 
+// The coefficient planes as libjpeg's "virtual arrays", without copying them: libjpeg's transcoder reads the
+// arrays only through its memory manager's access_virt_barray (a method of the public jpeg_memory_mgr, per
+// compress object), so the encoder requests placeholder arrays of one block and routes the access to row
+// tables over the planes. Rows past a plane (4:2:0's luma rounded up to whole MCUs, fetched though never coded:
+// libjpeg codes dummy blocks there) read a zeroed row.
+struct PlaneRows {
+  jvirt_barray_ptr arrays[3];
+  JBLOCKROW* rows[3];
+  JDIMENSION count[3];  // rows in each table
+  int n;
+};
+
+JBLOCKARRAY access_planes(j_common_ptr cinfo, jvirt_barray_ptr ptr, JDIMENSION start_row, JDIMENSION num_rows,
+                          boolean writable) {
+  const auto* t = static_cast<const PlaneRows*>(cinfo->client_data);
+  for (int c = 0; c < t->n; ++c)
+    if (t->arrays[c] == ptr && !writable && start_row + num_rows <= t->count[c]) return t->rows[c] + start_row;
+  ERREXIT(cinfo, JERR_BAD_VIRTUAL_ACCESS);
+  return nullptr;
+}
+
 // Returns true on success; *out (malloc'ed by libjpeg, caller frees) and *size set. On failure `message`.
 bool encode_c(const EncodeArgs* a, unsigned char** out, unsigned long* size, char* message) {
   jpeg_compress_struct cinfo;
@@ -157,30 +178,38 @@ bool encode_c(const EncodeArgs* a, unsigned char** out, unsigned long* size, cha
     cinfo.quant_tbl_ptrs[t]->sent_table = FALSE;                             // FALSE: still to be written (DQT)
   }
   // The arrays cover whole MCUs (as jpegtran's): 4:2:0's luma rounded up to 2x2 blocks; the blocks past the
-  // image's (ceil(H/8) x ceil(W/8) luma) are never read: libjpeg codes its dummy blocks there (AC 0, the DC of the
+  // image's (ceil(H/8) x ceil(W/8) luma) are never coded: libjpeg codes its dummy blocks there (AC 0, the DC of the
   // block before), as cjpeg does.
-  static_assert(std::is_same_v<JCOEF, std::int16_t>, "the coefficient planes are copied as libjpeg's JCOEF");
+  static_assert(std::is_same_v<JCOEF, std::int16_t>, "the coefficient planes are read as libjpeg's JCOEF");
+  auto* t = static_cast<PlaneRows*>((*cinfo.mem->alloc_small)((j_common_ptr)&cinfo, JPOOL_IMAGE, sizeof(PlaneRows)));
+  t->n = a->components;
   jvirt_barray_ptr arrays[3];
   for (int c = 0; c < a->components; ++c) {
     jpeg_component_info* comp = &cinfo.comp_info[c];
     comp->h_samp_factor = comp->v_samp_factor = c == 0 ? a->luma_factor : 1;
     comp->quant_tbl_no = a->chroma[c] ? 1 : 0;
     const JDIMENSION f = c == 0 ? static_cast<JDIMENSION>(a->luma_factor) : 1;
-    // pre_zero where f > 1: 4:2:0's rounded-up blocks past the image are read (and must be defined) though never
-    // written; with f = 1 every block is written below, and zeroing them first would cost a pass over the arrays.
-    arrays[c] =
-        (*cinfo.mem->request_virt_barray)((j_common_ptr)&cinfo, JPOOL_IMAGE, f > 1 ? TRUE : FALSE,
-                                          (a->blocks_wide[c] + f - 1) / f * f, (a->blocks_high[c] + f - 1) / f * f, f);
+    const JDIMENSION wide = (a->blocks_wide[c] + f - 1) / f * f, high = (a->blocks_high[c] + f - 1) / f * f;
+    arrays[c] = t->arrays[c] = (*cinfo.mem->request_virt_barray)((j_common_ptr)&cinfo, JPOOL_IMAGE, FALSE, 1, 1, 1);
+    t->count[c] = high;
+    t->rows[c] = static_cast<JBLOCKROW*>(
+        (*cinfo.mem->alloc_small)((j_common_ptr)&cinfo, JPOOL_IMAGE, std::size_t(high) * sizeof(JBLOCKROW)));
+    JBLOCKROW zero = nullptr;
+    if (high > a->blocks_high[c]) {
+      zero = static_cast<JBLOCKROW>(
+          (*cinfo.mem->alloc_large)((j_common_ptr)&cinfo, JPOOL_IMAGE, std::size_t(wide) * sizeof(JBLOCK)));
+      std::memset(zero, 0, std::size_t(wide) * sizeof(JBLOCK));
+    }
+    for (JDIMENSION by = 0; by < high; ++by)
+      t->rows[c][by] = by < a->blocks_high[c] ? reinterpret_cast<JBLOCKROW>(const_cast<std::int16_t*>(
+                                                    a->planes[c] + std::size_t(by) * a->blocks_wide[c] * DCTSIZE2))
+                                              : zero;
   }
   cinfo.optimize_coding = a->optimize ? TRUE : FALSE;
   if (a->progressive) jpeg_simple_progression(&cinfo);  // cjpeg -progressive's scan script
-  jpeg_write_coefficients(&cinfo, arrays);              // realizes the arrays; the data is read in jpeg_finish_compress
-  for (int c = 0; c < a->components; ++c)
-    for (JDIMENSION by = 0; by < a->blocks_high[c]; ++by) {
-      JBLOCKARRAY row = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[c], by, 1, TRUE);
-      const std::int16_t* src = a->planes[c] + std::size_t(by) * a->blocks_wide[c] * DCTSIZE2;
-      std::memcpy(row[0][0], src, std::size_t(a->blocks_wide[c]) * DCTSIZE2 * sizeof(JCOEF));  // a row's blocks
-    }
+  jpeg_write_coefficients(&cinfo, arrays);              // the data is read in jpeg_finish_compress, from the planes:
+  cinfo.client_data = t;
+  cinfo.mem->access_virt_barray = access_planes;
   jpeg_finish_compress(&cinfo);
   jpeg_destroy_compress(&cinfo);
   return true;

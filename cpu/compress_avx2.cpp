@@ -26,6 +26,7 @@
 #pragma GCC target("avx2")
 #endif
 
+#include "cpu/compress_simd.hpp"
 #include "math/block8.hpp"
 #include "math/jpeg.hpp"
 
@@ -33,6 +34,8 @@ namespace dct::cpu::jpeg {
 namespace {
 
 using math::block8::Consts4;
+using simd::kNear;
+using simd::load_rgb8;
 
 inline void transpose8(__m256 (&r)[8]) {
   const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
@@ -62,13 +65,6 @@ Consts4<__m256> fl_consts() {
       _mm256_set1_ps(static_cast<float>(math::block8::kFlT1)), _mm256_set1_ps(static_cast<float>(math::block8::kFlT2)),
       _mm256_set1_ps(static_cast<float>(math::block8::kFlT3)), _mm256_set1_ps(static_cast<float>(math::block8::kFlR))};
 }
-
-// The colour conversions in float, eight pixels at a time, exact: v = the definition's sum in float (its error is
-// below 1e-4 for these ranges), floor(v + 0.5) equals the definition's double result wherever v + 0.5 lies more than
-// kNear from an integer; a group of eight with any lane nearer is redone by the portable stage (the definition).
-// Ties occur at about one pixel in a thousand (Y's constants have three decimals), so the fallback is rare; the
-// exhaustive test over all 2^24 colours (tests/cpu/test_compress_core.cpp) checks every group.
-constexpr float kNear = 1.0f / 4096;
 
 // floor(v) clamped to 0..255 (as floats), and whether v lies within kNear of an integer.
 inline __m256 floor_clamp(__m256 v, __m256& near) {
@@ -214,22 +210,6 @@ void rgb_row(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* 
   if (i < n)
     portable_stages().rgb_row(y + i, cb + (half ? i / 2 : i), cr + (half ? i / 2 : i), n - i, half, r + i, g + i,
                               b + i);
-}
-
-// R, G, B of eight interleaved 8-bit pixels (24 bytes) as floats.
-inline void load_rgb8(const std::uint8_t* p, __m256& R, __m256& G, __m256& B) {
-  const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));       // bytes 0..15
-  const __m128i hi = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + 16));  // bytes 16..23
-  constexpr char z = -1;
-  const __m128i r = _mm_or_si128(_mm_shuffle_epi8(lo, _mm_setr_epi8(0, 3, 6, 9, 12, 15, z, z, z, z, z, z, z, z, z, z)),
-                                 _mm_shuffle_epi8(hi, _mm_setr_epi8(z, z, z, z, z, z, 2, 5, z, z, z, z, z, z, z, z)));
-  const __m128i g = _mm_or_si128(_mm_shuffle_epi8(lo, _mm_setr_epi8(1, 4, 7, 10, 13, z, z, z, z, z, z, z, z, z, z, z)),
-                                 _mm_shuffle_epi8(hi, _mm_setr_epi8(z, z, z, z, z, 0, 3, 6, z, z, z, z, z, z, z, z)));
-  const __m128i b = _mm_or_si128(_mm_shuffle_epi8(lo, _mm_setr_epi8(2, 5, 8, 11, 14, z, z, z, z, z, z, z, z, z, z, z)),
-                                 _mm_shuffle_epi8(hi, _mm_setr_epi8(z, z, z, z, z, 1, 4, 7, z, z, z, z, z, z, z, z)));
-  R = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(r));
-  G = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(g));
-  B = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b));
 }
 
 void ycc_row8(const std::uint8_t* rgb, std::int64_t n, std::uint8_t* y, std::uint8_t* cb, std::uint8_t* cr) {
