@@ -24,6 +24,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <vector>
 
@@ -173,13 +174,20 @@ class CpuCompressor final : public core::Compressor {
     const float* src = planar ? img.data<float>() : nullptr;
     const std::uint8_t* src8 = planar ? nullptr : in.samples8->bytes.get();
     // With the coefficients kept (a .jpg output) the reconstruction image is made only when asked for
-    // (CompressRequest::keep_image), and its squared error is summed in the loop, except for 4:2:0, whose
-    // reconstruction here (each chroma sample repeated) is not a decoder's (fancy upsampling): the caller then
-    // decodes the file. Other outputs are measured by the caller against the image it writes (every channel).
-    const bool image = !keep || r.keep_image, measured = keep && !s420;
+    // (CompressRequest::keep_image), and its squared error is summed: 4:4:4 and gray in the loop; 4:2:0 without an
+    // image in a second pass (`fancy`) over the reconstructed planes, its chroma upsampled as libjpeg's decoder does
+    // (h2v2 fancy upsampling, which needs the chroma rows of the neighbouring strips). 4:2:0 with an image (each
+    // chroma sample repeated, not a decoder's): the caller decodes the file. Other outputs are measured by the caller
+    // against the image it writes (every channel).
+    const bool image = !keep || r.keep_image, fancy = s420 && keep && !image, measured = keep && (!s420 || fancy);
     if (!planar && image)
       throw Error(ErrorCode::kRuntime, "cpu", "the reconstruction image needs the input's planes (app::ensure_planes)");
     HostTensor out = image ? HostTensor::uninitialized(Shape2{h, w}, ch, core::Precision::kF32) : HostTensor();
+    // `fancy`: the reconstructed luma and the reconstructed (downsampled) chroma planes of the whole image, row
+    // stride xw, for the second pass.
+    const std::size_t rec_rows = static_cast<std::size_t>(strips * mcu);
+    const std::unique_ptr<std::uint8_t[]> rec_y(fancy ? new std::uint8_t[rec_rows * xw] : nullptr),
+        rec_c(fancy ? new std::uint8_t[rec_rows * xw] : nullptr);  // Cb rows, then Cr rows (8 per strip each)
     float* o = image ? out.data<float>() : nullptr;
     std::int64_t sse = 0;
     constexpr int kBins = 8192, kZero = kBins / 2;  // |q| <= 1025 (|F| <= 1024, Q >= 1)
@@ -251,16 +259,17 @@ class CpuCompressor final : public core::Compressor {
         const auto t1 = Clock::now();
         for (std::int64_t br = y0 / 8; br < std::min(bh, (y0 + mcu) / 8); ++br) {  // luma / gray blocks
           const std::int64_t lr = 8 * br - y0;
-          blocks(cvp[0] + lr * xw, xw, qt[0], keep ? qc.planes[0].data() + br * bw * 64 : nullptr, rcp[0] + lr * xw,
-                 bw);
+          blocks(cvp[0] + lr * xw, xw, qt[0], keep ? qc.planes[0].data() + br * bw * 64 : nullptr,
+                 fancy ? rec_y.get() + (y0 + lr) * xw : rcp[0] + lr * xw, bw);
         }
         for (int pl = 1; pl < np; ++pl) {  // chroma blocks
           const std::uint8_t* from = s420 ? ds.data() + (pl - 1) * 8 * cw : cvp[pl];
           const std::int64_t fs = s420 ? cw : xw;
-          blocks(from, fs, qt[1], keep ? qc.planes[pl].data() + m * cbw * 64 : nullptr, rcp[pl], cbw);
+          blocks(from, fs, qt[1], keep ? qc.planes[pl].data() + m * cbw * 64 : nullptr,
+                 fancy ? rec_c.get() + ((pl - 1) * strips * 8 + m * 8) * xw : rcp[pl], cbw);
         }
         const auto t2 = Clock::now();
-        for (std::int64_t i = 0; !planar && measured && i < mcu && y0 + i < h; ++i) {  // the error, 8-bit source
+        for (std::int64_t i = 0; !planar && measured && !fancy && i < mcu && y0 + i < h; ++i) {  // the error, 8-bit
           const std::uint8_t* r0 = rcp[0] + i * xw;
           const std::uint8_t* s0 = src8 + (y0 + i) * w * np;
           if (np == 1)
@@ -269,7 +278,7 @@ class CpuCompressor final : public core::Compressor {
             th_sse +=
                 st.rgb_sse_row8(r0, rcp[1] + (s420 ? i / 2 : i) * xw, rcp[2] + (s420 ? i / 2 : i) * xw, w, s420, s0);
         }
-        for (std::int64_t i = 0; planar && (image || measured) && i < mcu && y0 + i < h; ++i) {  // back to RGB, cropped
+        for (std::int64_t i = 0; planar && (image || (measured && !fancy)) && i < mcu && y0 + i < h; ++i) {  // to RGB
           const std::int64_t t = (y0 + i) * w;
           const std::uint8_t* r0 = rcp[0] + i * xw;
           float* const dst[3] = {image ? o + t : back.data(), image ? o + hw + t : back.data() + w,
@@ -291,6 +300,29 @@ class CpuCompressor final : public core::Compressor {
         for (int k = 0; k < kBins; ++k) hist[k] += th[k];
         for (int k = 0; k < 3; ++k) busy_all[k] += busy[k];
         sse += th_sse;
+      }
+    }
+    if (fancy) {  // 4:2:0's error: each output row's chroma by libjpeg's h2v2 fancy upsampling, then back to RGB
+      const std::int64_t chr = (h + 1) / 2, cwr = (w + 1) / 2;
+      const std::uint8_t *cb = rec_c.get(), *cr = rec_c.get() + strips * 8 * xw;
+#pragma omp parallel num_threads(threads) reduction(+ : sse)
+      {
+        std::vector<std::uint8_t> up(static_cast<std::size_t>(2 * w));
+        std::vector<float> back(planar ? static_cast<std::size_t>(3 * w) : 0);
+#pragma omp for schedule(static)
+        for (std::int64_t y = 0; y < h; ++y) {
+          const std::int64_t cy = y / 2,
+                             far = y % 2 == 0 ? std::max<std::int64_t>(cy - 1, 0) : std::min(cy + 1, chr - 1);
+          math::jpeg::h2v2_fancy_row(cb + cy * xw, cb + far * xw, cwr, w, up.data());
+          math::jpeg::h2v2_fancy_row(cr + cy * xw, cr + far * xw, cwr, w, up.data() + w);
+          const std::uint8_t* yr = rec_y.get() + y * xw;
+          if (!planar) {
+            sse += st.rgb_sse_row8(yr, up.data(), up.data() + w, w, false, src8 + y * w * 3);
+          } else {
+            st.rgb_row(yr, up.data(), up.data() + w, w, false, back.data(), back.data() + w, back.data() + 2 * w);
+            for (int pl = 0; pl < 3; ++pl) sse += squared_error(back.data() + pl * w, src + pl * hw + y * w, w);
+          }
+        }
       }
     }
     const double loop_ms = sw.elapsed_ms();

@@ -97,6 +97,28 @@ DCT_HD int rgb_to_cr(int r, int g, int b) {
                    Rn<double>{kCrB} * Rn<double>{double(b)} + Rn<double>{128.0});
 }
 
+// libjpeg's h2v2 fancy upsampling (jdsample.c, what djpeg does to 4:2:0 chroma): output row y of an image from
+// chroma row `near` = y/2 and `far` = the chroma row above it (even y) or below it (odd y), the edge rows repeated;
+// n = ceil(W/2) real chroma samples, w = W output samples. Each output is (3 colsum + neighbouring colsum + 8 or 7)
+// >> 4 with colsum = 3 near + far, the first and last column (4 colsum + 8 or 7) >> 4; libjpeg-turbo upsamples
+// images whose chroma rows hold at most 2 samples by plain repetition instead.
+inline void h2v2_fancy_row(const std::uint8_t* near, const std::uint8_t* far, std::int64_t n, std::int64_t w,
+                           std::uint8_t* out) {
+  if (n <= 2) {
+    for (std::int64_t x = 0; x < w; ++x) out[x] = near[x / 2];
+    return;
+  }
+  int last = 3 * near[0] + far[0], cur = last;
+  for (std::int64_t x = 0; x < n; ++x) {
+    const int next = x + 1 < n ? 3 * near[x + 1] + far[x + 1] : cur;
+    out[2 * x] = static_cast<std::uint8_t>(x == 0 ? (4 * cur + 8) >> 4 : (3 * cur + last + 8) >> 4);
+    if (2 * x + 1 < w)
+      out[2 * x + 1] = static_cast<std::uint8_t>(x + 1 == n ? (4 * cur + 7) >> 4 : (3 * cur + next + 7) >> 4);
+    last = cur;
+    cur = next;
+  }
+}
+
 // libjpeg's h2v2 downsampling (jcsample.c, cjpeg -sample 2x2): the 2x2 box of full-resolution samples a, b (upper
 // row) and c, d (lower row) at output column x: (a + b + c + d + bias) >> 2 with bias 1 at even x, 2 at odd x.
 DCT_HD int h2v2_sample(int a, int b, int c, int d, long long x) { return (a + b + c + d + 1 + int(x & 1)) >> 2; }
