@@ -52,28 +52,12 @@ std::int32_t symbol_of(double v) {
                                               double(std::numeric_limits<std::int32_t>::max())));
 }
 
-// The sum of (a[i] - b[i])^2 over n 8-bit samples (int32 per chunk of 8192, as below).
-__attribute__((target_clones("avx2", "default"))) std::int64_t squared_error8(const std::uint8_t* __restrict a,
-                                                                              const std::uint8_t* __restrict b,
-                                                                              std::int64_t n) {
-  std::int64_t s = 0;
-  for (std::int64_t i0 = 0; i0 < n; i0 += 8192) {
-    const std::int64_t i1 = std::min(n, i0 + 8192);
-    std::int32_t part = 0;
-    for (std::int64_t i = i0; i < i1; ++i) {
-      const std::int32_t d = std::int32_t(a[i]) - std::int32_t(b[i]);
-      part += d * d;
-    }
-    s += part;
-  }
-  return s;
-}
-
-// The sum of (a[i] - b[i])^2 over n values that hold integers 0..255, exactly: in int32 over chunks of 8192 values
-// (at most 8192 * 255^2 < 2^31), vectorized (an AVX2 clone where the CPU has it).
-__attribute__((target_clones("avx2", "default"))) std::int64_t squared_error(const float* __restrict a,
-                                                                             const float* __restrict b,
-                                                                             std::int64_t n) {
+// The sum of (a[i] - b[i])^2 over n values that hold integers 0..255 (8-bit samples, or floats), exactly: in int32
+// over chunks of 8192 values (at most 8192 * 255^2 < 2^31). Inlined into the two entry points below, each
+// vectorized with an AVX2 clone where the CPU has it.
+template <class T>
+__attribute__((always_inline)) inline std::int64_t squared_error_of(const T* __restrict a, const T* __restrict b,
+                                                                    std::int64_t n) {
   std::int64_t s = 0;
   for (std::int64_t i0 = 0; i0 < n; i0 += 8192) {
     const std::int64_t i1 = std::min(n, i0 + 8192);
@@ -85,6 +69,14 @@ __attribute__((target_clones("avx2", "default"))) std::int64_t squared_error(con
     s += part;
   }
   return s;
+}
+__attribute__((target_clones("avx2", "default"))) std::int64_t squared_error8(const std::uint8_t* a,
+                                                                              const std::uint8_t* b, std::int64_t n) {
+  return squared_error_of(a, b, n);
+}
+__attribute__((target_clones("avx2", "default"))) std::int64_t squared_error(const float* a, const float* b,
+                                                                             std::int64_t n) {
+  return squared_error_of(a, b, n);
 }
 
 class CpuCompressor final : public core::Compressor {
@@ -129,10 +121,10 @@ class CpuCompressor final : public core::Compressor {
   // the colour conversion into 8-bit samples, 4:2:0's downsampling, then per 8x8 block the forward transform and
   // quantization (math::jpeg::forward_quantize: the exact coefficient arithmetic, shared with the GPU), the
   // dequantization, the inverse and the rounding to 8-bit samples, then the colour conversion back, all while the
-  // strip is in cache. 4:2:0's reconstruction repeats each chroma sample over its 2x2 pixels. Timing rows:
+  // strip is in cache. 4:2:0's reconstruction image repeats each chroma sample over its 2x2 pixels. Timing rows:
   // prepare (the result's buffers, colour conversion, downsampling), blocks_8x8 (per block DCT, quantization,
-  // dequantization, inverse DCT, rounding: one fused step), finish (back to RGB, alpha, entropy); the loop's wall
-  // time is shared out in proportion to the threads' time in each.
+  // dequantization, inverse DCT, rounding: one fused step), finish (back to RGB and the error, 4:2:0's second pass,
+  // alpha, entropy); the loop's wall time is shared out in proportion to the threads' time in each.
   CompressResult jpeg_blocks(const CompressRequest& r, const Dataset& in) const {
     CompressResult res;
     res.backend = "cpu-8x8-flmad";
@@ -302,6 +294,8 @@ class CpuCompressor final : public core::Compressor {
         sse += th_sse;
       }
     }
+    const double loop_ms = sw.elapsed_ms();
+    sw.reset();
     if (fancy) {  // 4:2:0's error: each output row's chroma by libjpeg's h2v2 fancy upsampling, then back to RGB
       const std::int64_t chr = (h + 1) / 2, cwr = (w + 1) / 2;
       const std::uint8_t *cb = rec_c.get(), *cr = rec_c.get() + strips * 8 * xw;
@@ -325,8 +319,6 @@ class CpuCompressor final : public core::Compressor {
         }
       }
     }
-    const double loop_ms = sw.elapsed_ms();
-    sw.reset();
     for (std::int64_t k = np == 1 ? 1 : 3; image && k < ch; ++k)
       std::copy(src + k * hw, src + (k + 1) * hw, o + k * hw);
     if (measured) res.mse = double(sse) / double(hw * np);

@@ -13,8 +13,9 @@
 #             $OUT/baseline, alternating capability by capability, and scripts/bench/compare.py's ratio table
 #   jpeg      the fused jpeg round trip of 4096x4096 RGB images (device and transfer times from --report), twice, and
 #             the copy of the same bytes (cuda-8x8 at 4096x3072 f32 = 50.3 MB: its x_copy gives the copy time)
-#   batch     30 1920x1080 JPEG photos (scripts/bench/make_photos.py) to .jpg at quality 50 with -b auto (the GPU)
-#             and -b cpu, medians of 3; one-shot dct2 of a 4096x4096 .npy on the GPU and on cpu-fftw
+#   batch     30 1920x1080 JPEG photos (scripts/bench/make_photos.py) to .jpg at quality 50 with -b auto (the CPU
+#             compressor for .jpg), -b cpu and -b cuda-jpeg-fused (the GPU), medians of 3; one-shot dct2 of a
+#             4096x4096 .npy on the GPU and on cpu-fftw
 #   sanitize  compute-sanitizer memcheck and racecheck over every gpu test case (one process per case and tool,
 #             GPU_CHECK_SANITIZE_JOBS at a time, default half the cores, each bound to its own slice of the cores
 #             (taskset: FFTW, OpenMP and racecheck's workers stay inside it) and spread over the host's GPUs, within
@@ -132,11 +133,11 @@ if has_phase jpeg && [[ -x $DCTOOL ]]; then
 fi
 
 if has_phase batch && [[ -x $DCTOOL ]]; then
-  say "== batch: 30 1920x1080 JPEG photos to .jpg at quality 50, -b auto (GPU) beside -b cpu, medians of 3"
+  say "== batch: 30 1920x1080 JPEG photos to .jpg at quality 50, -b auto, cpu and cuda-jpeg-fused, medians of 3"
   rm -rf /tmp/ph /tmp/pho && /usr/bin/env python3 scripts/bench/make_photos.py /tmp/ph 30 >>"$EXTRA" 2>&1
   : >"$OUT/.batch"
   for rep in 1 2 3; do
-    for b in auto cpu; do
+    for b in auto cpu cuda-jpeg-fused; do
       rm -rf /tmp/pho
       s=$(date +%s.%N)
       timeout 120 "$DCTOOL" -q -b "$b" compress /tmp/ph/*.jpg -o /tmp/pho --quality 50 >>"$EXTRA" 2>&1
@@ -144,7 +145,7 @@ if has_phase batch && [[ -x $DCTOOL ]]; then
       echo "$b $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", 30 / (e - s) }')" >>"$OUT/.batch"
     done
   done
-  for b in auto cpu; do
+  for b in auto cpu cuda-jpeg-fused; do
     say "batch -b $b: images/s $(awk -v b="$b" '$1 == b { print $2 }' "$OUT/.batch" | sort -n | tr '\n' ' ')(median $(awk -v b="$b" '$1 == b { print $2 }' "$OUT/.batch" | sort -n | sed -n 2p))"
     rm -rf /tmp/pho
     "$DCTOOL" --timing -b "$b" compress /tmp/ph/*.jpg -o /tmp/pho --quality 50 --report "/tmp/batch-$b.json" >>"$EXTRA" 2>&1

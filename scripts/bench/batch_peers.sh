@@ -2,7 +2,8 @@
 # Batch JPEG throughput of dctool beside its peers, in one run on the same files: 1920x1080 JPEG photographs
 # re-encoded at quality 50 to .jpg by
 #   dctool:        dctool -q compress IN/*.jpg -o OUT --quality 50   (all cores; again with --report R.json:
-#                  the per-entry report adds each output's blockiness and the per-stage timing)
+#                  the per-entry report adds each output's blockiness and the per-stage timing; again with
+#                  --sampling 420, the output of cjpeg's and mogrify's defaults)
 #   mogrify:       mogrify -path OUT -quality 50 IN/*.jpg               (ImageMagick, its own threads)
 #   djpeg | cjpeg: ls IN/*.jpg | xargs -P N -I{} sh -c 'djpeg {} | cjpeg -quality 50 > OUT/…'   (N processes;
 #                  cjpeg's default 4:2:0 codes half the blocks of dctool's default 4:4:4)
@@ -33,6 +34,9 @@ files=("$in"/*.jpg)
 n=${#files[@]}
 
 run_dctool() { rm -rf "$dir/o_dctool"; "$dctool" -q compress "${files[@]}" -o "$dir/o_dctool" --quality 50; }
+run_dctool_420() {
+  rm -rf "$dir/o_dctool"; "$dctool" -q compress "${files[@]}" -o "$dir/o_dctool" --quality 50 --sampling 420
+}
 run_dctool_report() {
   rm -rf "$dir/o_dctool"; "$dctool" -q compress "${files[@]}" -o "$dir/o_dctool" --quality 50 --report "$dir/report.json"
 }
@@ -52,7 +56,7 @@ if [ -n "$one" ]; then
 fi
 
 declare -A wall cpu
-tools=(dctool dctool_report mogrify djpeg_cjpeg djpeg_cjpeg_444)
+tools=(dctool dctool_420 dctool_report mogrify djpeg_cjpeg djpeg_cjpeg_444)
 for r in $(seq $reps); do
   for t in "${tools[@]}"; do
     fn=run_$t; [ $t = djpeg_cjpeg ] && fn=run_djcj; [ $t = djpeg_cjpeg_444 ] && fn=run_djcj444
