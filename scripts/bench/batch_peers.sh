@@ -8,8 +8,9 @@
 #   djpeg | cjpeg: ls IN/*.jpg | xargs -P N -I{} sh -c 'djpeg {} | cjpeg -quality 50 > OUT/…'   (N processes;
 #                  cjpeg's default 4:2:0 codes half the blocks of dctool's default 4:4:4)
 #   djpeg | cjpeg -sample 1x1: the same with 4:4:4 output, the files dctool writes (within 2% of their size)
-# Prints a CSV on stdout: tool, images, seconds, images_per_s, cpu_seconds (user + system of the tool and its
-# children), images_per_cpu_s; medians of 3 runs, the tools interleaved so that they see the same machine load.
+# Prints a CSV on stdout (with # command/device/date lines: bench/results/batch-jpeg-<machine>.csv): tool, images,
+# seconds, images_per_s, cpu_seconds (user + system of the tool and its children), images_per_cpu_s; medians of 3
+# runs, the tools interleaved so that they see the same machine load.
 # The dctool runs' per-stage medians (scripts/bench/batch_stages.py) go to BATCH_DIR/stages.txt.
 # Usage: scripts/bench/batch_peers.sh [BUILD_DIR] [BATCH_DIR]   (N processes = nproc)
 # The photographs are made once under BATCH_DIR/in by scripts/bench/make_photos.py.
@@ -69,6 +70,19 @@ for r in $(seq $reps); do
 done
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+echo "# command: scripts/bench/batch_peers.sh (30 1920x1080 photos from scripts/bench/make_photos.py, quality 50)"
+for t in "${tools[@]}"; do
+  case $t in
+    dctool) echo "# command: dctool -q compress IN/*.jpg -o OUT --quality 50" ;;
+    dctool_420) echo "# command: dctool -q compress IN/*.jpg -o OUT --quality 50 --sampling 420" ;;
+    dctool_report) echo "# command: dctool -q compress IN/*.jpg -o OUT --quality 50 --report R.json" ;;
+    mogrify) echo "# command: mogrify -path OUT -quality 50 IN/*.jpg" ;;
+    djpeg_cjpeg) echo "# command: djpeg IN | cjpeg -quality 50 > OUT  ($procs processes, xargs -P)" ;;
+    djpeg_cjpeg_444) echo "# command: djpeg IN | cjpeg -sample 1x1 -quality 50 > OUT  ($procs processes, xargs -P)" ;;
+  esac
+done
+echo "# device: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $procs cores"
+echo "# date: $(date -u +%F)"
 echo "tool,images,seconds,images_per_s,cpu_seconds,images_per_cpu_s"
 for t in "${tools[@]}"; do
   w=$(median ${wall[$t]}); c=$(median ${cpu[$t]})

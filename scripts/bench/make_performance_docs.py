@@ -7,7 +7,7 @@ Inputs: bench/results/<capability>-<device>.csv, each the output of `dctool benc
 peer-vkfft, of ../shared/peers/vkbench; for peer-vkfft-r2r, of scripts/bench/peers/vkbench_r2r) preceded by
 `# command: ...` (one or more), `# device: ...` and `# date: YYYY-MM-DD` lines, as scripts/bench/sweeps.sh writes
 them. Capabilities: dct2d (Table V layout), dct1d (Table IV), block8, dct4, lot, r2r (tables only), jpeg, peer-vkfft,
-peer-vkfft-r2r; any other name is shown with the generic table and plot. Works with whatever subset exists (no r2r
+peer-vkfft-r2r, batch-jpeg (scripts/bench/batch_peers.sh's CSV); any other name is shown with the generic table and plot. Works with whatever subset exists (no r2r
 or peer-vkfft-r2r file: no section for them); every table and plot holds one device only. --results DIR reads
 another directory (e.g. a scratch copy), --doc and --img write elsewhere. Needs matplotlib (Debian:
 python3-matplotlib).
@@ -33,7 +33,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 COMMAND = "/usr/bin/python3 scripts/bench/make_performance_docs.py"
 IMG_PREFIX = "perf-"
 KNOWN = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "r2r", "jpeg", "peer-vkfft", "peer-vkfft-dct4",
-         "peer-vkfft-r2r"]
+         "peer-vkfft-r2r", "batch-jpeg"]
 # what sweeps.sh writes (jpeg is optional; r2r and peer-vkfft-r2r are listed where measured, not yet asked for)
 EXPECTED = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "peer-vkfft"]
 TITLES = {
@@ -45,11 +45,17 @@ TITLES = {
     "lot": "8×8 lapped orthogonal transform (LOT)",
     "r2r": "Real-to-real transforms: 3-D DCT, DCT-I, DST, many small matrices",
     "jpeg": "JPEG round trip",
+    "batch-jpeg": "Batch JPEG compression on the CPU, beside its peers",
     "peer-vkfft": "dctool and VkFFT",
     "peer-vkfft-dct4": "dctool and VkFFT: batched DCT-IV",
     "peer-vkfft-r2r": "dctool and VkFFT: real-to-real transforms",
 }
 INTROS = {
+    "batch-jpeg": "Whole tools on files (`scripts/bench/batch_peers.sh`): 30 1920×1080 JPEG photographs re-encoded to "
+                  "`.jpg` at quality 50, wall time and CPU time (user + system) per run, medians of 3 with the tools "
+                  "interleaved. dctool's default is 4:4:4, cjpeg's and mogrify's 4:2:0 (half the chroma blocks): "
+                  "compare dctool with `djpeg_cjpeg_444` and `dctool_420` with `djpeg_cjpeg` and `mogrify`. dctool "
+                  "also measures each output's PSNR; the peers do not.",
     "dct2d": "Whole-matrix 2-D DCT-II (`dct2`) and its inverse DCT-III (`idct2`), `--axis both`: the row-column "
              "baseline (`cuda-rowcol`) against the route through one 2-D real FFT (`cuda-fft2d`), in f64 and f32. "
              "The cuFFT column is cuFFT's R2C (for `dct2`) or C2R (for `idct2`) 2-D transform of the same shape, "
@@ -570,6 +576,8 @@ def build(results_dir, doc_path, img_dir):
             warn(f"{p}: skipped (no rows)")
             continue
         need = ["op", "precision", "shape", "median_ms"] + ([] if r.is_peer else ["backend"])
+        if r.cap == "batch-jpeg":  # scripts/bench/batch_peers.sh: whole tools on files, not bench rows
+            need = ["tool", "images", "images_per_s", "cpu_seconds"]
         if any(c not in r.header for c in need):
             warn(f"{p}: skipped (columns {', '.join(c for c in need if c not in r.header)} missing)")
             continue
@@ -619,7 +627,8 @@ def build(results_dir, doc_path, img_dir):
         md += ["| device | results | not measured yet |", "| --- | --- | --- |"]
         for slug, name in devices.items():
             have = [r.cap for r in results if r.slug == slug]
-            missing = [c for c in EXPECTED if c not in have]
+            # the GPU sweeps' list, for GPUs only (a CPU machine's batch file asks for none of them)
+            missing = [c for c in EXPECTED if c not in have] if any(c in EXPECTED for c in have) else []
             md.append(f"| {name} (`{slug}`) | {', '.join(have)} | {', '.join(missing) or '–'} |")
         md.append("")
 
@@ -646,6 +655,9 @@ def build(results_dir, doc_path, img_dir):
         for res in sorted((r for r in results if r.cap == cap), key=lambda r: r.slug):
             md += [f"### {res.device} ({res.date})", "", f"`{rel_results}/{res.name}`, made by:", "",
                    commands_block(res), ""]
+            if cap == "batch-jpeg":
+                md += [md_table(res.header, [[row.get(c, "") for c in res.header] for row in res.rows]), ""]
+                continue
             if res.is_peer:
                 section = r2r_peer_section if cap == "peer-vkfft-r2r" else peer_section
                 md += [section(res, results), "", "All rows of the peer's output (its memcpy_d2d, cuFFT and "
