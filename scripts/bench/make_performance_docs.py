@@ -193,7 +193,9 @@ class Result:
         elif not self.is_peer:
             for r in self.rows:
                 if r.get("backend", "").startswith("cuda-") and self.meta.get("device") and \
-                        r.get("device") and r["device"] != self.meta["device"]:
+                        r.get("device") and not r["device"].startswith("all ") and \
+                        re.sub(r"^cuda:\d+ ", "", r["device"]) != self.meta["device"]:
+                    # bench --devices rows name 'cuda:N <name>' or 'all N devices at once': both fine
                     warn(f"{self.name}: a {r['backend']} row was measured on '{r['device']}', "
                          f"not '{self.meta['device']}'")
                     break
