@@ -164,7 +164,7 @@ Table table_of(const std::vector<core::BenchRow>& rows) {
                       Cell::num(static_cast<double>(r.batch), 12), Cell::num(r.reps, 12), Cell::num(r.median_ms),
                       Cell::num(r.min_ms), Cell::num(r.max_ms), Cell::num(r.gbps), Cell::opt(r.x_copy, 3),
                       Cell::opt(r.x_fft, 3), Cell::opt(r.e2e_ms), Cell::opt(r.cpu_ms), Cell::opt(r.max_rel_err, 3),
-                      Cell::str(r.device)});
+                      Cell::str(r.device), Cell::str(r.axis)});
   }
   return t;
 }

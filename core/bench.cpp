@@ -176,6 +176,7 @@ class Sweep {
     r.max_ms = st.max;
     r.gbps = st.median > 0 ? bytes / (st.median * 1e6) : 0;
     r.device = rt.device_name();
+    r.axis = d.op == Op::kR2r ? std::string() : std::string(to_string(d.axis));
     return r;
   }
 
@@ -370,9 +371,9 @@ TransformDesc bench_r2r_desc(const R2rBenchOp& op, const ShapeN& size, const Ben
 }
 
 const std::vector<std::string>& bench_columns() {
-  static const std::vector<std::string> kColumns{"op",        "backend", "precision",   "shape", "batch",  "reps",
-                                                 "median_ms", "min_ms",  "max_ms",      "gbps",  "x_copy", "x_fft",
-                                                 "e2e_ms",    "cpu_ms",  "max_rel_err", "device"};
+  static const std::vector<std::string> kColumns{"op",        "backend", "precision",   "shape",  "batch",  "reps",
+                                                 "median_ms", "min_ms",  "max_ms",      "gbps",   "x_copy", "x_fft",
+                                                 "e2e_ms",    "cpu_ms",  "max_rel_err", "device", "axis"};
   return kColumns;
 }
 

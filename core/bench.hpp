@@ -52,6 +52,8 @@ struct BenchRow {
   double median_ms = 0, min_ms = 0, max_ms = 0, gbps = 0;
   std::optional<double> x_copy, x_fft, e2e_ms, cpu_ms, max_rel_err;
   std::string device;
+  // --axis of the row (both, rows, cols); empty for real-to-real rows, whose op names the kind of every axis.
+  std::string axis;
 };
 
 // The descriptor a real-to-real op of the sweep times on `size`; throws kUsage when it has more kinds than axes.

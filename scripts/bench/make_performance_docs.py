@@ -85,7 +85,7 @@ INTROS = {
            "real-to-real ops is against cuFFT's R2C of the shape, also for the type-III kinds.",
     "jpeg": "JPEG round trip.",
 }
-DCTOOL_COLS = ["op", "backend", "precision", "shape", "batch", "reps", "median_ms", "min_ms", "max_ms", "gbps",
+DCTOOL_COLS = ["op", "axis", "backend", "precision", "shape", "batch", "reps", "median_ms", "min_ms", "max_ms", "gbps",
                "x_copy", "x_fft", "e2e_ms", "cpu_ms", "max_rel_err", "device"]
 PEER_COLS = ["peer", "op", "precision", "shape", "batch", "median_ms", "min_ms", "copy_ms", "fft_ms", "x_copy",
              "x_fft", "max_rel_err"]
@@ -220,7 +220,7 @@ def full_table(res):
         return md_table(cols, [[cell(r.get(c)) for c in cols] for r in res.rows])
     cols = [c for c in DCTOOL_COLS if c in res.header] + [c for c in res.header if c not in DCTOOL_COLS]
     note = []
-    for c in ("reps", "device"):  # constant columns go into the line above the table
+    for c in ("reps", "device", "axis"):  # constant columns go into the line above the table
         vals = {r.get(c, "") for r in res.rows}
         if c in cols and len(vals) == 1:
             cols.remove(c)

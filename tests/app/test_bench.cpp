@@ -15,10 +15,11 @@ using namespace dct::test::cli;
 namespace {
 
 const std::string kHeader =
-    "op,backend,precision,shape,batch,reps,median_ms,min_ms,max_ms,gbps,x_copy,x_fft,e2e_ms,cpu_ms,max_rel_err,device";
-const std::vector<std::string> kKeys = {"op",        "backend", "precision",   "shape", "batch",  "reps",
-                                        "median_ms", "min_ms",  "max_ms",      "gbps",  "x_copy", "x_fft",
-                                        "e2e_ms",    "cpu_ms",  "max_rel_err", "device"};
+    "op,backend,precision,shape,batch,reps,median_ms,min_ms,max_ms,gbps,x_copy,x_fft,e2e_ms,cpu_ms,max_rel_err,device,"
+    "axis";
+const std::vector<std::string> kKeys = {"op",        "backend", "precision",   "shape",  "batch",  "reps",
+                                        "median_ms", "min_ms",  "max_ms",      "gbps",   "x_copy", "x_fft",
+                                        "e2e_ms",    "cpu_ms",  "max_rel_err", "device", "axis"};
 const std::string kCmd = "bench --ops dct2 --sizes 32x32 --backends cpu-fftw --reps 3 --warmup 1 --verify";
 
 // A number from a csv cell or a JSON value; NaN when it is not one.
