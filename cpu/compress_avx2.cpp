@@ -6,8 +6,7 @@
      with the rare groups whose sums lie near a rounding boundary redone by the portable stage (below);
    - block: eight float registers, one per row: math::block8::fl_forward across them (the columns), an in-register
      transpose, fl_forward again (the rows), transpose back, × S; q = floor(F / Q + 0.5); q·Q·S, fl_inverse twice
-     the same way; the sample rounded half up as floor(v + 128.5): round to nearest even, plus 1 where v lies
-     exactly half-way (v − rne(v) = 1/2, exact), + 128, clamped;
+     the same way; the sample: v rounded to nearest even (as libjpeg-turbo's SIMD float IDCT rounds), + 128, clamped;
    - back to RGB: eight pixels per float register, (Y + k (C − 128)) + 0.5, floor, clamp, as core::ycc_to_rgb, near
      boundaries the same way. */
 #include <immintrin.h>
@@ -118,7 +117,7 @@ void ycc_row(const float* r, const float* g, const float* b, std::int64_t n, std
 std::uint64_t block(const std::uint8_t* from, std::int64_t fs, const float* scale, const float* qt, std::int16_t* q,
                     std::uint8_t* to, std::int64_t ts) {
   const Consts4<__m256> c = fl_consts();
-  const __m256 c128 = _mm256_set1_ps(128.f), half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.f);
+  const __m256 c128 = _mm256_set1_ps(128.f), half = _mm256_set1_ps(0.5f);
   __m256 r[8];
   for (int i = 0; i < 8; ++i) {
     const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(from + i * fs));
@@ -148,7 +147,6 @@ std::uint64_t block(const std::uint8_t* from, std::int64_t fs, const float* scal
   for (int i = 0; i < 8; ++i) {
     const __m256 v = r[i];
     __m256 n = _mm256_round_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    n = _mm256_add_ps(n, _mm256_and_ps(_mm256_cmp_ps(_mm256_sub_ps(v, n), half, _CMP_EQ_OQ), one));
     n = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(n, c128), _mm256_setzero_ps()), _mm256_set1_ps(255.f));
     const __m256i k = _mm256_cvtps_epi32(n);
     const __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(k), _mm256_extracti128_si256(k, 1));

@@ -66,7 +66,7 @@ void block2(const std::uint8_t* from, std::int64_t fs, const float* scale, const
   const Consts4<__m512> c{
       _mm512_set1_ps(static_cast<float>(math::block8::kFlT1)), _mm512_set1_ps(static_cast<float>(math::block8::kFlT2)),
       _mm512_set1_ps(static_cast<float>(math::block8::kFlT3)), _mm512_set1_ps(static_cast<float>(math::block8::kFlR))};
-  const __m512 c128 = _mm512_set1_ps(128.f), half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.f);
+  const __m512 c128 = _mm512_set1_ps(128.f), half = _mm512_set1_ps(0.5f);
   const __m512 zero = _mm512_setzero_ps(), c255 = _mm512_set1_ps(255.f);
   __m512 r[8];
   for (int i = 0; i < 8; ++i) {
@@ -100,7 +100,6 @@ void block2(const std::uint8_t* from, std::int64_t fs, const float* scale, const
   for (int i = 0; i < 8; ++i) {
     const __m512 v = r[i];
     __m512 n = _mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    n = _mm512_mask_add_ps(n, _mm512_cmp_ps_mask(_mm512_sub_ps(v, n), half, _CMP_EQ_OQ), n, one);
     n = _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(n, c128), zero), c255);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i * ts), _mm512_cvtusepi32_epi8(_mm512_cvtps_epi32(n)));
   }

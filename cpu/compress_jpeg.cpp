@@ -2,6 +2,9 @@
 // (math::jpeg, core::ycc_to_rgb), one value at a time; and the choice of AVX2 ones where the CPU has AVX2.
 #include "cpu/compress_jpeg.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/compress.hpp"
 #include "math/block8.hpp"
 #include "math/jpeg.hpp"
@@ -18,6 +21,10 @@ void ycc_row(const float* r, const float* g, const float* b, std::int64_t n, std
     cr[i] = static_cast<std::uint8_t>(math::jpeg::rgb_to_cr(ri, gi, bi));
   }
 }
+
+// A reconstructed sample: v + 128 rounded half to even (as libjpeg-turbo's SIMD float IDCT, djpeg -dct float on
+// x86-64, rounds) and clamped to 0..255.
+int round_sample(float v) { return static_cast<int>(std::clamp(std::nearbyint(double(v)) + 128.0, 0.0, 255.0)); }
 
 std::uint64_t block(const std::uint8_t* from, std::int64_t fs, const float* scale, const float* qt, std::int16_t* q,
                     std::uint8_t* to, std::int64_t ts) {
@@ -43,8 +50,7 @@ std::uint64_t block(const std::uint8_t* from, std::int64_t fs, const float* scal
   }
   for (int i = 0; i < 8; ++i) math::block8::fl_inverse(*reinterpret_cast<float(*)[8]>(x + 8 * i), c);
   for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 8; ++j)
-      to[i * ts + j] = static_cast<std::uint8_t>(core::round_to_u8(double(x[8 * i + j]) + 128.0));
+    for (int j = 0; j < 8; ++j) to[i * ts + j] = static_cast<std::uint8_t>(round_sample(x[8 * i + j]));
   return nonzero;
 }
 

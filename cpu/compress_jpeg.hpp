@@ -12,7 +12,7 @@ struct Stages {
   void (*ycc_row)(const float* r, const float* g, const float* b, std::int64_t n, std::uint8_t* y, std::uint8_t* cb,
                   std::uint8_t* cr);
   // One block: samples − 128, the forward transform and quantization (math::jpeg::forward_quantize) into q, then
-  // q·Q, cpu-8x8-flmad's inverse, + 128 rounded half up and clamped to 0..255 into `to`. Returns the mask of
+  // q·Q, cpu-8x8-flmad's inverse, + 128 rounded half to even and clamped to 0..255 into `to`. Returns the mask of
   // the nonzero q (bit k: q[k] != 0).
   std::uint64_t (*block)(const std::uint8_t* from, std::int64_t from_stride, const float* scale, const float* qt,
                          std::int16_t* q, std::uint8_t* to, std::int64_t to_stride);
