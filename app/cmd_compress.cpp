@@ -166,6 +166,11 @@ core::CompressRequest request_of(const GlobalOptions& g, const CompressOptions& 
   return r;
 }
 
+// The GPU's .jpg coefficient path, and the entries per worker from which -b auto warms it up for a batch: the device's
+// start (100-300 ms) is then shorter than the batch's first entries on the CPU (docs/decisions.md).
+constexpr const char* kGpuJpeg = "cuda-jpeg-fused";
+constexpr std::int64_t kGpuWarmEntries = 32;
+
 // auto: the first compressor that supports the request here; a compressor's own name forces it; any other
 // --backend value names the transform backend of the CPU compressor.
 const core::Compressor& choose(const core::CompressRequest& r, const core::Dataset& in) {
@@ -214,16 +219,21 @@ struct Job {
   // Batch mode: GPU faults fall back to the CPU (run_guarded), with notes through `notice` (the progress bar's).
   bool batch = false;
   std::function<void(const std::string&)> notice{};
+  // -b auto with .jpg outputs in a large batch: set once the GPU compressor's device is ready (its context made on
+  // another thread, Compressor::warm_up); entries go to it from then on, to the CPU compressor before. Null: the CPU's.
+  std::shared_ptr<std::atomic<bool>> gpu_ready{};
   std::int64_t inputs() const { return static_cast<std::int64_t>(o.inputs.size()); }
   std::int64_t per_input() const { return static_cast<std::int64_t>(qualities.size()); }
   bool jpg(std::int64_t i, std::int64_t k) const {
     return !skip && r.mode == core::CompressMode::kJpeg && is_jpeg_path(outputs[i][k]);
   }
-  // Entry (i, k) runs the CPU compressor's f32 jpeg block loop on the decoded 8-bit samples as they are (no planes,
-  // Dataset::samples8) and needs no reconstruction image (no report or --json metrics).
+  // Entry (i, k) runs a compressor's jpeg coefficient path (the CPU's f32 block loop, cuda-jpeg-fused's coefficient
+  // kernels) on the decoded 8-bit samples as they are (no planes, Dataset::samples8) and needs no reconstruction
+  // image (no report or --json metrics).
   bool direct(std::int64_t i, std::int64_t k) const {
     return jpg(i, k) && !details() && r.prec == core::Precision::kF32 &&
-           (r.backend == "auto" || r.backend == "cpu" || r.backend == "cpu-8x8-flmad");
+           (r.backend == "auto" || r.backend == "cpu" || r.backend == "cpu-8x8-flmad" ||
+            r.backend == "cuda-jpeg-fused");
   }
 };
 
@@ -321,11 +331,18 @@ Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::in
       r.keep_coefficients = true;
       r.keep_image = job.details();  // the report's blockiness of the decoded image
       // A compressor's name (-b cuda-jpeg-fused, -b cpu) picks the compressor, not a transform backend: the CPU
-      // compressor's transforms then follow auto. Every compressor returns the same coefficients.
-      // auto takes the CPU compressor here: measured (docs/decisions.md, "compress --format jpg"), the GPU's
-      // coefficient path is slower end to end than the CPU's on a batch; -b cuda-jpeg-fused still forces it.
+      // compressor's transforms then follow auto. Every compressor returns the same coefficients and error (the same
+      // file, the same PSNR). auto takes the GPU's coefficient path once its device is ready in a large batch
+      // (Job::gpu_ready; docs/decisions.md §6) where no report needs the reconstruction image
+      // (the GPU's has none: the file would be decoded), else the CPU compressor.
       core::CompressRequest pick = r;
-      if (pick.backend == "auto") pick.backend = "cpu";
+      if (pick.backend == "auto") {
+        pick.backend = "cpu";
+        const core::Compressor* gpu = job.gpu_ready && job.gpu_ready->load() && job.direct(src->index, k)
+                                          ? find_compressor(kGpuJpeg)
+                                          : nullptr;
+        if (gpu != nullptr && gpu->supports(r, src->data)) pick.backend = kGpuJpeg;
+      }
       if (find_compressor(r.backend) != nullptr) r.backend = "auto";
       c.res = run_guarded(job, input, [&] {
         const core::Compressor& comp = choose(pick, src->data);
@@ -984,6 +1001,24 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
   configure_runtimes(g.device, g.threads > 0 || entries == 1 ? g.threads : std::max(1, int(cores) / jobs));
   if (entries == 1) return run_single(job);
   job.batch = true;
+  // -b auto, .jpg outputs, at least kGpuWarmEntries entries per worker: the GPU compressor's device is made ready on
+  // another thread while the first entries run on the CPU (joined at the end: a smaller batch would wait for it).
+  std::thread warm;
+  const core::Compressor* gpu = find_compressor(kGpuJpeg);
+  if (gpu != nullptr && job.r.backend == "auto" && job.r.mode == core::CompressMode::kJpeg && !job.skip &&
+      entries >= kGpuWarmEntries * jobs && is_jpeg_path(job.outputs[0][0])) {
+    job.gpu_ready = std::make_shared<std::atomic<bool>>(false);
+    warm = std::thread([gpu, ready = job.gpu_ready] {
+      gpu->warm_up();
+      ready->store(true);
+    });
+  }
+  struct Join {
+    std::thread& t;
+    ~Join() {
+      if (t.joinable()) t.join();
+    }
+  } join{warm};
   Batch batch(job, jobs, d.get());
   job.notice = [&batch](const std::string& line) { batch.message(line); };
   return batch.run();

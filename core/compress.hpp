@@ -120,8 +120,9 @@ struct CompressResult {
   QuantizedCoefficients quantized;  // jpeg mode with CompressRequest::keep_coefficients; empty otherwise
   // The mean squared error of the reconstruction against the input's coded channels (alpha left out), where the
   // compressor measured it in its own loop; NaN where it did not. With keep_coefficients, set only when the
-  // reconstruction is what a float-IDCT decoder makes of the coefficients (4:4:4 and gray: the dequantized
-  // blocks' inverse, rounded, then libjpeg's YCbCr -> RGB), so that it is the PSNR of the written file.
+  // reconstruction is what a float-IDCT decoder makes of the coefficients (the dequantized blocks' inverse, rounded
+  // half to even, 4:2:0's chroma by libjpeg's fancy upsampling, then libjpeg's YCbCr -> RGB), so that it is the PSNR
+  // of the written file: the CPU compressor and cuda-jpeg-fused give the same value.
   double mse = std::numeric_limits<double>::quiet_NaN();
   double nonzero_fraction() const { return coefficients > 0 ? double(nonzero) / double(coefficients) : 0.0; }
   // Estimated coded size: entropy_bits * coefficients / pixels, pixels = H * W of the input (the image is empty
@@ -137,6 +138,9 @@ class Compressor {
   virtual Support supports(const CompressRequest& r, const Dataset& in) const = 0;
   // Throws dct::Error (kInput for inputs the mode cannot take, kUnsupported, kRuntime).
   virtual CompressResult run(const CompressRequest& r, const Dataset& in) const = 0;
+  // Makes the compressor's device ready for its first run (CUDA: the driver and the context, 100-300 ms), so that a
+  // batch can pay that on another thread; never throws. Nothing on the host (the default).
+  virtual void warm_up() const {}
 };
 
 // Checks every implementation shares: an 8-bit image for jpeg (kInput otherwise), 8/16-bit image for the

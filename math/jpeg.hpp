@@ -97,6 +97,15 @@ DCT_HD int rgb_to_cr(int r, int g, int b) {
                    Rn<double>{kCrB} * Rn<double>{double(b)} + Rn<double>{128.0});
 }
 
+// 8-bit R, G, B of JFIF YCbCr samples, as core::ycc_to_rgb (libjpeg's decoder in double): y + k (c − 128) summed left
+// to right in double, then clamp(floor(v + 0.5), 0, 255) (ycc_round). The GPU's reconstruction error uses it.
+DCT_HD void ycc_to_rgb8(int y, int cb, int cr, int (&rgb)[3]) {
+  const Rn<double> yy{double(y)}, cbd{double(cb - 128)}, crd{double(cr - 128)};
+  rgb[0] = ycc_round(yy + Rn<double>{kRCr} * crd);
+  rgb[1] = ycc_round(yy + Rn<double>{kGCb} * cbd + Rn<double>{kGCr} * crd);
+  rgb[2] = ycc_round(yy + Rn<double>{kBCb} * cbd);
+}
+
 // libjpeg's h2v2 fancy upsampling (jdsample.c, what djpeg does to 4:2:0 chroma): output row y of an image from
 // chroma row `near` = y/2 and `far` = the chroma row above it (even y) or below it (odd y), the edge rows repeated;
 // n = ceil(W/2) real chroma samples, w = W output samples. Each output is (3 colsum + neighbouring colsum + 8 or 7)
@@ -117,6 +126,15 @@ inline void h2v2_fancy_row(const std::uint8_t* near, const std::uint8_t* far, st
     last = cur;
     cur = next;
   }
+}
+
+// Sample x of h2v2_fancy_row(near, far, n, w, out), alone (the GPU computes each pixel's chroma by itself).
+DCT_HD int h2v2_fancy_at(const std::uint8_t* near, const std::uint8_t* far, long long n, long long x) {
+  const long long i = x / 2;
+  if (n <= 2) return near[i];
+  const long long j = x % 2 == 0 ? (i > 0 ? i - 1 : 0) : (i + 1 < n ? i + 1 : n - 1);
+  const int cur = 3 * near[i] + far[i], other = 3 * near[j] + far[j];
+  return (3 * cur + other + (x % 2 == 0 ? 8 : 7)) >> 4;
 }
 
 // libjpeg's h2v2 downsampling (jcsample.c, cjpeg -sample 2x2): the 2x2 box of full-resolution samples a, b (upper

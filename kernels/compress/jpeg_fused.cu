@@ -2,11 +2,12 @@
    memory once each way). The device code and its design are in kernels/compress/jpeg_fused_tc.cuh (the 8x8 DCTs on
    the tensor cores); this file is the launch and the Compressor. CPU and GPU agree to > 50 dB: the kernel's f16
    products move a few coefficients across a rounding boundary (PSNR(CPU, GPU) 57.3-63.8 dB on the sample images).
-   With CompressRequest::keep_coefficients (a .jpg output) the compressor runs the coefficient kernel instead
-   (kernels/compress/jpeg_coef.cuh: q bit-identical to the CPU compressor's, 4:4:4 and 4:2:0) and returns no
-   reconstruction (the caller decodes the file). */
+   With CompressRequest::keep_coefficients (a .jpg output) the compressor runs the coefficient kernels instead
+   (kernels/compress/jpeg_coef.cuh: q and the decoded image's squared error bit-identical to the CPU compressor's,
+   4:4:4 and 4:2:0) and returns no reconstruction image. */
 #include <algorithm>
 #include <climits>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
@@ -38,9 +39,34 @@ __global__ void __launch_bounds__(tc::kThreads, kPlanes == 1 ? 3 : 2) fused_jpeg
   tc::fused_jpeg_cta<kPlanes, tc::kPairs, kDeqF16>(p, stage, hist, threadIdx.x, blockIdx.x);
 }
 
-__global__ void __launch_bounds__(jpeg_coef::kThreads) jpeg_coef_kernel(const jpeg_coef::Params p) {
-  const long long blk = static_cast<long long>(blockIdx.x) * jpeg_coef::kThreads + threadIdx.x;
-  if (blk < jpeg_coef::total_blocks(p)) jpeg_coef::code_block(p, blk);
+// Blocks of every coded plane, a grid stride apart: q, the reconstruction (where p.rec is set), and the histogram of
+// the nonzero q (bins q + kZeroBin) counted in shared memory, then added to `hist`.
+__global__ void __launch_bounds__(jpeg_coef::kThreads) jpeg_coef_kernel(const jpeg_coef::Params p, unsigned* hist) {
+  __shared__ unsigned bins[kBins];
+  for (int i = threadIdx.x; i < kBins; i += blockDim.x) bins[i] = 0;
+  __syncthreads();
+  const long long total = jpeg_coef::total_blocks(p);
+  for (long long blk = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; blk < total;
+       blk += static_cast<long long>(gridDim.x) * blockDim.x) {
+    std::int16_t q[64];
+    jpeg_coef::code_block(p, blk, q);
+    for (int k = 0; k < 64; ++k)
+      if (q[k] != 0) atomicAdd(&bins[min(max(q[k] + kZeroBin, 0), kBins - 1)], 1u);
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < kBins; i += blockDim.x)
+    if (bins[i] != 0) atomicAdd(&hist[i], bins[i]);
+}
+
+// The reconstruction's squared error over every pixel (jpeg_coef::pixel_error), a grid stride apart, into *sse.
+__global__ void __launch_bounds__(256) jpeg_error_kernel(const jpeg_coef::Params p, unsigned long long* sse) {
+  const long long n = static_cast<long long>(p.h) * p.w;
+  unsigned long long e = 0;
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    e += static_cast<unsigned>(jpeg_coef::pixel_error(p, static_cast<int>(i / p.w), static_cast<int>(i % p.w)));
+  for (int o = 16; o > 0; o /= 2) e += __shfl_down_sync(0xffffffffu, e, o);
+  if ((threadIdx.x & 31) == 0 && e != 0) atomicAdd(sse, e);
 }
 
 using KernelFn = void (*)(jpeg_fused::Params);
@@ -61,17 +87,29 @@ class FusedJpegCompressor final : public core::Compressor {
   core::Support supports(const core::CompressRequest& r, const core::Dataset& in) const override {
     if (r.mode != core::CompressMode::kJpeg) return core::Support::no("jpeg mode only");
     if (in.kind != core::SourceKind::kImage8) return core::Support::no("8-bit images only");
-    if (in.tensor.channels() < 1 || in.tensor.channels() > 4) return core::Support::no("1 to 4 channels");
+    if (in.channels() < 1 || in.channels() > 4) return core::Support::no("1 to 4 channels");
+    if (!r.keep_coefficients && !in.has_planes()) return core::Support::no("the reconstruction needs the planes");
     if (r.prec != core::Precision::kF32) return core::Support::no("f32 only");
     if (r.sampling != core::ChromaSampling::k444 && !r.keep_coefficients &&
-        core::coded_planes(in.tensor.channels()) == 3)
+        core::coded_planes(in.channels()) == 3)
       return core::Support::no("4:2:0 for a .jpg output only (the coefficients, no reconstruction)");
-    if (in.tensor.rows() > (1 << 27) || in.tensor.cols() > (1 << 27)) return core::Support::no("image too large");
+    if (in.rows() > (1 << 27) || in.cols() > (1 << 27)) return core::Support::no("image too large");
     // The kernel counts its (column, strip) units in an int.
     const long long units =
-        (core::round_up8(in.tensor.cols()) + kCtaPixels - 1) / kCtaPixels * (core::round_up8(in.tensor.rows()) / 8);
+        (core::round_up8(in.cols()) + kCtaPixels - 1) / kCtaPixels * (core::round_up8(in.rows()) / 8);
     if (units > INT_MAX) return core::Support::no("image too large");
     return cuda_runtime().usable();
+  }
+
+  // The context, the kernels loaded and one state made (the first run's set-up).
+  void warm_up() const override {
+    try {
+      cuda_runtime().warm_up();
+      if (cuda_runtime().usable()) {
+        const auto lease = pool_.acquire(make_state);
+      }
+    } catch (...) {  // a problem with the device shows again, as an error, when the compressor runs
+    }
   }
 
   core::CompressResult run(const core::CompressRequest& r, const core::Dataset& in) const override {
@@ -101,6 +139,13 @@ class FusedJpegCompressor final : public core::Compressor {
   }
 
  private:
+  // The coefficient path's buffers, grown to the largest image seen: the input, q, the reconstruction, and the
+  // squared error (one u64) followed by the histogram (kBins u32); the input and q staged through page-locked memory
+  // (the driver's copies of ordinary memory were slower in a batch: docs/decisions.md §6).
+  struct Coef {
+    DeviceBuffer dev_in, dev_q, dev_rec, dev_small{sizeof(unsigned long long) + kBins * sizeof(unsigned)};
+    PinnedBuffer pin_in, pin_q, pin_small{sizeof(unsigned long long) + kBins * sizeof(unsigned)};
+  };
   // Device state, made on first use (constructing the compressor touches no device).
   struct State {
     DeviceBuffer dev_in, dev_out, hist{kBins * sizeof(unsigned long long)};
@@ -111,6 +156,7 @@ class FusedJpegCompressor final : public core::Compressor {
     int sms = 1;
     CudaStream stream;
     CudaEvent ev[4];
+    Coef coef;
   };
   struct Launch {
     KernelFn kernel;
@@ -123,6 +169,18 @@ class FusedJpegCompressor final : public core::Compressor {
     for (std::size_t i = 0; i < host.size(); ++i)
       host[i] = static_cast<unsigned char>(std::clamp(t.get(static_cast<std::int64_t>(i)), 0.0, 255.0));
     return host;
+  }
+
+  // The first `planes` channels of `t` as bytes, plane after plane.
+  static void pack_planes(const core::HostTensor& t, int planes, unsigned char* out) {
+    const std::int64_t n = t.rows() * t.cols() * planes;
+    for (std::int64_t i = 0; i < n; ++i) out[i] = static_cast<unsigned char>(std::clamp(t.get(i), 0.0, 255.0));
+  }
+
+  // `b` of at least `bytes`: a quarter more than asked when it must grow (images of varying sizes reallocate rarely).
+  template <class Buffer>
+  static void grow(Buffer& b, std::size_t bytes) {
+    if (b.bytes() < bytes) b = Buffer(bytes + bytes / 4);
   }
 
   static jpeg_fused::Params params_for(int quality, const core::HostTensor& t) {
@@ -211,19 +269,22 @@ class FusedJpegCompressor final : public core::Compressor {
   }
 
   // keep_coefficients: the coefficient kernel's q (bit-identical to the CPU compressor's), their nonzero count and
-  // entropy counted on the host; no reconstruction (res.image empty).
+  // entropy from its histogram, and the error of the decoder's image (the CPU compressor's mse, exactly); no
+  // reconstruction image (res.image empty). The decoder's 8-bit interleaved samples (Dataset::samples8) go up as
+  // they are; planes are packed to bytes first.
   core::CompressResult coefficients(const core::CompressRequest& r, const core::Dataset& in) const {
     core::CompressResult res;
     res.backend = "cuda-jpeg-fused";
     core::Stopwatch sw;
-    const std::vector<unsigned char> host = pack(in.tensor);
-    const int h = static_cast<int>(in.tensor.rows()), w = static_cast<int>(in.tensor.cols());
-    const int np = core::coded_planes(in.tensor.channels());
+    const bool s8 = in.samples8 != nullptr;
+    const int h = static_cast<int>(in.rows()), w = static_cast<int>(in.cols());
+    const int np = core::coded_planes(in.channels());
     const bool s420 = np == 3 && r.sampling == core::ChromaSampling::k420;
     jpeg_coef::Params p{};
     p.h = h;
     p.w = w;
     p.planes = np;
+    p.interleaved = s8 ? in.samples8->channels : 0;
     p.bh = (h + 7) / 8;
     p.bw = (w + 7) / 8;
     p.cbh = np == 3 ? (s420 ? (h + 15) / 16 : p.bh) : 0;
@@ -241,8 +302,7 @@ class FusedJpegCompressor final : public core::Compressor {
     qc.chroma_blocks_wide = p.cbw;
     qc.sampling = s420 ? core::ChromaSampling::k420 : core::ChromaSampling::k444;
     qc.quality = r.quality;
-    std::size_t counts[3] = {};
-    std::size_t total = 0;
+    std::size_t counts[3] = {}, total = 0;
     for (int pl = 0; pl < np; ++pl) {
       counts[pl] = static_cast<std::size_t>(pl == 0 ? static_cast<long long>(p.bh) * p.bw
                                                     : static_cast<long long>(p.cbh) * p.cbw) *
@@ -251,46 +311,72 @@ class FusedJpegCompressor final : public core::Compressor {
       qc.planes.emplace_back(counts[pl]);
       qc.chroma.push_back(pl > 0);
     }
+    const std::size_t hw = static_cast<std::size_t>(h) * static_cast<std::size_t>(w);
+    const std::size_t in_bytes = hw * static_cast<std::size_t>(s8 ? in.samples8->channels : np);
+    const auto lease = pool_.acquire(make_state);
+    State& st = *lease;
+    Coef& cb = st.coef;
+    grow(cb.dev_in, in_bytes);
+    grow(cb.pin_in, in_bytes);
+    grow(cb.dev_q, total * sizeof(std::int16_t));
+    grow(cb.pin_q, total * sizeof(std::int16_t));
+    grow(cb.dev_rec, total);  // one byte per sample of every coded plane's blocks
+    auto* staged = static_cast<unsigned char*>(cb.pin_in.get());
+    if (s8)
+      std::memcpy(staged, in.samples8->bytes.get(), in_bytes);
+    else
+      pack_planes(in.tensor, np, staged);
     res.times.add("pack", sw.elapsed_ms());
-    {
-      const auto lease = pool_.acquire(make_state);
-      State& st = *lease;
-      const cudaStream_t s = st.stream.get();
-      DeviceBuffer dev_in(host.size()), dev_q(total * sizeof(std::int16_t));
-      st.ev[0].record(s);
-      DCT_CUDA_CHECK(cudaMemcpyAsync(dev_in.get(), host.data(), host.size(), cudaMemcpyHostToDevice, s));
-      p.in = dev_in.as<const unsigned char>();
-      std::size_t off = 0;
-      for (int pl = 0; pl < np; ++pl) {
-        p.q[pl] = dev_q.as<std::int16_t>() + off;
-        off += counts[pl];
-      }
-      st.ev[1].record(s);
-      const long long blocks = jpeg_coef::total_blocks(p);
-      jpeg_coef_kernel<<<static_cast<unsigned>((blocks + jpeg_coef::kThreads - 1) / jpeg_coef::kThreads),
-                         jpeg_coef::kThreads, 0, s>>>(p);
-      DCT_CUDA_CHECK(cudaGetLastError());
-      st.ev[2].record(s);
-      off = 0;
-      for (int pl = 0; pl < np; ++pl) {
-        DCT_CUDA_CHECK(cudaMemcpyAsync(qc.planes[pl].data(), dev_q.as<std::int16_t>() + off,
-                                       counts[pl] * sizeof(std::int16_t), cudaMemcpyDeviceToHost, s));
-        off += counts[pl];
-      }
-      st.ev[3].record(s);
-      DCT_CUDA_CHECK(cudaStreamSynchronize(s));
-      res.times.add("h2d", st.ev[1].since(st.ev[0]));
-      res.times.add("device", st.ev[2].since(st.ev[1]));
-      res.times.add("d2h", st.ev[3].since(st.ev[2]));
+    const cudaStream_t s = st.stream.get();
+    p.in = cb.dev_in.as<const unsigned char>();
+    std::size_t off = 0;
+    for (int pl = 0; pl < np; ++pl) {
+      p.q[pl] = cb.dev_q.as<std::int16_t>() + off;
+      p.rec[pl] = cb.dev_rec.as<unsigned char>() + off;
+      off += counts[pl];
     }
+    auto* sse = cb.dev_small.as<unsigned long long>();
+    auto* hist = reinterpret_cast<unsigned*>(sse + 1);
+    st.ev[0].record(s);
+    DCT_CUDA_CHECK(cudaMemcpyAsync(cb.dev_in.get(), staged, in_bytes, cudaMemcpyHostToDevice, s));
+    DCT_CUDA_CHECK(cudaMemsetAsync(cb.dev_small.get(), 0, cb.dev_small.bytes(), s));
+    st.ev[1].record(s);
+    const long long blocks = jpeg_coef::total_blocks(p), resident = 8LL * st.sms;
+    jpeg_coef_kernel<<<static_cast<unsigned>(std::min((blocks + jpeg_coef::kThreads - 1) / jpeg_coef::kThreads,
+                                                      resident)),
+                       jpeg_coef::kThreads, 0, s>>>(p, hist);
+    DCT_CUDA_CHECK(cudaGetLastError());
+    jpeg_error_kernel<<<static_cast<unsigned>(std::min<long long>((static_cast<long long>(hw) + 255) / 256, resident)),
+                        256, 0, s>>>(p, sse);
+    DCT_CUDA_CHECK(cudaGetLastError());
+    st.ev[2].record(s);
+    DCT_CUDA_CHECK(cudaMemcpyAsync(cb.pin_q.get(), cb.dev_q.get(), total * sizeof(std::int16_t),
+                                   cudaMemcpyDeviceToHost, s));
+    DCT_CUDA_CHECK(
+        cudaMemcpyAsync(cb.pin_small.get(), cb.dev_small.get(), cb.dev_small.bytes(), cudaMemcpyDeviceToHost, s));
+    st.ev[3].record(s);
+    DCT_CUDA_CHECK(cudaStreamSynchronize(s));
+    res.times.add("h2d", st.ev[1].since(st.ev[0]));
+    res.times.add("device", st.ev[2].since(st.ev[1]));
+    res.times.add("d2h", st.ev[3].since(st.ev[2]));
     sw.reset();
-    std::vector<std::int64_t> hist(65536, 0);
-    for (const auto& plane : qc.planes)
-      for (std::int16_t v : plane) ++hist[static_cast<std::size_t>(v + 32768)];
+    off = 0;
+    for (int pl = 0; pl < np; ++pl) {
+      std::memcpy(qc.planes[pl].data(), static_cast<const std::int16_t*>(cb.pin_q.get()) + off,
+                  counts[pl] * sizeof(std::int16_t));
+      off += counts[pl];
+    }
+    const auto* small = static_cast<const unsigned long long*>(cb.pin_small.get());
+    const auto* bins = reinterpret_cast<const unsigned*>(small + 1);
+    std::vector<std::int64_t> hist_counts(bins, bins + kBins);
+    std::int64_t nonzero = 0;
+    for (std::int64_t c : hist_counts) nonzero += c;
     res.coefficients = static_cast<std::int64_t>(total);
-    res.nonzero = res.coefficients - hist[32768];
-    res.entropy_bits = core::entropy_of_histogram(hist);
-    res.times.add("count", sw.elapsed_ms());
+    res.nonzero = nonzero;
+    hist_counts[kZeroBin] = res.coefficients - nonzero;
+    res.entropy_bits = core::entropy_of_histogram(hist_counts);
+    res.mse = static_cast<double>(small[0]) / static_cast<double>(hw * static_cast<std::size_t>(np));
+    res.times.add("unpack", sw.elapsed_ms());
     return res;
   }
 

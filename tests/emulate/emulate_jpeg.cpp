@@ -18,8 +18,10 @@
      PSNR(CPU, emulated GPU) listed, BELOW-50 where <= 50 dB (f16 products, so not bit-exact: one known synthetic
      case, the 24x40 ramp at q50, 49.9 dB; listed, not failed);
    - where the kernel takes the f16 dequantizer, the f32 one on the same image: output and histogram bit-identical;
-   - the coefficient kernel (kernels/compress/jpeg_coef.cuh, a .jpg output), every block on the host: its q equal the
-     CPU compressor's (keep_coefficients) exactly, 4:4:4 and 4:2:0, on the same images and qualities. */
+   - the coefficient kernels (kernels/compress/jpeg_coef.cuh, a .jpg output), every block and pixel on the host: q
+     and the reconstruction's squared error equal the CPU compressor's (keep_coefficients) exactly, 4:4:4 and 4:2:0,
+     planar and interleaved input, on the same images and qualities; their YCbCr -> RGB on all 2^24 samples and the
+     per-sample h2v2 fancy upsampling equal the CPU's. */
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -320,8 +322,10 @@ int colour_conversion() {
   return ok ? 0 : 1;
 }
 
-// The coefficient kernel, every block of every plane (one thread each on the device), against the CPU compressor's
-// quantized coefficients. Returns the number of differing values.
+// The coefficient kernels, every block of every plane and every pixel (one thread each on the device), against the
+// CPU compressor with keep_coefficients: q equal, and the squared error of the reconstruction (pixel_error) equal to
+// its in-loop mse, with the input planar and, for gray and RGB, interleaved (Dataset::samples8). Returns the number of
+// differing values (an mse that differs counts one).
 long long coefficient_check(const core::Compressor& cpu, const core::Dataset& d, int quality,
                             core::ChromaSampling sampling) {
   core::CompressRequest r;
@@ -330,12 +334,8 @@ long long coefficient_check(const core::Compressor& cpu, const core::Dataset& d,
   r.keep_coefficients = true;
   const core::CompressResult want = cpu.run(r, d);
   const core::HostTensor& t = d.tensor;
-  std::vector<unsigned char> src(static_cast<std::size_t>(t.elements()));
-  for (std::size_t i = 0; i < src.size(); ++i)
-    src[i] = static_cast<unsigned char>(std::clamp(t.get(static_cast<std::int64_t>(i)), 0.0, 255.0));
   namespace jc = cuda::jpeg_coef;
   jc::Params p{};
-  p.in = src.data();
   p.h = static_cast<int>(t.rows());
   p.w = static_cast<int>(t.cols());
   p.planes = core::coded_planes(t.channels());
@@ -350,25 +350,81 @@ long long coefficient_check(const core::Compressor& cpu, const core::Dataset& d,
     const auto table = core::quant_table(quality, c == 1);
     for (int k = 0; k < 64; ++k) p.qt[c][k] = static_cast<float>(table[k]);
   }
-  std::vector<std::vector<std::int16_t>> got;
-  for (int pl = 0; pl < p.planes; ++pl) {
-    got.emplace_back(static_cast<std::size_t>((pl == 0 ? p.bh * p.bw : p.cbh * p.cbw) * 64), std::int16_t(0x5A5A));
-    p.q[pl] = got.back().data();
-  }
-  for (long long b = 0; b < jc::total_blocks(p); ++b) jc::code_block(p, b);
-  long long diff = want.quantized.planes.size() == got.size() ? 0 : 1;
-  for (std::size_t pl = 0; pl < got.size() && diff == 0; ++pl) {
-    const auto& w = want.quantized.planes[pl];
-    if (w.size() != got[pl].size()) {
-      ++diff;
-      break;
+  const std::int64_t hw = t.rows() * t.cols();
+  long long diff = 0;
+  for (int layout : {0, p.planes}) {
+    if (layout != 0 && t.channels() != p.planes) continue;  // samples8 holds gray or RGB only
+    std::vector<unsigned char> src(static_cast<std::size_t>(hw * p.planes));
+    for (std::int64_t c = 0; c < p.planes; ++c)
+      for (std::int64_t i = 0; i < hw; ++i)
+        src[static_cast<std::size_t>(layout ? i * p.planes + c : c * hw + i)] =
+            static_cast<unsigned char>(std::clamp(t.get(c * hw + i), 0.0, 255.0));
+    p.in = src.data();
+    p.interleaved = layout;
+    std::vector<std::vector<std::int16_t>> got;
+    std::vector<std::vector<unsigned char>> rec;
+    for (int pl = 0; pl < p.planes; ++pl) {
+      const std::size_t n = static_cast<std::size_t>((pl == 0 ? p.bh * p.bw : p.cbh * p.cbw) * 64);
+      got.emplace_back(n, std::int16_t(0x5A5A));
+      rec.emplace_back(n, static_cast<unsigned char>(0xA5));
+      p.q[pl] = got.back().data();
+      p.rec[pl] = rec.back().data();
     }
-    for (std::size_t i = 0; i < w.size(); ++i) diff += w[i] != got[pl][i];
+    std::int16_t q[64];
+    for (long long b = 0; b < jc::total_blocks(p); ++b) jc::code_block(p, b, q);
+    std::int64_t sse = 0;
+    for (int y = 0; y < p.h; ++y)
+      for (int x = 0; x < p.w; ++x) sse += jc::pixel_error(p, y, x);
+    diff += want.quantized.planes.size() == got.size() ? 0 : 1;
+    for (std::size_t pl = 0; pl < got.size() && diff == 0; ++pl) {
+      const auto& w = want.quantized.planes[pl];
+      if (w.size() != got[pl].size()) {
+        ++diff;
+        break;
+      }
+      for (std::size_t i = 0; i < w.size(); ++i) diff += w[i] != got[pl][i];
+    }
+    const double mse = double(sse) / double(hw * p.planes);
+    if (!(mse == want.mse)) {
+      std::printf("  mse %.17g, the CPU's %.17g (%s)\n", mse, want.mse, layout ? "interleaved" : "planar");
+      ++diff;
+    }
   }
   if (want.quantized.blocks_high != p.bh || want.quantized.blocks_wide != p.bw ||
       want.quantized.chroma_blocks_high != p.cbh || want.quantized.chroma_blocks_wide != p.cbw)
     ++diff;
   return diff;
+}
+
+// pixel_error's pieces against the CPU's: math::jpeg::ycc_to_rgb8 against core::ycc_to_rgb on all 2^24 samples, and
+// h2v2_fancy_at against h2v2_fancy_row on random rows of every n from 1 to 40, both output widths. Returns mismatches.
+int reconstruction_pieces() {
+  int bad = 0;
+  for (int y = 0; y < 256; ++y)
+    for (int cb = 0; cb < 256; ++cb)
+      for (int cr = 0; cr < 256; ++cr) {
+        int got[3];
+        math::jpeg::ycc_to_rgb8(y, cb, cr, got);
+        const auto want = core::ycc_to_rgb(y, cb, cr);
+        for (int c = 0; c < 3; ++c) bad += got[c] != static_cast<int>(want[c]);
+      }
+  std::uint32_t seed = 12345;
+  auto next = [&] { return (seed = seed * 1664525u + 1013904223u) >> 24; };
+  for (long long n = 1; n <= 40; ++n)
+    for (long long w : {2 * n - 1, 2 * n}) {
+      std::vector<std::uint8_t> near(static_cast<std::size_t>(n)), far(near.size()), row(static_cast<std::size_t>(w));
+      for (int rep = 0; rep < 20; ++rep) {
+        for (std::size_t i = 0; i < near.size(); ++i) {
+          near[i] = static_cast<std::uint8_t>(next());
+          far[i] = static_cast<std::uint8_t>(next());
+        }
+        math::jpeg::h2v2_fancy_row(near.data(), far.data(), n, w, row.data());
+        for (long long x = 0; x < w; ++x) bad += math::jpeg::h2v2_fancy_at(near.data(), far.data(), n, x) != row[x];
+      }
+    }
+  std::printf("reconstruction pieces (YCbCr -> RGB on 2^24 samples, h2v2 fancy per sample): %d differ from the CPU's%s\n",
+              bad, bad ? "  FAIL" : "");
+  return bad;
 }
 
 int main(int argc, char** argv) {
@@ -446,9 +502,12 @@ int main(int argc, char** argv) {
                       std::string(core::to_string(smp)).c_str(), d);
         }
       }
-  std::printf("coefficient kernel equal to the CPU compressor's q in %d of %d cases (4:4:4 and 4:2:0)\n",
-              coef_cases - coef_bad, coef_cases);
+  std::printf(
+      "coefficient kernels equal to the CPU compressor's q and mse in %d of %d cases (4:4:4 and 4:2:0, planar and "
+      "interleaved)\n",
+      coef_cases - coef_bad, coef_cases);
   bad += coef_bad;
+  bad += reconstruction_pieces();
   std::printf("min PSNR(CPU, GPU) %.2f dB, below 50 dB in %d of %d cases\n%s\n", worst, low, runs, bad ? "FAIL" : "OK");
   return bad ? 1 : 0;
 }
