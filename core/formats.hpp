@@ -107,7 +107,8 @@ class ImageCodec {
   virtual void write(const std::string& path, const HostTensor& t, int bit_depth, std::int64_t* clamped) const = 0;
 };
 
-// Writes a file atomically: data goes to a temporary file next to `path`; commit() renames it over `path`.
+// Writes a file atomically: data goes to a temporary file next to `path`; commit() renames it over `path` (not synced
+// to the disk: the page cache's durability, as other image tools).
 // Destroying an uncommitted AtomicFile removes the temporary. Throws kInput when the directory is missing
 // or not writable.
 class AtomicFile {
