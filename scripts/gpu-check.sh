@@ -14,7 +14,7 @@
 #   jpeg      the fused jpeg round trip of 4096x4096 RGB images (device and transfer times from --report), twice, and
 #             the copy of the same bytes (cuda-8x8 at 4096x3072 f32 = 50.3 MB: its x_copy gives the copy time)
 #   batch     30 1920x1080 JPEG photos (scripts/bench/make_photos.py) to .jpg at quality 50 with -b auto (the CPU
-#             compressor for .jpg), -b cpu and -b cuda-jpeg-fused (the GPU), medians of 3; one-shot dct2 of a
+#             compressor for a batch this small), -b cpu and -b cuda-jpeg-fused (the GPU), medians of 3; one-shot dct2 of a
 #             4096x4096 .npy on the GPU and on cpu-fftw
 #   sanitize  compute-sanitizer memcheck and racecheck over every gpu test case (one process per case and tool,
 #             GPU_CHECK_SANITIZE_JOBS at a time, default half the cores, each bound to its own slice of the cores

@@ -45,17 +45,19 @@ TITLES = {
     "lot": "8×8 lapped orthogonal transform (LOT)",
     "r2r": "Real-to-real transforms: 3-D DCT, DCT-I, DST, many small matrices",
     "jpeg": "JPEG round trip",
-    "batch-jpeg": "Batch JPEG compression on the CPU, beside its peers",
+    "batch-jpeg": "Batch JPEG compression, beside its peers",
     "peer-vkfft": "dctool and VkFFT",
     "peer-vkfft-dct4": "dctool and VkFFT: batched DCT-IV",
     "peer-vkfft-r2r": "dctool and VkFFT: real-to-real transforms",
 }
 INTROS = {
-    "batch-jpeg": "Whole tools on files (`scripts/bench/batch_peers.sh`): 30 1920×1080 JPEG photographs re-encoded to "
-                  "`.jpg` at quality 50, wall time and CPU time (user + system) per run, medians of 3 with the tools "
-                  "interleaved. dctool's default is 4:4:4, cjpeg's and mogrify's 4:2:0 (half the chroma blocks): "
-                  "compare dctool with `djpeg_cjpeg_444` and `dctool_420` with `djpeg_cjpeg` and `mogrify`. dctool "
-                  "also measures each output's PSNR; the peers do not.",
+    "batch-jpeg": "Whole tools on files (`scripts/bench/batch_peers.sh`): 1920×1080 JPEG photographs (30, or the "
+                  "30 repeated on a many-core host) re-encoded to `.jpg` at quality 50, wall time and CPU time (user "
+                  "+ system) per run, medians of 3 with the tools interleaved. dctool's default is 4:4:4, cjpeg's and "
+                  "mogrify's 4:2:0 (half the chroma blocks): compare dctool with `djpeg_cjpeg_444` and `dctool_420` "
+                  "with `djpeg_cjpeg` and `mogrify`. `dctool` is `-b auto` (on a GPU host: the GPU's coefficient "
+                  "path in a large batch), `dctool_cpu` `-b cpu`, `dctool_gpu` `-b cuda-jpeg-fused`; their files are "
+                  "identical. dctool also measures each output's PSNR; the peers do not.",
     "dct2d": "Whole-matrix 2-D DCT-II (`dct2`) and its inverse DCT-III (`idct2`), `--axis both`: the row-column "
              "baseline (`cuda-rowcol`) against the route through one 2-D real FFT (`cuda-fft2d`), in f64 and f32. "
              "The cuFFT column is cuFFT's R2C (for `dct2`) or C2R (for `idct2`) 2-D transform of the same shape, "
