@@ -169,7 +169,7 @@ core::CompressRequest request_of(const GlobalOptions& g, const CompressOptions& 
 // The GPU's .jpg coefficient path, and the entries per worker from which -b auto warms it up for a batch: the device's
 // start (100-300 ms) is then shorter than the batch's first entries on the CPU (docs/decisions.md).
 constexpr const char* kGpuJpeg = "cuda-jpeg-fused";
-constexpr std::int64_t kGpuWarmEntries = 32;
+constexpr std::int64_t kGpuWarmEntries = 8;
 
 // auto: the first compressor that supports the request here; a compressor's own name forces it; any other
 // --backend value names the transform backend of the CPU compressor.

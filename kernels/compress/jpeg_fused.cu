@@ -139,12 +139,16 @@ class FusedJpegCompressor final : public core::Compressor {
   }
 
  private:
-  // The coefficient path's buffers, grown to the largest image seen: the input, q, the reconstruction, and the
-  // squared error (one u64) followed by the histogram (kBins u32); the input and q staged through page-locked memory
-  // (the driver's copies of ordinary memory were slower in a batch: docs/decisions.md §6).
+  // The coefficient path's device buffers, grown to the largest image seen: the input, q, the reconstruction, and
+  // the squared error (one u64) followed by the histogram (kBins u32). The input and q pass through a ring of two
+  // page-locked slots of kSlot bytes (the host's copy of one slot overlapping the device's of the other): page-locked
+  // buffers of an image's size per worker stalled a batch while they were made, and the driver's copies of ordinary
+  // memory were slower (docs/decisions.md §6).
+  static constexpr std::size_t kSlot = std::size_t{2} << 20;
   struct Coef {
     DeviceBuffer dev_in, dev_q, dev_rec, dev_small{sizeof(unsigned long long) + kBins * sizeof(unsigned)};
-    PinnedBuffer pin_in, pin_q, pin_small{sizeof(unsigned long long) + kBins * sizeof(unsigned)};
+    PinnedBuffer ring{2 * kSlot}, pin_small{sizeof(unsigned long long) + kBins * sizeof(unsigned)};
+    CudaEvent slot_free[2];  // recorded after the device's copy from or into each slot
   };
   // Device state, made on first use (constructing the compressor touches no device).
   struct State {
@@ -317,15 +321,14 @@ class FusedJpegCompressor final : public core::Compressor {
     State& st = *lease;
     Coef& cb = st.coef;
     grow(cb.dev_in, in_bytes);
-    grow(cb.pin_in, in_bytes);
     grow(cb.dev_q, total * sizeof(std::int16_t));
-    grow(cb.pin_q, total * sizeof(std::int16_t));
     grow(cb.dev_rec, total);  // one byte per sample of every coded plane's blocks
-    auto* staged = static_cast<unsigned char*>(cb.pin_in.get());
-    if (s8)
-      std::memcpy(staged, in.samples8->bytes.get(), in_bytes);
-    else
-      pack_planes(in.tensor, np, staged);
+    std::vector<unsigned char> packed;
+    if (!s8) {
+      packed.resize(in_bytes);
+      pack_planes(in.tensor, np, packed.data());
+    }
+    const unsigned char* src = s8 ? in.samples8->bytes.get() : packed.data();
     res.times.add("pack", sw.elapsed_ms());
     const cudaStream_t s = st.stream.get();
     p.in = cb.dev_in.as<const unsigned char>();
@@ -337,8 +340,15 @@ class FusedJpegCompressor final : public core::Compressor {
     }
     auto* sse = cb.dev_small.as<unsigned long long>();
     auto* hist = reinterpret_cast<unsigned*>(sse + 1);
+    auto* ring = static_cast<unsigned char*>(cb.ring.get());
     st.ev[0].record(s);
-    DCT_CUDA_CHECK(cudaMemcpyAsync(cb.dev_in.get(), staged, in_bytes, cudaMemcpyHostToDevice, s));
+    for (std::size_t at = 0, i = 0; at < in_bytes; at += kSlot, ++i) {  // up through the ring
+      const std::size_t k = i % 2, n = std::min(kSlot, in_bytes - at);
+      if (i >= 2) DCT_CUDA_CHECK(cudaEventSynchronize(cb.slot_free[k].get()));
+      std::memcpy(ring + k * kSlot, src + at, n);
+      DCT_CUDA_CHECK(cudaMemcpyAsync(cb.dev_in.as<unsigned char>() + at, ring + k * kSlot, n, cudaMemcpyHostToDevice, s));
+      cb.slot_free[k].record(s);
+    }
     DCT_CUDA_CHECK(cudaMemsetAsync(cb.dev_small.get(), 0, cb.dev_small.bytes(), s));
     st.ev[1].record(s);
     const long long blocks = jpeg_coef::total_blocks(p), resident = 8LL * st.sms;
@@ -350,22 +360,37 @@ class FusedJpegCompressor final : public core::Compressor {
                         256, 0, s>>>(p, sse);
     DCT_CUDA_CHECK(cudaGetLastError());
     st.ev[2].record(s);
-    DCT_CUDA_CHECK(cudaMemcpyAsync(cb.pin_q.get(), cb.dev_q.get(), total * sizeof(std::int16_t),
-                                   cudaMemcpyDeviceToHost, s));
     DCT_CUDA_CHECK(
         cudaMemcpyAsync(cb.pin_small.get(), cb.dev_small.get(), cb.dev_small.bytes(), cudaMemcpyDeviceToHost, s));
+    // q down through the ring: slot k holds chunk i while the device fills the other; each chunk is then copied into
+    // the planes it covers (q is the planes one after another on the device).
+    const std::size_t q_bytes = total * sizeof(std::int16_t), chunks = (q_bytes + kSlot - 1) / kSlot;
+    const auto down = [&](std::size_t i) {
+      const std::size_t k = i % 2, at = i * kSlot;
+      DCT_CUDA_CHECK(cudaMemcpyAsync(ring + k * kSlot, cb.dev_q.as<unsigned char>() + at, std::min(kSlot, q_bytes - at),
+                                     cudaMemcpyDeviceToHost, s));
+      cb.slot_free[k].record(s);
+    };
+    for (std::size_t i = 0; i < std::min<std::size_t>(2, chunks); ++i) down(i);
+    std::size_t plane = 0, plane_at = 0;  // where the next byte of q goes: plane and byte offset in it
+    for (std::size_t i = 0; i < chunks; ++i) {
+      const std::size_t k = i % 2, n = std::min(kSlot, q_bytes - i * kSlot);
+      DCT_CUDA_CHECK(cudaEventSynchronize(cb.slot_free[k].get()));
+      for (std::size_t done = 0; done < n;) {
+        const std::size_t take = std::min(n - done, counts[plane] * sizeof(std::int16_t) - plane_at);
+        std::memcpy(reinterpret_cast<unsigned char*>(qc.planes[plane].data()) + plane_at, ring + k * kSlot + done, take);
+        done += take;
+        plane_at += take;
+        if (plane_at == counts[plane] * sizeof(std::int16_t)) ++plane, plane_at = 0;
+      }
+      if (i + 2 < chunks) down(i + 2);
+    }
     st.ev[3].record(s);
     DCT_CUDA_CHECK(cudaStreamSynchronize(s));
     res.times.add("h2d", st.ev[1].since(st.ev[0]));
     res.times.add("device", st.ev[2].since(st.ev[1]));
     res.times.add("d2h", st.ev[3].since(st.ev[2]));
     sw.reset();
-    off = 0;
-    for (int pl = 0; pl < np; ++pl) {
-      std::memcpy(qc.planes[pl].data(), static_cast<const std::int16_t*>(cb.pin_q.get()) + off,
-                  counts[pl] * sizeof(std::int16_t));
-      off += counts[pl];
-    }
     const auto* small = static_cast<const unsigned long long*>(cb.pin_small.get());
     const auto* bins = reinterpret_cast<const unsigned*>(small + 1);
     std::vector<std::int64_t> hist_counts(bins, bins + kBins);
