@@ -1,8 +1,8 @@
 // compress: parse into a core::CompressRequest, pick a Compressor (registry order), run it per input and
 // quality, write each output atomically, report PSNR / rate / nonzero fraction / entropy / per-stage timing.
-// Several entries (inputs x qualities) run through a three-stage pipeline (app/pipeline.hpp): readers decode,
-// workers compress, writers encode, commit and measure; a failed entry is one line on stderr and the others go
-// on; the report keeps input order. Under mpirun or srun a batch is spread over the job's processes
+// Several entries (inputs x qualities) run on `--jobs` threads (app/pipeline.hpp, inline stages): each decodes an
+// input, compresses each of its qualities, encodes, commits and measures them, then takes the next input; a failed
+// entry is one line on stderr and the others go on; the report keeps input order. Under mpirun or srun a batch is spread over the job's processes
 // (app/dispatch.hpp): each runs the pipeline on the inputs rank 0 hands it and sends its entries to rank 0, which
 // alone prints and writes the report. A .jpg/.jpeg output in jpeg mode is a JFIF file of the quantized
 // coefficients (app/jpeg_file.cpp), made by the chosen compressor (CPU or GPU: the same coefficients); its PSNR
@@ -722,10 +722,11 @@ Unpacked unpack_entry(const Job& job, std::int64_t i, const std::string& payload
   return u;
 }
 
-// Several entries: the three-stage pipeline (app/pipeline.hpp). Readers decode inputs, workers compress each
-// quality of a read input, writers encode, commit and measure; entries are reported in input order. Distributed
-// (a Dispatcher), the readers take the indices rank 0 hands out, the writers send each entry to rank 0, and rank 0's
-// collector thread records them; the other ranks stop there.
+// Several entries: the pipeline's stages inline (app/pipeline.hpp), each of `jobs` threads taking an input through
+// decode, compress (every quality), encode, commit and measure; one input stays on one core, and no stage waits for
+// a queue (docs/decisions.md §1.3, "Batch stages"). Entries are reported in input order. Distributed (a Dispatcher),
+// the threads take the indices rank 0 hands out and send each entry to rank 0, whose collector thread records them;
+// the other ranks stop there.
 class Batch {
  public:
   Batch(const Job& job, int jobs, dispatch::Dispatcher* d)
@@ -743,7 +744,7 @@ class Batch {
     core::Stopwatch clock;
     PipelineShape shape;
     shape.readers = shape.workers = shape.writers = jobs_;
-    shape.depth = static_cast<std::size_t>(2 * jobs_);
+    shape.inline_stages = true;
     // Workers take the --devices in turn; the GPU work of each goes to its own device, stream and buffers.
     const std::vector<int> devices = devices_of(job_.g);
     shape.worker_init = [devices](int k) { bind_worker(devices, k); };

@@ -2,8 +2,9 @@
 // A three-stage pipeline for batch commands: reader threads turn each input index into zero or more values,
 // worker threads turn each value into zero or more results, writer threads consume the results. The stages are joined
 // by bounded queues, so at most about `depth` values and `depth` results are held at once whatever the number of
-// inputs; inputs are taken in index order. Stage functions report their own failures (they must not throw out of the
-// pipeline: an exception that escapes one is rethrown by run_pipeline after every thread ended).
+// inputs; inputs are taken in index order. With PipelineShape::inline_stages the workers alone run all three stages
+// of each input in turn (at most `workers` inputs held). Stage functions report their own failures (they must not
+// throw out of the pipeline: an exception that escapes one is rethrown by run_pipeline after every thread ended).
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -64,6 +65,9 @@ struct PipelineShape {
   // Where readers take input indices: none: 0..n-1 from a local counter; set: each call gives the next index to
   // read, nothing when there are no more (a distributed batch's indices handed out by its rank 0, app/dispatch.hpp).
   std::function<std::optional<std::int64_t>()> next_index;
+  // Each of `workers` threads runs the three stages of its input one after another (no queues, no readers or
+  // writers of their own): an input stays on one core from its decode to its write.
+  bool inline_stages = false;
 };
 
 // Runs read(i, emit) for i = 0..n-1 (or for each index shape.next_index gives) on the readers, work(value, emit) on
@@ -93,21 +97,19 @@ void run_pipeline(std::int64_t n, const PipelineShape& shape,
   };
   const std::function<void(Value &&)> emit_value = [&](Value&& v) { values.push(std::move(v)); };
   // Readers claim indices under a lock, so values reach the queue close to input order.
+  auto take = [&]() -> std::optional<std::int64_t> {
+    {
+      std::lock_guard<std::mutex> lock(error_mu);
+      if (error) return std::nullopt;  // a stage threw: no more inputs
+    }
+    if (shape.next_index) return shape.next_index();
+    std::lock_guard<std::mutex> lock(next_mu);
+    if (next >= n) return std::nullopt;
+    return next++;
+  };
   auto reader = [&] {
     guard([&] {
-      for (;;) {
-        std::int64_t i;
-        if (shape.next_index) {
-          const std::optional<std::int64_t> got = shape.next_index();
-          if (!got) return;
-          i = *got;
-        } else {
-          std::lock_guard<std::mutex> lock(next_mu);
-          if (next >= n) return;
-          i = next++;
-        }
-        read(i, emit_value);
-      }
+      while (const std::optional<std::int64_t> i = take()) read(*i, emit_value);
     });
   };
   const std::function<void(Result &&)> emit = [&](Result&& r) { results.push(std::move(r)); };
@@ -122,6 +124,21 @@ void run_pipeline(std::int64_t n, const PipelineShape& shape,
       while (auto r = results.pop()) write(std::move(*r));
     });
   };
+  if (shape.inline_stages) {
+    const std::function<void(Result &&)> write_now = [&](Result&& r) { write(std::move(r)); };
+    const std::function<void(Value &&)> work_now = [&](Value&& v) { work(std::move(v), write_now); };
+    auto chain = [&](int k) {
+      guard([&] {
+        if (shape.worker_init) shape.worker_init(k);
+        while (const std::optional<std::int64_t> i = take()) read(*i, work_now);
+      });
+    };
+    std::vector<std::thread> ct;
+    for (int k = 0; k < (shape.workers > 0 ? shape.workers : 1); ++k) ct.emplace_back(chain, k);
+    for (auto& t : ct) t.join();
+    if (error) std::rethrow_exception(error);
+    return;
+  }
   auto start = [](int count, auto fn) {
     std::vector<std::thread> t;
     for (int k = 0; k < (count > 0 ? count : 1); ++k) t.emplace_back(fn);
