@@ -232,8 +232,7 @@ struct Job {
   // image (no report or --json metrics).
   bool direct(std::int64_t i, std::int64_t k) const {
     return jpg(i, k) && !details() && r.prec == core::Precision::kF32 &&
-           (r.backend == "auto" || r.backend == "cpu" || r.backend == "cpu-8x8-flmad" ||
-            r.backend == "cuda-jpeg-fused");
+           (r.backend == "auto" || r.backend == "cpu" || r.backend == "cpu-8x8-flmad" || r.backend == kGpuJpeg);
   }
 };
 

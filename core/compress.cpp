@@ -50,8 +50,9 @@ std::array<double, 3> rgb_to_ycc(double r, double g, double b) {
 }
 
 std::array<double, 3> ycc_to_rgb(double y, double cb, double cr) {
-  return {round_to_u8(y + kRCr * (cr - 128.0)), round_to_u8(y + kGCb * (cb - 128.0) + kGCr * (cr - 128.0)),
-          round_to_u8(y + kBCb * (cb - 128.0))};
+  int rgb[3];
+  math::jpeg::ycc_to_rgb8(static_cast<int>(y), static_cast<int>(cb), static_cast<int>(cr), rgb);
+  return {double(rgb[0]), double(rgb[1]), double(rgb[2])};
 }
 
 int coded_planes(std::int64_t channels) { return channels >= 3 ? 3 : 1; }

@@ -37,7 +37,8 @@ using math::jpeg::quality_scale;
 using math::jpeg::quant_table;
 // Clamp(floor(v + 0.5), 0, 255).
 double round_to_u8(double v);
-// (r, g, b) -> (y, cb, cr) and back, 8-bit values in and out.
+// (r, g, b) -> (y, cb, cr) and back, 8-bit values in and out (ycc_to_rgb: integers 0..255 in, as
+// math::jpeg::ycc_to_rgb8, the decoder's conversion the GPU evaluates too).
 std::array<double, 3> rgb_to_ycc(double r, double g, double b);
 std::array<double, 3> ycc_to_rgb(double y, double cb, double cr);
 

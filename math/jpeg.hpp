@@ -97,8 +97,8 @@ DCT_HD int rgb_to_cr(int r, int g, int b) {
                    Rn<double>{kCrB} * Rn<double>{double(b)} + Rn<double>{128.0});
 }
 
-// 8-bit R, G, B of JFIF YCbCr samples, as core::ycc_to_rgb (libjpeg's decoder in double): y + k (c − 128) summed left
-// to right in double, then clamp(floor(v + 0.5), 0, 255) (ycc_round). The GPU's reconstruction error uses it.
+// 8-bit R, G, B of JFIF YCbCr samples (libjpeg's decoder in double): y + k (c − 128) summed left to right in double,
+// then clamp(floor(v + 0.5), 0, 255) (ycc_round). core::ycc_to_rgb and the GPU's reconstruction error use it.
 DCT_HD void ycc_to_rgb8(int y, int cb, int cr, int (&rgb)[3]) {
   const Rn<double> yy{double(y)}, cbd{double(cb - 128)}, crd{double(cr - 128)};
   rgb[0] = ycc_round(yy + Rn<double>{kRCr} * crd);

@@ -133,7 +133,7 @@ class FusedJpegCompressor final : public core::Compressor {
     sw.reset();
     res.image = core::HostTensor(in.tensor.shape(), in.tensor.channels(), in.tensor.precision());
     for (std::size_t i = 0; i < bytes; ++i) res.image.set(static_cast<std::int64_t>(i), host[i]);
-    count_histogram(hist, p, res);
+    count_histogram(hist.data(), core::round_up8(p.h) * core::round_up8(p.w) * core::coded_planes(p.channels), res);
     res.times.add("unpack", sw.elapsed_ms());
     return res;
   }
@@ -168,17 +168,15 @@ class FusedJpegCompressor final : public core::Compressor {
     long long grid;
   };
 
-  static std::vector<unsigned char> pack(const core::HostTensor& t) {
-    std::vector<unsigned char> host(static_cast<std::size_t>(t.elements()));
-    for (std::size_t i = 0; i < host.size(); ++i)
-      host[i] = static_cast<unsigned char>(std::clamp(t.get(static_cast<std::int64_t>(i)), 0.0, 255.0));
-    return host;
-  }
-
   // The first `planes` channels of `t` as bytes, plane after plane.
-  static void pack_planes(const core::HostTensor& t, int planes, unsigned char* out) {
+  static void pack_planes(const core::HostTensor& t, std::int64_t planes, unsigned char* out) {
     const std::int64_t n = t.rows() * t.cols() * planes;
     for (std::int64_t i = 0; i < n; ++i) out[i] = static_cast<unsigned char>(std::clamp(t.get(i), 0.0, 255.0));
+  }
+  static std::vector<unsigned char> pack(const core::HostTensor& t) {
+    std::vector<unsigned char> host(static_cast<std::size_t>(t.elements()));
+    pack_planes(t, t.channels(), host.data());
+    return host;
   }
 
   // `b` of at least `bytes`: a quarter more than asked when it must grow (images of varying sizes reallocate rarely).
@@ -392,24 +390,18 @@ class FusedJpegCompressor final : public core::Compressor {
     res.times.add("d2h", st.ev[3].since(st.ev[2]));
     sw.reset();
     const auto* small = static_cast<const unsigned long long*>(cb.pin_small.get());
-    const auto* bins = reinterpret_cast<const unsigned*>(small + 1);
-    std::vector<std::int64_t> hist_counts(bins, bins + kBins);
-    std::int64_t nonzero = 0;
-    for (std::int64_t c : hist_counts) nonzero += c;
-    res.coefficients = static_cast<std::int64_t>(total);
-    res.nonzero = nonzero;
-    hist_counts[kZeroBin] = res.coefficients - nonzero;
-    res.entropy_bits = core::entropy_of_histogram(hist_counts);
+    count_histogram(reinterpret_cast<const unsigned*>(small + 1), static_cast<std::int64_t>(total), res);
     res.mse = static_cast<double>(small[0]) / static_cast<double>(hw * static_cast<std::size_t>(np));
     res.times.add("unpack", sw.elapsed_ms());
     return res;
   }
 
-  // Coefficients, nonzero count and entropy from the kernel's histogram (the kernel does not count zeros).
-  static void count_histogram(const std::vector<unsigned long long>& hist, const jpeg_fused::Params& p,
-                              core::CompressResult& res) {
-    std::vector<std::int64_t> counts(hist.begin(), hist.end());
-    res.coefficients = core::round_up8(p.h) * core::round_up8(p.w) * core::coded_planes(p.channels);
+  // `coefficients`, the nonzero count and the entropy from a kernel's kBins histogram of q (bin q + kZeroBin; the
+  // kernels do not count zeros).
+  template <class Count>
+  static void count_histogram(const Count* hist, std::int64_t coefficients, core::CompressResult& res) {
+    std::vector<std::int64_t> counts(hist, hist + kBins);
+    res.coefficients = coefficients;
     std::int64_t nonzero = 0;
     for (std::int64_t c : counts) nonzero += c;
     counts[kZeroBin] = res.coefficients - nonzero;

@@ -396,7 +396,7 @@ long long coefficient_check(const core::Compressor& cpu, const core::Dataset& d,
   return diff;
 }
 
-// pixel_error's pieces against the CPU's: math::jpeg::ycc_to_rgb8 against core::ycc_to_rgb on all 2^24 samples, and
+// pixel_error's pieces: math::jpeg::ycc_to_rgb8 against the decoder's conversion in double on all 2^24 samples, and
 // h2v2_fancy_at against h2v2_fancy_row on random rows of every n from 1 to 40, both output widths. Returns mismatches.
 int reconstruction_pieces() {
   int bad = 0;
@@ -405,7 +405,10 @@ int reconstruction_pieces() {
       for (int cr = 0; cr < 256; ++cr) {
         int got[3];
         math::jpeg::ycc_to_rgb8(y, cb, cr, got);
-        const auto want = core::ycc_to_rgb(y, cb, cr);
+        namespace mj = math::jpeg;  // the decoder's conversion written out (core::ycc_to_rgb now calls ycc_to_rgb8)
+        const double want[3] = {core::round_to_u8(y + mj::kRCr * (cr - 128.0)),
+                                core::round_to_u8(y + mj::kGCb * (cb - 128.0) + mj::kGCr * (cr - 128.0)),
+                                core::round_to_u8(y + mj::kBCb * (cb - 128.0))};
         for (int c = 0; c < 3; ++c) bad += got[c] != static_cast<int>(want[c]);
       }
   std::uint32_t seed = 12345;
