@@ -155,7 +155,9 @@ class GuruPlans {
     T* pa = static_cast<T*>(a.data());
     T* pb = in_place_ ? pa : static_cast<T*>(b.data());
     const unsigned flags = detail::fftw_flags(desc_.effort) | extra;
-    return detail::make_fftw_plan<T>(desc_.elements(), desc_.effort, std::string(kName), desc_.to_string(), [&] {
+    const bool pow2 =
+        detail::all_powers_of_two(layout_.dims.begin(), layout_.dims.end(), [](const auto& d) { return d.n; });
+    return detail::make_fftw_plan<T>(desc_.elements(), pow2, desc_.effort, std::string(kName), desc_.to_string(), [&] {
       return detail::Fftw<T>::guru_r2r(static_cast<int>(layout_.dims.size()), layout_.dims.data(),
                                        static_cast<int>(layout_.loops.size()), layout_.loops.data(), pa, pb,
                                        layout_.kinds.data(), flags);

@@ -19,6 +19,11 @@ std::mutex& planner_mutex();
 
 // Problems below this many real values are planned single-threaded (thread start-up costs more).
 inline constexpr std::int64_t kThreadedMinElements = 1 << 15;
+// Problems with an extent other than a power of two are planned for at most this many threads: with more, FFTW's
+// threaded plans of such sizes ran 10-200x slower than with 8 on a 16-core host (1080x1920 dct2: 7 ms with 8 threads,
+// 193 with 12, 1397 with 16), while powers of two kept gaining (8192^2: 456 ms with 8, 252 with 16);
+// docs/decisions.md, "FFTW threads".
+inline constexpr int kSmoothSizeMaxThreads = 8;
 
 // FFTW planner flags for an effort.
 inline unsigned fftw_flags(core::Effort e) { return e == core::Effort::kMeasure ? FFTW_MEASURE : FFTW_ESTIMATE; }
@@ -95,9 +100,19 @@ struct Fftw<float> {
 
 // Call with planner_mutex() held, right before creating a plan: initializes FFTW's threads (once per
 // precision; FFTW's parallel loops then run on the OpenMP thread pool, see fftw_util.cpp) and sets the
-// planner's thread count for a problem of `elements` real values.
+// planner's thread count for a problem of `elements` real values whose transformed extents are all powers of two
+// (`pow2`) or not (then at most kSmoothSizeMaxThreads).
 template <class T>
-void prepare_planner(std::int64_t elements);
+void prepare_planner(std::int64_t elements, bool pow2);
+// Whether every extent in [first, last) is a power of two.
+template <class It, class Extent>
+bool all_powers_of_two(It first, It last, Extent extent) {
+  for (; first != last; ++first) {
+    const auto n = static_cast<std::int64_t>(extent(*first));
+    if (n < 1 || (n & (n - 1)) != 0) return false;
+  }
+  return true;
+}
 
 // The wisdom cache (README "Environment"): $XDG_CACHE_HOME/dctool/fftw-wisdom-f32|f64 (XDG_CACHE_HOME defaults
 // to $HOME/.cache). prepare_planner() imports it once per precision, so one-shot commands (FFTW_ESTIMATE) plan
@@ -141,15 +156,15 @@ class FftwPlan {
 };
 
 // Runs `create` (which calls an FFTW planner and returns the raw plan) under the planner mutex with the
-// thread count set; throws dct::Error(kRuntime, who, ...) when FFTW returns no plan.
+// thread count set (prepare_planner); throws dct::Error(kRuntime, who, ...) when FFTW returns no plan.
 // A measured plan's wisdom goes to the cache (save_wisdom).
 template <class T, class Create>
-FftwPlan<T> make_fftw_plan(std::int64_t elements, core::Effort effort, const std::string& who, const std::string& what,
-                           Create&& create) {
+FftwPlan<T> make_fftw_plan(std::int64_t elements, bool pow2, core::Effort effort, const std::string& who,
+                           const std::string& what, Create&& create) {
   typename Fftw<T>::Plan p;
   {
     std::lock_guard<std::mutex> lock(planner_mutex());
-    prepare_planner<T>(elements);
+    prepare_planner<T>(elements, pow2);
     p = create();
     if (p != nullptr && effort == core::Effort::kMeasure) save_wisdom<T>();
   }

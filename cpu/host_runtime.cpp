@@ -108,25 +108,26 @@ class BaselinePlan final : public core::Plan {
     const std::size_t real_bytes = static_cast<std::size_t>(shape.count() * batch) * sizeof(T);
     const std::size_t cplx_bytes = core::Runtime::fft_complex_bytes(shape, batch, prec);
     const unsigned flags = detail::fftw_flags(effort);
+    const bool pow2 = detail::all_powers_of_two(n, n + 2, [](int e) { return e; });
     const std::string what = "the baseline for " + core::to_string(shape) + " x" + std::to_string(batch);
     using F = detail::Fftw<T>;
     using C = typename F::Complex;
     if (kind == Kind::kPlainDct2) {
       core::AlignedBuffer a(real_bytes), b(real_bytes);
       const fftw_r2r_kind kinds[2] = {FFTW_REDFT10, FFTW_REDFT10};
-      plan_ = detail::make_fftw_plan<T>(desc_.elements(), effort, "host", what, [&] {
+      plan_ = detail::make_fftw_plan<T>(desc_.elements(), pow2, effort, "host", what, [&] {
         return F::many_r2r(2, n, howmany, static_cast<T*>(a.data()), real_dist, static_cast<T*>(b.data()), real_dist,
                            kinds, flags);
       });
     } else if (kind == Kind::kFftForward) {
       core::AlignedBuffer a(real_bytes), b(cplx_bytes);
-      plan_ = detail::make_fftw_plan<T>(desc_.elements(), effort, "host", what, [&] {
+      plan_ = detail::make_fftw_plan<T>(desc_.elements(), pow2, effort, "host", what, [&] {
         return F::many_r2c(2, n, howmany, static_cast<T*>(a.data()), real_dist, static_cast<C*>(b.data()), cplx_dist,
                            flags);
       });
     } else {
       core::AlignedBuffer a(cplx_bytes), b(real_bytes);
-      plan_ = detail::make_fftw_plan<T>(desc_.elements(), effort, "host", what, [&] {
+      plan_ = detail::make_fftw_plan<T>(desc_.elements(), pow2, effort, "host", what, [&] {
         return F::many_c2r(2, n, howmany, static_cast<C*>(a.data()), cplx_dist, static_cast<T*>(b.data()), real_dist,
                            flags | FFTW_DESTROY_INPUT);
       });
