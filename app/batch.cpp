@@ -541,26 +541,27 @@ class TransformBatch {
 int run_single(const GlobalOptions& g, BatchTask& task, const std::string& report, const std::string& input,
                const std::string& output, const core::Stopwatch& total) {
   const auto rep = open_report(report, {input}, {output});
+  core::StageTable times;
+  task.open(times);
   // One input: the GPU's context is made on another thread while the file is read, into ordinary memory (page-locked
   // memory would wait for the context, and making it costs more than the driver's chunked copy of ordinary memory).
   // The output is page-locked on a GPU: making it (about 0.35 s per GiB) costs less than the driver's copy into
-  // ordinary memory (0.7 s per GiB) (docs/decisions.md, "One input on a GPU").
-  std::thread warm([&g] {
-    try {
-      if (const core::Runtime* rt = registry().transfer_runtime(g.backend)) rt->warm_up();
-    } catch (...) {  // a problem with the backend shows again, as an error, when the plan is made
-    }
-  });
-  struct Join {
-    std::thread& t;
-    ~Join() { t.join(); }
-  } join{warm};
-  core::TensorPool inputs(core::allocate_heap), outputs(host_blocks(g.backend));
+  // ordinary memory (0.7 s per GiB) (docs/decisions.md, "One input on a GPU"). An input that open() sent to the CPU
+  // leaves the GPU alone.
+  std::jthread warm;
+  if (!task.host_only)
+    warm = std::jthread([&g] {
+      try {
+        if (const core::Runtime* rt = registry().transfer_runtime(g.backend)) rt->warm_up();
+      } catch (...) {  // a problem with the backend shows again, as an error, when the plan is made
+      }
+    });
+  // (host_blocks asks the GPU's driver whether a device is there: not for an input open() kept on the CPU.)
+  core::TensorPool inputs(core::allocate_heap), outputs(task.host_only ? core::allocate_heap : host_blocks(g.backend));
   task.inputs = &inputs;
   task.outputs = &outputs;
   // One input has the cores to itself: its file is read in parts at once (a batch has a reader per core instead).
   task.read_threads = static_cast<int>(std::clamp(static_cast<unsigned>(core::usable_cores()), 1u, kSingleReadThreads));
-  core::StageTable times;
   run_alone(g, task, times);
   times.add("total", total.elapsed_ms());
   print_timing(g, times);

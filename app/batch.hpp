@@ -40,6 +40,9 @@ BatchTargets resolve_targets(const std::vector<std::string>& inputs, const std::
 class BatchTask {
  public:
   virtual ~BatchTask() = default;
+  // One input on its own (run_single) only, before anything else: a look at the input that may set host_only.
+  virtual void open(core::StageTable&) {}
+  bool host_only = false;  // set by open(): this input runs on the CPU, so the GPU is not started
   virtual void read(core::StageTable& t) = 0;
   virtual void transform(core::PlanCache& plans, core::StageTable& t) = 0;
   virtual void write(core::StageTable& t) = 0;                    // the output, committed

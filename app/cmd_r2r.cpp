@@ -15,6 +15,7 @@
 #include "app/options.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
+#include "app/streamed.hpp"
 #include "core/error.hpp"
 
 namespace dct::app {
@@ -41,6 +42,14 @@ struct ArrayLayout {
   std::array<std::int64_t, core::kMaxR2rRank> dims{};
   std::int64_t batch = 1;  // image channels
 };
+
+// A matrix .npy's array from its header alone (1 to 3 dimensions).
+ArrayLayout npy_layout(const std::vector<std::int64_t>& s) {
+  ArrayLayout l;
+  l.rank = static_cast<int>(s.size());
+  std::copy(s.begin(), s.end(), l.dims.begin());
+  return l;
+}
 
 ArrayLayout layout_of(const core::HostTensor& t, const std::vector<std::int64_t>& s) {
   ArrayLayout l;
@@ -170,19 +179,31 @@ void check_image_output(const R2rOptions& o, const std::string& output) {
     throw Error(ErrorCode::kUsage, output, "cannot write transform coefficients to an image (write .npy, .txt or raw)");
 }
 
-// One input through the transform: read, describe, plan and execute, write.
+// One input through the transform: read, describe, plan and execute, write. A .npy to a .npy on its own (not in a
+// batch) is streamed instead (app/streamed.hpp).
 class R2rTask : public BatchTask {
  public:
   R2rTask(const GlobalOptions& g, const R2rOptions& o, std::string input, std::string output)
       : g_(g), o_(o), input_(std::move(input)), output_(std::move(output)) {}
 
+  void open(core::StageTable& t) override {
+    if (core::lower_extension(input_) != ".npy" || core::lower_extension(output_) != ".npy") return;
+    core::Stopwatch sw;
+    core::NpyLayout layout = core::read_npy_layout(input_);
+    info_ = {layout.shape, layout.float64};
+    prec_ = precision_for(info_);
+    req_ = {core::r2r_desc(spec_of(o_, input_, npy_layout(layout.shape)), core::parse_norm(o_.norm), 1, prec_),
+            info_.npy_shape};
+    host_only = one_shot_on_cpu(g_.backend, req_.desc.elements());
+    streamed_ = std::make_unique<StreamedRun>(input_, std::move(layout), output_, req_.npy_shape, prec_, host_only);
+    t.add("open", sw.elapsed_ms());
+  }
+
   void read(core::StageTable& t) override {
-    // Without -p the output keeps a float64 input's precision (and is f32 otherwise): the header tells, and the values
-    // are read in that precision (reading an f32 file as f64 and converting took 14 s for 4 GiB).
-    const bool explicit_prec = !g_.precision.empty();
+    if (streamed_) return;  // the plan reads the file
     core::Stopwatch sw;
     info_ = input_info(o_, input_);
-    prec_ = explicit_prec ? precision_of(g_) : (info_.float64 ? core::Precision::kF64 : core::Precision::kF32);
+    prec_ = precision_for(info_);
     core::ReadOptions ro = read_options(g_, o_.in, prec_);
     ro.pool = inputs;
     ro.threads = read_threads;
@@ -192,6 +213,10 @@ class R2rTask : public BatchTask {
   }
 
   void transform(core::PlanCache& plans, core::StageTable& t) override {
+    if (streamed_) {
+      backend_ = &streamed_->run(g_, req_.desc, plans, read_options(g_, o_.in, prec_).allow_nonfinite, t);
+      return;
+    }
     req_ = describe(o_, input_, in_.tensor, info_, prec_);
     run_with_gpu_fallback(
         in_batch && g_.backend == "auto", input_,
@@ -213,19 +238,23 @@ class R2rTask : public BatchTask {
   }
 
   void write(core::StageTable& t) override {
-    core::Stopwatch sw;
-    core::WriteOptions wo;
-    wo.prec = prec_;
-    wo.npy_shape = req_.npy_shape;
-    wo.image_bit_depth = in_.kind == core::SourceKind::kImage16 ? 16 : 8;
-    std::int64_t clamped = 0;
-    try {
-      core::write_any(output_, out_, wo, &image_codec(), &clamped);
-    } catch (const Error& e) {
-      rethrow_with_subject(e, output_);
+    if (streamed_) {
+      streamed_->commit(t);
+    } else {
+      core::Stopwatch sw;
+      core::WriteOptions wo;
+      wo.prec = prec_;
+      wo.npy_shape = req_.npy_shape;
+      wo.image_bit_depth = in_.kind == core::SourceKind::kImage16 ? 16 : 8;
+      std::int64_t clamped = 0;
+      try {
+        core::write_any(output_, out_, wo, &image_codec(), &clamped);
+      } catch (const Error& e) {
+        rethrow_with_subject(e, output_);
+      }
+      if (clamped > 0) notes.push_back(output_ + ": " + std::to_string(clamped) + " values clamped to the image range");
+      t.add("write", sw.elapsed_ms());
     }
-    if (clamped > 0) notes.push_back(output_ + ": " + std::to_string(clamped) + " values clamped to the image range");
-    t.add("write", sw.elapsed_ms());
     if (g_.verbose)
       notes.push_back(std::string(backend_->name()) + ": " + req_.desc.to_string() + " on " +
                       backend_->runtime().device_name());
@@ -245,6 +274,13 @@ class R2rTask : public BatchTask {
   Request req_;
   core::HostTensor out_;
   const core::Backend* backend_ = nullptr;
+  std::unique_ptr<StreamedRun> streamed_;  // a .npy to a .npy on its own
+  // Without -p the output keeps a float64 input's precision (and is f32 otherwise): the header tells, and the values
+  // are read in that precision (reading an f32 file as f64 and converting took 14 s for 4 GiB).
+  core::Precision precision_for(const InputInfo& info) const {
+    if (!g_.precision.empty()) return precision_of(g_);
+    return info.float64 ? core::Precision::kF64 : core::Precision::kF32;
+  }
 };
 
 int run_r2r(const GlobalOptions& g, const R2rOptions& o) {

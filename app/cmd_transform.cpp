@@ -14,6 +14,7 @@
 #include "app/options.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
+#include "app/streamed.hpp"
 #include "core/error.hpp"
 #include "core/visualize.hpp"
 
@@ -81,9 +82,9 @@ void require_lot_shape(const core::TransformDesc& d, const std::string& input) {
 }
 
 // The input's shape and channels into `d`, checked against --block and the LOT.
-void take_shape(core::TransformDesc& d, const core::HostTensor& in, const std::string& input) {
-  d.shape = in.shape();
-  d.batch = in.channels();
+void take_shape(core::TransformDesc& d, core::Shape2 shape, std::int64_t channels, const std::string& input) {
+  d.shape = shape;
+  d.batch = channels;
   if (d.block > 0 && (d.shape.rows % d.block != 0 || d.shape.cols % d.block != 0))
     throw Error(ErrorCode::kInput, input,
                 "shape " + core::to_string(d.shape) + " is not a multiple of --block " + std::to_string(d.block));
@@ -153,19 +154,37 @@ class CommandTask : public BatchTask {
   std::string input_, output_;
 };
 
-// One input through the transform: read, plan and execute, write.
+// One input through the transform: read, plan and execute, write. One matrix .npy to a .npy on its own (not in a
+// batch) is streamed instead (app/streamed.hpp).
 class TransformTask : public CommandTask {
  public:
   using CommandTask::CommandTask;
 
+  // One matrix .npy to a .npy: the streamed route. Under -b auto an input the host's cores transform sooner than a GPU
+  // starts stays on the CPU.
+  void open(core::StageTable& t) override {
+    if (core::lower_extension(input_) != ".npy" || core::lower_extension(output_) != ".npy") return;
+    core::Stopwatch sw;
+    core::NpyLayout layout = core::read_npy_layout(input_);
+    if (layout.shape.size() > 2) return;
+    const std::int64_t rows = layout.shape.size() == 2 ? layout.shape[0] : 1;
+    take_shape(d_, core::Shape2{rows, layout.shape.back()}, 1, input_);
+    host_only = one_shot_on_cpu(g_.backend, d_.elements());
+    const core::Shape2 out = d_.out_shape();
+    streamed_ = std::make_unique<StreamedRun>(input_, std::move(layout), output_,
+                                              std::vector<std::int64_t>{out.rows, out.cols}, d_.prec, host_only);
+    t.add("open", sw.elapsed_ms());
+  }
+
   void read(core::StageTable& t) override {
+    if (streamed_) return;  // the plan reads the file
     core::Stopwatch sw;
     core::ReadOptions ro = read_options(g_, o_.in, d_.prec);
     ro.pool = inputs;
     ro.threads = read_threads;
     in_ = read_input(input_, ro);
     t.add("read", sw.elapsed_ms());
-    take_shape(d_, in_.tensor, input_);
+    take_shape(d_, in_.tensor.shape(), in_.tensor.channels(), input_);
     // A 3-D .npy is (H, W, C) here (README, formats): say so where C looks like an axis rather than channels.
     if (core::lower_extension(input_) == ".npy" && in_.tensor.channels() > 4)
       notes.push_back(input_ + ": a 3-D .npy is read as (H, W, C): " + std::to_string(in_.tensor.channels()) +
@@ -173,6 +192,10 @@ class TransformTask : public CommandTask {
   }
 
   void transform(core::PlanCache& plans, core::StageTable& t) override {
+    if (streamed_) {
+      backend_ = &streamed_->run(g_, d_, plans, read_options(g_, o_.in, d_.prec).allow_nonfinite, t);
+      return;
+    }
     try {  // plan and device errors (out of memory above all) name the input they concern
       core::Stopwatch made;
       out_ = core::take_tensor(outputs, d_.out_shape(), d_.batch, d_.prec);
@@ -194,7 +217,11 @@ class TransformTask : public CommandTask {
   }
 
   void write(core::StageTable& t) override {
-    write_result(std::move(out_), in_.kind, t);
+    if (streamed_) {
+      streamed_->commit(t);
+    } else {
+      write_result(std::move(out_), in_.kind, t);
+    }
     if (g_.verbose)
       notes.push_back(std::string(backend_->name()) + ": " + d_.to_string() + " on " +
                       backend_->runtime().device_name());
@@ -206,6 +233,7 @@ class TransformTask : public CommandTask {
   core::Dataset in_;
   core::HostTensor out_;
   const core::Backend* backend_ = nullptr;
+  std::unique_ptr<StreamedRun> streamed_;  // one matrix .npy to a .npy on its own
 };
 
 // dct2 --block 8 --jpeg-coefficients: the coefficients stored in a JPEG file, dequantized, in the layout of

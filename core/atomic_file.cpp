@@ -59,6 +59,19 @@ bool is_temporary_name(const std::string& name, const std::string& prefix) {
   return true;
 }
 
+// All `bytes` at `offset` of `fd`; errors are kRuntime naming `subject`.
+void pwrite_all(int fd, std::int64_t offset, const void* data, std::size_t bytes, const std::string& subject) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  while (bytes > 0) {
+    const ssize_t n = ::pwrite(fd, p, bytes, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error(ErrorCode::kRuntime, subject, "write failed: " + errno_text(n < 0 ? errno : EIO));
+    p += n;
+    bytes -= static_cast<std::size_t>(n);
+    offset += n;
+  }
+}
+
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
@@ -101,6 +114,11 @@ void AtomicFile::resize(std::int64_t bytes) {
     throw Error(ErrorCode::kRuntime, path_, "cannot size the output: " + errno_text(errno));
 }
 
+void AtomicFile::write_at(std::int64_t offset, const void* data, std::size_t bytes) const {
+  if (fp_ == nullptr) throw Error(ErrorCode::kRuntime, path_, "write after commit");
+  pwrite_all(fileno(fp_), offset, data, bytes, path_);
+}
+
 void AtomicFile::commit() {
   if (fp_ == nullptr) throw Error(ErrorCode::kRuntime, path_, "commit after commit");
   std::FILE* fp = fp_;
@@ -127,15 +145,7 @@ PartWriter::~PartWriter() {
 }
 
 void PartWriter::write_at(std::int64_t offset, const void* data, std::size_t bytes) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  while (bytes > 0) {
-    const ssize_t n = ::pwrite(fd_, p, bytes, static_cast<off_t>(offset));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw Error(ErrorCode::kRuntime, subject_, "write failed: " + errno_text(n < 0 ? errno : EIO));
-    p += n;
-    bytes -= static_cast<std::size_t>(n);
-    offset += n;
-  }
+  pwrite_all(fd_, offset, data, bytes, subject_);
 }
 
 void PartWriter::close() {

@@ -40,6 +40,28 @@ struct StageTimes {
                          // makes CUDA load the kernels (lazy module loading), kept out of device_ms and e2e_ms
 };
 
+// Where a streamed execution (Plan::execute_streamed) takes its input's bytes from and puts its output's: byte ranges
+// of the plan's host layout (desc().batch matrices of desc().shape in, of desc().out_shape() out) at their offsets,
+// asked for from several threads at once, each range once. They throw dct::Error (a file's read or write error, a NaN).
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  virtual void read(std::size_t at, void* dst, std::size_t bytes) const = 0;
+};
+class ByteSink {
+ public:
+  virtual ~ByteSink() = default;
+  virtual void write(std::size_t at, const void* src, std::size_t bytes) const = 0;
+};
+
+// Times of one streamed execution (milliseconds): the input taken (read and, on a device, uploaded), the transform, the
+// output given (downloaded and written).
+struct StreamTimes {
+  double in_ms = 0;
+  double device_ms = 0;
+  double out_ms = 0;
+};
+
 class Plan {
  public:
   virtual ~Plan() = default;
@@ -53,6 +75,11 @@ class Plan {
   // Host memory in, host memory out, synchronous. CUDA plans stage through pinned buffers and time each
   // stage; the default (host plans) runs execute() and times it.
   virtual StageTimes execute_host(ConstView in, View out) const;
+  // The input from `in` and the output to `out` (a file's values: one input on its own), by parts on up to `threads`
+  // threads at once, synchronous. CUDA plans move each part through a page-locked chunk to or from their device
+  // buffers, so no host array of the whole is made and the file's reads and writes overlap the copies. The default
+  // (host plans) reads into ordinary memory by parts, executes and writes by parts.
+  virtual StreamTimes execute_streamed(const ByteSource& in, const ByteSink& out, int threads) const;
   // The stream execute() queues on when given a null Stream (bench records its timing events there).
   virtual Stream stream() const { return {}; }
 };

@@ -2,6 +2,7 @@
 // raw little-endian (.raw/.f32/.f64 with --shape), and the dispatch by extension that also routes images to
 // the ImageCodec. Readers check every header field against the file size and kMaxElements before allocating.
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -612,6 +613,107 @@ void read_npy_values(const std::string& path, const NpyLayout& layout, std::int6
   } catch (const Error& e) {
     rethrow_with_subject(e, path);
   }
+}
+
+struct NpySource::File {
+  File(const std::string& p, const NpyLayout& l, Precision pr, bool allow)
+      : path(p),
+        file(p),
+        dtype(npy_dtype(l.descr)),
+        data_offset(l.data_offset),
+        cols(l.shape.back()),
+        prec(pr),
+        allow_nonfinite(allow) {}
+  std::string path;
+  InputFile file;
+  Dtype dtype;
+  std::int64_t data_offset, cols;
+  Precision prec;
+  bool allow_nonfinite;
+};
+
+NpySource::NpySource(const std::string& path, const NpyLayout& layout, Precision prec, bool allow_nonfinite) try
+    : f_(std::make_unique<File>(path, layout, prec, allow_nonfinite)) {
+} catch (const Error& e) {
+  rethrow_with_subject(e, path);
+}
+
+NpySource::~NpySource() = default;
+
+void NpySource::read(std::size_t at, void* dst, std::size_t bytes) const {
+  const File& f = *f_;
+  const std::size_t osize = element_size(f.prec), esize = info(f.dtype).size;
+  try {
+    for (std::size_t done = 0; done < bytes; done += kReadChunk) {  // each chunk checked while in cache
+      const std::size_t n = std::min(kReadChunk, bytes - done);
+      const auto first = static_cast<std::int64_t>((at + done) / osize), count = static_cast<std::int64_t>(n / osize);
+      void* p = static_cast<char*>(dst) + done;
+      f.file.read_values_at(f.dtype, f.data_offset + first * static_cast<std::int64_t>(esize), count, p, f.prec);
+      if (f.allow_nonfinite || all_finite(p, count, f.prec)) continue;
+      for (std::int64_t i = 0; i < count; ++i) {
+        const double v = f.prec == Precision::kF32 ? static_cast<const float*>(p)[i] : static_cast<const double*>(p)[i];
+        if (std::isfinite(v)) continue;
+        const std::int64_t index = first + i;
+        throw Error(ErrorCode::kInput, std::string(std::isnan(v) ? "NaN" : "Inf") + " at row " +
+                                           std::to_string(index / f.cols + 1) + ", column " +
+                                           std::to_string(index % f.cols + 1) + " (non-finite values are not allowed)");
+      }
+    }
+  } catch (const Error& e) {
+    rethrow_with_subject(e, f.path);
+  }
+}
+
+NpySink::NpySink(const std::string& path, const std::vector<std::int64_t>& shape, Precision prec) try : file_(path) {
+  const std::string header = npy_header(shape, prec);
+  file_.write(header.data(), header.size());
+  data_offset_ = static_cast<std::int64_t>(header.size());
+  const std::int64_t size = data_offset_ + checked_elements(shape) * static_cast<std::int64_t>(element_size(prec));
+  file_.resize(size);
+  file_bytes_ = static_cast<std::size_t>(size);
+  ready_ = std::async(std::launch::async, [this] { prepare(); }).share();
+} catch (const Error& e) {
+  rethrow_with_subject(e, path);
+}
+
+void NpySink::prepare() {
+  const int fd = fileno(file_.file());
+  // File systems without fallocate keep the pwrite route.
+  if (::fallocate(fd, 0, 0, static_cast<off_t>(file_bytes_)) != 0) {
+    if (errno == ENOSPC || errno == EDQUOT)
+      throw Error(ErrorCode::kRuntime,
+                  std::string("cannot write ") + std::to_string(file_bytes_) + " bytes: " + std::strerror(errno));
+    return;
+  }
+  void* m = ::mmap(nullptr, file_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (m != MAP_FAILED) map_ = static_cast<unsigned char*>(m);
+}
+
+NpySink::~NpySink() {
+  if (ready_.valid()) ready_.wait();
+  if (map_ != nullptr) ::munmap(map_, file_bytes_);
+}
+
+void NpySink::write(std::size_t at, const void* src, std::size_t bytes) const {
+  try {
+    ready_.get();
+  } catch (const Error& e) {
+    rethrow_with_subject(e, file_.path());
+  }
+  const auto offset = data_offset_ + static_cast<std::int64_t>(at);
+  if (static_cast<std::size_t>(offset) + bytes > file_bytes_)
+    throw Error(ErrorCode::kRuntime, "internal: a write past the end of the output");
+  if (map_ != nullptr)
+    std::memcpy(map_ + offset, src, bytes);
+  else
+    file_.write_at(offset, src, bytes);
+}
+
+void NpySink::commit() {
+  ready_.get();
+  if (map_ != nullptr) ::munmap(map_, file_bytes_);  // the mapped pages are the page cache's: no sync, as write(2)
+  map_ = nullptr;
+  file_.commit();
 }
 
 std::string npy_header(const std::vector<std::int64_t>& shape, Precision prec) {

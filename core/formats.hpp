@@ -5,12 +5,14 @@
 // Every writer goes through AtomicFile: a temporary in the destination directory renamed on success.
 #include <cstdint>
 #include <cstdio>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/backend.hpp"
 #include "core/tensor.hpp"
 
 namespace dct::core {
@@ -117,11 +119,14 @@ class AtomicFile {
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
+  const std::string& path() const { return path_; }
   const std::string& temp_path() const { return temp_; }
   std::FILE* file() { return fp_; }  // opened "wb"
   void write(const void* data, std::size_t bytes);
-  // Flushes what was written and sets the file's size to `bytes`: the rest is for PartWriters to fill.
+  // Flushes what was written and sets the file's size to `bytes`: the rest is for PartWriters or write_at to fill.
   void resize(std::int64_t bytes);
+  // After resize: `bytes` at `offset`, from any thread (pwrite).
+  void write_at(std::int64_t offset, const void* data, std::size_t bytes) const;
   void commit();
 
  private:
@@ -162,6 +167,44 @@ NpyLayout read_npy_layout(const std::string& path, std::int64_t max_elements = k
 // 16 MiB).
 void read_npy_values(const std::string& path, const NpyLayout& layout, std::int64_t first, std::int64_t count,
                      void* dst, Precision prec, bool allow_nonfinite, int threads = 1);
+// A .npy's values as the bytes of a one-channel tensor of `prec` (a matrix in C order), for a streamed execution: read
+// by parts from several threads at once, each part's values checked while in cache (a NaN or Inf is an input error
+// naming its row and column, as require_finite's, unless `allow_nonfinite`). Errors name `path`.
+class NpySource final : public ByteSource {
+ public:
+  NpySource(const std::string& path, const NpyLayout& layout, Precision prec, bool allow_nonfinite);
+  ~NpySource() override;
+  void read(std::size_t at, void* dst, std::size_t bytes) const override;
+
+ private:
+  struct File;
+  std::unique_ptr<File> f_;
+};
+
+// An output .npy of `shape` in `prec` written by parts: its temporary holds the header and is sized at once, the values
+// come at their offsets from several threads; commit() renames it into place (AtomicFile). Where the file system
+// allows, the temporary's blocks are allocated (fallocate: a full disk is an error, not a fault mid-write) and the file
+// is mapped into memory on another thread while the input is read and transformed (the first write waits for it), and
+// the parts are copied into the mapping: its page faults run in parallel, where pwrite(2) takes the file's lock for
+// each write (docs/decisions.md §11). Errors name `path`.
+class NpySink final : public ByteSink {
+ public:
+  NpySink(const std::string& path, const std::vector<std::int64_t>& shape, Precision prec);
+  ~NpySink() override;
+  NpySink(const NpySink&) = delete;
+  NpySink& operator=(const NpySink&) = delete;
+  void write(std::size_t at, const void* src, std::size_t bytes) const override;
+  void commit();
+
+ private:
+  void prepare();  // fallocate and mmap, on the other thread
+  AtomicFile file_;
+  std::int64_t data_offset_ = 0;
+  std::size_t file_bytes_ = 0;
+  unsigned char* map_ = nullptr;  // the whole temporary (set by prepare), or null: pwrite
+  std::shared_future<void> ready_;
+};
+
 // The bytes before the values of a .npy of `shape` in `prec` (numpy's layout: the values start at a multiple of 64).
 std::string npy_header(const std::vector<std::int64_t>& shape, Precision prec);
 Dataset read_text(const std::string& path, const ReadOptions& opt);

@@ -13,6 +13,13 @@ class Stopwatch {
   double elapsed_ms() const {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
   }
+  // The time since the start or the last lap; a new lap starts now.
+  double lap_ms() {
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - t0_).count();
+    t0_ = now;
+    return ms;
+  }
 
  private:
   std::chrono::steady_clock::time_point t0_;

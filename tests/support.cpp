@@ -9,12 +9,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <random>
 #include <sstream>
 #include <utility>
 #include <vector>
 
 #include "app/registry.hpp"
+#include "core/error.hpp"
 
 namespace dct::test {
 
@@ -65,6 +67,74 @@ core::HostTensor run_backend(const core::Backend& b, const core::TransformDesc& 
   core::HostTensor out = core::HostTensor::uninitialized(d.out_shape(), d.batch, d.prec);
   if (out.bytes() != 0) std::memset(out.raw(), 0xFF, out.bytes());
   plan->execute_host(in.view(), out.view());
+  return out;
+}
+
+namespace {
+// Counts how often each byte of a range of `bytes` was touched.
+class Coverage {
+ public:
+  explicit Coverage(std::size_t bytes) : n_(bytes) {}
+  void add(std::size_t at, std::size_t bytes) {
+    const std::lock_guard<std::mutex> lock(mu_);
+    spans_.emplace_back(at, bytes);
+  }
+  bool once_each() const {  // the spans tile [0, n) with no overlap
+    auto s = spans_;
+    std::sort(s.begin(), s.end());
+    std::size_t end = 0;
+    for (const auto& [at, bytes] : s) {
+      if (at != end) return false;
+      end = at + bytes;
+    }
+    return end == n_;
+  }
+
+ private:
+  std::size_t n_;
+  std::mutex mu_;
+  std::vector<std::pair<std::size_t, std::size_t>> spans_;
+};
+
+class MemorySource final : public core::ByteSource {
+ public:
+  MemorySource(const core::HostTensor& t, Coverage& c) : t_(t), c_(c) {}
+  void read(std::size_t at, void* dst, std::size_t bytes) const override {
+    if (at + bytes > t_.bytes()) throw Error(ErrorCode::kRuntime, "read past the input");
+    std::memcpy(dst, static_cast<const char*>(t_.raw()) + at, bytes);
+    c_.add(at, bytes);
+  }
+
+ private:
+  const core::HostTensor& t_;
+  Coverage& c_;
+};
+
+class MemorySink final : public core::ByteSink {
+ public:
+  MemorySink(core::HostTensor& t, Coverage& c) : t_(t), c_(c) {}
+  void write(std::size_t at, const void* src, std::size_t bytes) const override {
+    if (at + bytes > t_.bytes()) throw Error(ErrorCode::kRuntime, "write past the output");
+    std::memcpy(static_cast<char*>(t_.raw()) + at, src, bytes);
+    c_.add(at, bytes);
+  }
+
+ private:
+  core::HostTensor& t_;
+  Coverage& c_;
+};
+}  // namespace
+
+core::HostTensor run_backend_streamed(const core::Plan& plan, const core::HostTensor& in, int threads,
+                                      bool* ranges_ok) {
+  const core::TransformDesc& d = plan.desc();
+  core::HostTensor out = core::HostTensor::uninitialized(d.out_shape(), d.batch, d.prec);
+  if (out.bytes() != 0) std::memset(out.raw(), 0xFF, out.bytes());
+  Coverage cin(in.bytes()), cout(out.bytes());
+  const MemorySource source(in, cin);
+  const MemorySink sink(out, cout);
+  plan.execute_streamed(source, sink, threads);
+  if (ranges_ok != nullptr) *ranges_ok = cin.once_each() && cout.once_each();
   return out;
 }
 

@@ -54,6 +54,10 @@ core::HostTensor lot_definition(const core::HostTensor& in, bool forward);
 std::vector<std::vector<long double>> lot_matrix(std::int64_t len);
 // Runs `backend` on `in` for `d` (host to host) and returns the output.
 core::HostTensor run_backend(const core::Backend& b, const core::TransformDesc& d, const core::HostTensor& in);
+// The same through Plan::execute_streamed on `threads` threads, the bytes from and into memory; `ranges_ok` (if not
+// null) is set to whether every byte of the input was asked for once and every byte of the output given once.
+core::HostTensor run_backend_streamed(const core::Plan& plan, const core::HostTensor& in, int threads,
+                                      bool* ranges_ok = nullptr);
 // plan.execute() on device buffers of runtime rt (the GPU tests): `in` uploaded, the output buffer poisoned
 // (0xFF bytes, NaN in both precisions), executed on the plan's stream and downloaded.
 core::HostTensor execute_on_device(const core::Plan& plan, const core::Runtime& rt, const core::TransformDesc& d,

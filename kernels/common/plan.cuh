@@ -29,6 +29,7 @@ class GpuPlan : public core::Plan {
   core::Memory memory() const override { return core::Memory::kDevice; }
   void execute(core::ConstView in, core::View out, core::Stream s = {}) const override;
   core::StageTimes execute_host(core::ConstView in, core::View out) const override;
+  core::StreamTimes execute_streamed(const core::ByteSource& in, const core::ByteSink& out, int threads) const override;
   core::Stream stream() const override { return core::Stream{stream_.get()}; }
 
  protected:
@@ -44,6 +45,12 @@ class GpuPlan : public core::Plan {
   DeviceBuffer dev_in_, dev_out_;
   CudaEvent ev_[4];
   mutable bool loaded_ = false;  // execute_host has made its first (loading) run
+  // execute_streamed's workers: a page-locked chunk and a stream each, made on first use and kept.
+  struct StreamSlot {
+    PinnedBuffer chunk;
+    CudaStream stream;
+  };
+  mutable std::vector<StreamSlot> slots_;
 };
 
 // A device copy of a make-time host table (at least one element's room, so that an empty table is a valid pointer).

@@ -36,7 +36,7 @@ const DeviceCount& device_count() {
 }
 
 core::Support usable_device(int ordinal) {
-  if (t_cpu_only) return core::Support::no("the GPU is set aside for this input (it ran out of device memory)");
+  if (t_cpu_only) return core::Support::no("the GPU is set aside for this input");
   if (g_retired.load()) return core::Support::no("the GPU is set aside after a device error");
   const DeviceCount& dc = device_count();
   if (dc.err != cudaSuccess)

@@ -33,7 +33,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 COMMAND = "/usr/bin/python3 scripts/bench/make_performance_docs.py"
 IMG_PREFIX = "perf-"
 KNOWN = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "r2r", "jpeg", "peer-vkfft", "peer-vkfft-dct4",
-         "peer-vkfft-r2r", "batch-jpeg"]
+         "peer-vkfft-r2r", "batch-jpeg", "oneshot"]
 # what sweeps.sh writes (jpeg is optional; r2r and peer-vkfft-r2r are listed where measured, not yet asked for)
 EXPECTED = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "peer-vkfft"]
 TITLES = {
@@ -46,11 +46,18 @@ TITLES = {
     "r2r": "Real-to-real transforms: 3-D DCT, DCT-I, DST, many small matrices",
     "jpeg": "JPEG round trip",
     "batch-jpeg": "Batch JPEG compression, beside its peers",
+    "oneshot": "One input on its own, end to end",
     "peer-vkfft": "dctool and VkFFT",
     "peer-vkfft-dct4": "dctool and VkFFT: batched DCT-IV",
     "peer-vkfft-r2r": "dctool and VkFFT: real-to-real transforms",
 }
 INTROS = {
+    "oneshot": "Whole commands on files (`scripts/bench/oneshot.sh`): `dctool dct2 IN.npy -o OUT.npy`, one new "
+               "process per run, the files on a RAM disk, medians of 3 in ms with the commands interleaved, beside "
+               "`cat IN > OUT` (reading and writing the same bytes). `auto_ms` is dctool's own choice (`auto_backend`: "
+               "the CPU where the host's cores finish before a GPU has started), `gpu_ms` `-b cuda-fft2d` and "
+               "`cpu_ms` `-b cpu-fftw`, both streamed by parts; `gpu_whole_arrays_ms` is the GPU through whole "
+               "host arrays (a `.raw` output, not streamed).",
     "batch-jpeg": "Whole tools on files (`scripts/bench/batch_peers.sh`): 1920×1080 JPEG photographs (30, or the "
                   "30 repeated on a many-core host) re-encoded to `.jpg` at quality 50, wall time and CPU time (user "
                   "+ system) per run, medians of 3 with the tools interleaved. dctool's default is 4:4:4, cjpeg's and "
@@ -582,6 +589,8 @@ def build(results_dir, doc_path, img_dir):
         need = ["op", "precision", "shape", "median_ms"] + ([] if r.is_peer else ["backend"])
         if r.cap == "batch-jpeg":  # scripts/bench/batch_peers.sh: whole tools on files, not bench rows
             need = ["tool", "images", "images_per_s", "cpu_seconds"]
+        if r.cap == "oneshot":  # scripts/bench/oneshot.sh: whole commands on files
+            need = ["shape", "precision", "cat_ms", "auto_ms", "gpu_ms", "cpu_ms"]
         if any(c not in r.header for c in need):
             warn(f"{p}: skipped (columns {', '.join(c for c in need if c not in r.header)} missing)")
             continue
@@ -659,7 +668,7 @@ def build(results_dir, doc_path, img_dir):
         for res in sorted((r for r in results if r.cap == cap), key=lambda r: r.slug):
             md += [f"### {res.device} ({res.date})", "", f"`{rel_results}/{res.name}`, made by:", "",
                    commands_block(res), ""]
-            if cap == "batch-jpeg":
+            if cap in ("batch-jpeg", "oneshot"):
                 md += [md_table(res.header, [[row.get(c, "") for c in res.header] for row in res.rows]), ""]
                 continue
             if res.is_peer:

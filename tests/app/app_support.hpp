@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -131,6 +132,14 @@ inline std::string npy_header(const std::string& descr, const std::string& shape
 template <class T>
 std::string raw_bytes(const std::vector<T>& v) {
   return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+}
+
+// n values uniform in [-1, 1] as float or double (tests/support.hpp's random_tensor as a vector).
+template <class T>
+std::vector<T> random_vector(std::int64_t n, unsigned seed) {
+  const core::HostTensor t =
+      random_tensor({1, n}, 1, std::is_same_v<T, float> ? core::Precision::kF32 : core::Precision::kF64, seed);
+  return std::vector<T>(t.data<T>(), t.data<T>() + n);
 }
 
 // A C-order float64 .npy of a rows x cols matrix.

@@ -13,11 +13,7 @@ namespace {
 using namespace dct::test;
 using namespace dct::test::cli;
 
-// n values uniform in [-1, 1] (tests/support.hpp's random_tensor as a vector).
-std::vector<double> random_values(std::int64_t n, unsigned seed) {
-  const dct::core::HostTensor t = random_tensor({1, n}, 1, dct::core::Precision::kF64, seed);
-  return std::vector<double>(t.data<double>(), t.data<double>() + n);
-}
+std::vector<double> random_values(std::int64_t n, unsigned seed) { return random_vector<double>(n, seed); }
 
 // A C-order float64 .npy of any shape ("(N,)", "(H, W)", "(A, B, C)") holding `count` random values.
 void write_npy_shape(const std::string& path, const std::string& shape_tuple, std::int64_t count, unsigned seed) {

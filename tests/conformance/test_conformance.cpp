@@ -1,7 +1,8 @@
 // One test body over every registered backend: each backend the registry lists (app/registry.cpp, with the CUDA rows
 // of kernels/backends.hpp) runs every op it lists, in f32 and f64, on every shape class below, with every axis, norm
 // and block size, and whatever it supports must match the f64 oracle (cpu-naive's direct definitions, or the LOT's
-// matrix definition) to the tolerance (1e-5 f32, 1e-12 f64, relative L2). What a backend does not support is counted
+// matrix definition) to the tolerance (1e-5 f32, 1e-12 f64, relative L2), and give the same bytes when streamed
+// (Plan::execute_streamed). What a backend does not support is counted
 // and printed, never passed silently; a backend that supports none of the cases fails. A backend added to the table
 // is tested here with no other edit. CUDA backends run in the [gpu] case (ctest label gpu), the others in the
 // [conformance] case.
@@ -10,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <string>
 #include <utility>
@@ -140,6 +142,11 @@ void conformance(bool cuda) {
           const double e = test::rel_l2_finite(got.to(Precision::kF64), ref.out);
           INFO(name << " " << d.to_string() << ": relative L2 error " << e);
           CHECK(e <= test::tol(prec));
+          // Streamed (a file's values by parts, Plan::execute_streamed): every byte moved once, the same values.
+          bool ranges = false;
+          const core::HostTensor streamed = test::run_backend_streamed(*b->make_plan(d), ref.in, 3, &ranges);
+          CHECK(ranges);
+          CHECK(std::memcmp(streamed.raw(), got.raw(), got.bytes()) == 0);
           ++t.checked;
         }
     std::string ops;

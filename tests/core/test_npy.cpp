@@ -403,3 +403,51 @@ TEST_CASE("npy: values read in parts at once equal one read, and a NaN is named 
   CHECK(e.code() == ErrorCode::kInput);
   CHECK_THAT(e.message(), Catch::Contains("NaN at index (" + std::to_string(n - 7) + ",)"));
 }
+
+TEST_CASE("npy: NpySource reads any byte range of the values (converted), NpySink writes what write_npy writes",
+          "[core][npy][streamed]") {
+  TempDir dir;
+  const std::int64_t rows = 300, cols = 517;
+  HostTensor t(Shape2{rows, cols}, 1, Precision::kF64);
+  for (std::int64_t i = 0; i < t.elements(); ++i) t.data<double>()[i] = std::sin(0.37 * static_cast<double>(i)) * 1e3;
+  const std::string path = dir.file("m.npy");
+  write_npy(path, t, wopt(Precision::kF64));
+  const NpyLayout l = read_npy_layout(path);
+  for (Precision prec : {Precision::kF32, Precision::kF64}) {
+    const HostTensor want = t.to(prec);
+    const NpySource src(path, l, prec, false);
+    std::vector<unsigned char> got(want.bytes());
+    const std::size_t es = element_size(prec);
+    // Ranges of odd element counts, one of them longer than a 256 KiB read.
+    for (std::size_t at = 0, k = 1; at < got.size(); ++k) {
+      const std::size_t n = std::min(got.size() - at, es * (k % 3 == 0 ? 70001 : 13 * k));
+      src.read(at, got.data() + at, n);
+      at += n;
+    }
+    CHECK(std::memcmp(got.data(), want.raw(), want.bytes()) == 0);
+    // The sink: parts in any order, then commit; the file is write_npy's.
+    const std::string out = dir.file(std::string("o") + (prec == Precision::kF32 ? "32" : "64") + ".npy");
+    {
+      NpySink sink(out, {rows, cols}, prec);
+      const std::size_t half = want.bytes() / 2 / es * es;
+      sink.write(half, static_cast<const char*>(want.raw()) + half, want.bytes() - half);
+      sink.write(0, want.raw(), half);
+      sink.commit();
+    }
+    write_npy(dir.file("ref.npy"), want, wopt(prec));
+    CHECK(slurp(out) == slurp(dir.file("ref.npy")));
+  }
+  {  // An uncommitted sink leaves nothing.
+    NpySink sink(dir.file("gone.npy"), {2, 2}, Precision::kF32);
+  }
+  CHECK(!std::filesystem::exists(dir.file("gone.npy")));
+  // A NaN: named by row and column, as require_finite names it.
+  t.data<double>()[(rows - 2) * cols + 5] = std::nan("");
+  write_npy(path, t, wopt(Precision::kF64));
+  const NpySource src(path, l, Precision::kF32, false);
+  std::vector<float> got(static_cast<std::size_t>(t.elements()));
+  const dct::Error e = error_of([&] { src.read(0, got.data(), got.size() * 4); });
+  CHECK(e.code() == ErrorCode::kInput);
+  CHECK(e.message() == "dctool: error: " + path + ": NaN at row 299, column 6 (non-finite values are not allowed)");
+  CHECK_NOTHROW(NpySource(path, l, Precision::kF32, true).read(0, got.data(), got.size() * 4));
+}
