@@ -51,7 +51,14 @@ const core::Backend& StreamedRun::run(const GlobalOptions& g, const core::Transf
     const auto plan = plans.get(backend, d, active_device());
     t.add("plan", sw.lap_ms());
     const core::NpySource source(input_, layout_, d.prec, allow_nonfinite);
-    const core::StreamTimes st = plan->execute_streamed(source, *sink_, core::usable_cores());
+    const core::StreamTimes st = [&] {
+      try {
+        return plan->execute_streamed(source, *sink_, core::usable_cores());
+      } catch (const Error&) {
+        if (source.saw_nonfinite()) source.throw_first_nonfinite();  // the first in the file, not the first met
+        throw;
+      }
+    }();
     t.add("read", st.in_ms);
     t.add("device", st.device_ms);
     out_ms_ = st.out_ms;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cerrno>
 #include <cmath>
@@ -630,6 +631,7 @@ struct NpySource::File {
   std::int64_t data_offset, cols;
   Precision prec;
   bool allow_nonfinite;
+  mutable std::atomic<bool> nonfinite{false};
 };
 
 NpySource::NpySource(const std::string& path, const NpyLayout& layout, Precision prec, bool allow_nonfinite) try
@@ -654,6 +656,7 @@ void NpySource::read(std::size_t at, void* dst, std::size_t bytes) const {
         const double v = f.prec == Precision::kF32 ? static_cast<const float*>(p)[i] : static_cast<const double*>(p)[i];
         if (std::isfinite(v)) continue;
         const std::int64_t index = first + i;
+        f.nonfinite = true;
         throw Error(ErrorCode::kInput, std::string(std::isnan(v) ? "NaN" : "Inf") + " at row " +
                                            std::to_string(index / f.cols + 1) + ", column " +
                                            std::to_string(index % f.cols + 1) + " (non-finite values are not allowed)");
@@ -662,6 +665,17 @@ void NpySource::read(std::size_t at, void* dst, std::size_t bytes) const {
   } catch (const Error& e) {
     rethrow_with_subject(e, f.path);
   }
+}
+
+bool NpySource::saw_nonfinite() const { return f_->nonfinite.load(); }
+
+void NpySource::throw_first_nonfinite() const {
+  const std::size_t esize = element_size(f_->prec);
+  const std::size_t total = static_cast<std::size_t>(f_->file.size() - f_->data_offset) / info(f_->dtype).size *
+                            esize;  // the values' bytes as `prec`
+  std::vector<unsigned char> buf(kReadChunk);
+  for (std::size_t at = 0; at < total; at += kReadChunk) read(at, buf.data(), std::min(kReadChunk, total - at));
+  throw Error(ErrorCode::kRuntime, f_->path, "internal: a non-finite value was reported but not found again");
 }
 
 NpySink::NpySink(const std::string& path, const std::vector<std::int64_t>& shape, Precision prec) try : file_(path) {

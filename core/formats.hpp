@@ -175,6 +175,10 @@ class NpySource final : public ByteSource {
   NpySource(const std::string& path, const NpyLayout& layout, Precision prec, bool allow_nonfinite);
   ~NpySource() override;
   void read(std::size_t at, void* dst, std::size_t bytes) const override;
+  // After a read threw for a NaN or Inf: the parts run at once, so it may not be the file's first. This reads the file
+  // from the start and throws the error of the first one (as a whole-array read names it).
+  [[noreturn]] void throw_first_nonfinite() const;
+  bool saw_nonfinite() const;
 
  private:
   struct File;

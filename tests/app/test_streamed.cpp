@@ -68,6 +68,17 @@ TEST_CASE("streamed one-shot: a NaN mid-file or a truncated file is one line, ex
   const RunResult r = run_dctool("dct2 " + q(dir.file("inf.npy")) + " -o " + q(out));
   check_one_line_error(r, 3, {"inf.npy", "Inf at row 1901, column 18"});
   CHECK(list_dir(dir.path().string()) == std::set<std::string>{"inf.npy"});
+  // Two, at the end of the first of two parts and at the start of the second (a 36 MB file: two 18 MB parts on the
+  // CPU, five 8 MiB ones on a GPU): the parts are read at once, and the first in the file is the one named, as a
+  // whole-array read names it.
+  std::vector<float> y = random_floats(3000 * 3000, 7);
+  y[static_cast<std::size_t>(1490) * 3000 + 3] = std::numeric_limits<float>::quiet_NaN();
+  y[static_cast<std::size_t>(1510) * 3000 + 8] = std::numeric_limits<float>::infinity();
+  write_npy_f32(dir.file("two.npy"), "(3000, 3000)", y);
+  for (int run = 0; run < 3; ++run)
+    check_one_line_error(run_dctool("dct2 " + q(dir.file("two.npy")) + " -o " + q(out)), 3,
+                         {"two.npy", "NaN at row 1491, column 4"});
+  fs::remove(dir.file("two.npy"));
   // The header says more values than the file holds.
   std::string bytes = npy_bytes(npy_header("<f4", "(300, 300)"), raw_bytes(random_floats(300 * 299, 6)));
   spit(dir.file("short.npy"), bytes);
