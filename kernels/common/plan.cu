@@ -228,6 +228,22 @@ FftStage<T> FftStage<T>::lines(FftType t, i64 n, i64 count) {
 }
 
 template <class T>
+FftStage<T> FftStage<T>::strided_lines(FftType t, i64 n, i64 in_len, i64 out_len, i64 count, i64 blocks) {
+  FftStage s;
+  s.type_ = t;
+  if (n == 1 && !is_c2c(t)) {  // one element per line: the interleaved order is the contiguous one
+    s.identity_count_ = count * blocks;
+    return s;
+  }
+  long long nn[1] = {n}, ie[1] = {in_len}, oe[1] = {out_len};
+  s.plan(1, nn, ie, count, 1, oe, count, 1, count);
+  s.loops_ = blocks;
+  s.in_step_ = in_len * count;
+  s.out_step_ = out_len * count;
+  return s;
+}
+
+template <class T>
 FftStage<T> FftStage<T>::matrix(FftType t, i64 n1, i64 n2, i64 batch) {
   if (n1 == 1) return lines(t, n2, batch);
   if (n2 == 1) return lines(t, n1, batch);  // callers transpose N1 x 1 to 1 x N1 (same memory)

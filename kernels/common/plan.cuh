@@ -31,6 +31,11 @@ class GpuPlan : public core::Plan {
   core::StageTimes execute_host(core::ConstView in, core::View out) const override;
   core::StreamTimes execute_streamed(const core::ByteSource& in, const core::ByteSink& out, int threads) const override;
   core::Stream stream() const override { return core::Stream{stream_.get()}; }
+  // The device it was made on, and its own device buffers of in_bytes / out_bytes (execute_host's): a caller that
+  // keeps its data on the device (kernels/dist/group.cu) runs execute() on them instead of buffers of its own.
+  int device() const { return device_; }
+  void* device_input() const { return dev_in_.get(); }
+  void* device_output() const { return dev_out_.get(); }
 
  protected:
   // Queue the device work on `s`: in and out are device pointers of in_bytes / out_bytes.
@@ -86,6 +91,9 @@ template <class T>
 class FftStage {
  public:
   static FftStage lines(FftType t, i64 n, i64 count);
+  //   strided_lines(n, in_len, out_len, count, blocks): blocks of count lines interleaved, element e of line j of
+  //                 block b at (b * len + e) * count + j (len: in_len in, out_len out)
+  static FftStage strided_lines(FftType t, i64 n, i64 in_len, i64 out_len, i64 count, i64 blocks);
   static FftStage matrix(FftType t, i64 n1, i64 n2, i64 batch);
   static FftStage columns(FftType t, i64 n1, i64 n2, i64 batch, i64 real_pitch);
   static FftStage complex_columns(FftType t, i64 n1, i64 w, i64 batch, i64 pitch = 0);

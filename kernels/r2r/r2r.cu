@@ -89,7 +89,8 @@ class LineStep {
                                                      : FftType::kC2CForward;
     load_bytes_ = lines * g_.load_len * (t == FftType::kR2C ? sizeof(T) : sizeof(cx_t<T>));
     fft_bytes_ = lines * g_.fft_len * (t == FftType::kC2R ? sizeof(T) : sizeof(cx_t<T>));
-    fft_.emplace(FftStage<T>::lines(t, g_.fft_n, lines));
+    fft_.emplace(g_.interleaved ? FftStage<T>::strided_lines(t, g_.fft_n, g_.load_len, g_.fft_len, g_.inner, g_.outer)
+                                : FftStage<T>::lines(t, g_.fft_n, lines));
   }
   std::size_t ws1() const { return load_bytes_; }
   std::size_t ws2() const { return fft_bytes_; }

@@ -73,10 +73,25 @@ struct LineGeom {
   i64 fft_len;   // elements per line in the FFT's output (real or complex)
   LineFft fft;
   i64 fft_n;
+  // The FFT's buffers in the array's own order, [outer][element][inner], instead of one line after another: the
+  // gather and the scatter of strided lines then read and write consecutive inner indices on both sides (the other
+  // order writes, or reads, one element per line: a transpose), and cuFFT takes the lines with stride `inner`, one
+  // execution per outer block. Where inner >= kInterleaveMinInner, outer <= kInterleaveMaxOuter and the FFT has at
+  // most kInterleaveMaxFft points.
+  bool interleaved;
 };
 
+// Measured on an H200 (1 GiB f32 arrays, docs/decisions.md §12): along axis 0 of (n, 2^28 / n) arrays the interleaved
+// buffers take 2.9 / 3.4 / 6.3 ms for dct2 at n = 64 / 256 / 1024 against 23.6 / 24.6 / 10.2 transposing, but 11.2
+// against 8.2 at n = 2048 and beyond (cuFFT's strided plans of more than 1024 points take more passes); down the middle
+// axis of (64, n, ...) arrays they win up to 1024 points too. Below 16 inner lines the rows are too short to gain, and
+// each outer block is one cuFFT execution.
+constexpr i64 kInterleaveMinInner = 16;
+constexpr i64 kInterleaveMaxOuter = 64;
+constexpr i64 kInterleaveMaxFft = 1024;
+
 inline LineGeom line_geom(int kind, i64 outer, i64 n, i64 inner) {
-  LineGeom g{kind, n, inner, outer, n, n / 2 + 1, LineFft::kR2C, n};  // DCT-II, DST-II
+  LineGeom g{kind, n, inner, outer, n, n / 2 + 1, LineFft::kR2C, n, false};  // DCT-II, DST-II
   switch (kind) {
     case kDct1:
       g.fft_n = g.load_len = 2 * (n - 1), g.fft_len = n;
@@ -95,6 +110,7 @@ inline LineGeom line_geom(int kind, i64 outer, i64 n, i64 inner) {
     default:
       break;
   }
+  g.interleaved = inner >= kInterleaveMinInner && outer <= kInterleaveMaxOuter && g.fft_n <= kInterleaveMaxFft;
   return g;
 }
 
@@ -152,7 +168,7 @@ template <class T, bool kContig>
 __global__ void line_load(const T* __restrict__ src, void* __restrict__ buf, LineTables<T> t, LineGeom g) {
   line_loop<kContig>(g.outer, g.load_len, g.inner, [&](i64 o, i64 e, i64 i) {
     const T* x = src + o * g.n * g.inner + i;
-    const i64 n = g.n, at = (o * g.inner + i) * g.load_len + e;
+    const i64 n = g.n, at = g.interleaved ? (o * g.load_len + e) * g.inner + i : (o * g.inner + i) * g.load_len + e;
     auto X = [&](i64 m) { return t.pre[m] * x[m * g.inner]; };
     switch (g.kind) {
       case kDct2:
@@ -203,26 +219,29 @@ __global__ void line_load(const T* __restrict__ src, void* __restrict__ buf, Lin
 template <class T, bool kContig>
 __global__ void line_store(const void* __restrict__ buf, T* __restrict__ dst, LineTables<T> t, LineGeom g) {
   line_loop<kContig>(g.outer, g.n, g.inner, [&](i64 o, i64 k, i64 i) {
-    const i64 n = g.n, line = o * g.inner + i;
-    const cx<T>* V = static_cast<const cx<T>*>(buf) + line * g.fft_len;
+    const i64 n = g.n;
+    // Element m of the line's FFT output: at base + m * step.
+    const i64 step = g.interleaved ? g.inner : 1;
+    const i64 base = g.interleaved ? o * g.fft_len * g.inner + i : (o * g.inner + i) * g.fft_len;
+    auto V = [&](i64 m) { return static_cast<const cx<T>*>(buf)[base + m * step]; };
     T y = T(0);
     switch (g.kind) {
       case kDct2:
       case kDst2: {  // output k of the dct2 of the (signed) line; dst2 writes it reversed
         const i64 kk = g.kind == kDst2 ? n - 1 - k : k;
-        const cx<T> v = kk <= n / 2 ? V[kk] : cconj(V[n - kk]);
+        const cx<T> v = kk <= n / 2 ? V(kk) : cconj(V(n - kk));
         y = T(2) * cmul(t.w[kk], v).x;
         break;
       }
       case kDct1:
-        y = V[k].x;
+        y = V(k).x;
         break;
       case kDst1:
-        y = -V[k + 1].y;
+        y = -V(k + 1).y;
         break;
       case kDct3:
       case kDst3: {
-        y = (static_cast<const T*>(buf) + line * g.fft_len)[reorder_dst(k, n)];
+        y = static_cast<const T*>(buf)[base + reorder_dst(k, n) * step];
         if (g.kind == kDst3) y *= alt<T>(k);
         break;
       }
@@ -231,10 +250,10 @@ __global__ void line_store(const void* __restrict__ buf, T* __restrict__ dst, Li
         if ((n & 1) == 0) {
           const bool even = (k & 1) == 0;
           const i64 j = even ? k / 2 : (n - 1 - k) / 2;
-          const cx<T> w = cmul(V[j], t.tb[j]);
+          const cx<T> w = cmul(V(j), t.tb[j]);
           y = even ? T(2) * w.x : T(-2) * w.y;
         } else {
-          y = T(2) * cmul(t.ta[k], V[k]).x;
+          y = T(2) * cmul(t.ta[k], V(k)).x;
         }
         if (g.kind == kDst4) y *= alt<T>(k);
         break;

@@ -151,6 +151,19 @@ double tol() {
   return sizeof(T) == 4 ? 2e-5 : 1e-12;
 }
 
+// An interleaved line buffer ([outer][len][inner], LineGeom::interleaved) to one line after another, or back: what
+// cuFFT's strided plan reads and writes, for the direct DFTs, which take contiguous lines.
+template <class E>
+void relayout(E* data, i64 outer, i64 len, i64 inner, bool to_lines) {
+  std::vector<E> tmp(data, data + outer * len * inner);
+  for (i64 o = 0; o < outer; ++o)
+    for (i64 e = 0; e < len; ++e)
+      for (i64 i = 0; i < inner; ++i) {
+        const i64 il = (o * len + e) * inner + i, ln = (o * inner + i) * len + e;
+        data[to_lines ? ln : il] = tmp[to_lines ? il : ln];
+      }
+}
+
 template <class T>
 void line_case(int kind, i64 outer, i64 n, i64 inner) {
   const LineGeom g = line_geom(kind, outer, n, inner);
@@ -166,9 +179,22 @@ void line_case(int kind, i64 outer, i64 n, i64 inner) {
     line_load<T, true>(xin.data(), b1.data(), t, g);
   else
     line_load<T, false>(xin.data(), b1.data(), t, g);
+  const bool real_in = g.fft == LineFft::kR2C, real_out = g.fft == LineFft::kC2R;
+  if (g.interleaved) {
+    if (real_in)
+      relayout(reinterpret_cast<T*>(b1.data()), outer, g.load_len, inner, true);
+    else
+      relayout(b1.data(), outer, g.load_len, inner, true);
+  }
   if (g.fft == LineFft::kR2C) dft_r2c<T>(reinterpret_cast<T*>(b1.data()), b2.data(), g.fft_n, lines);
   if (g.fft == LineFft::kC2R) dft_c2r<T>(b1.data(), reinterpret_cast<T*>(b2.data()), g.fft_n, lines);
   if (g.fft == LineFft::kC2C) dft_c2c<T>(b1.data(), b2.data(), g.fft_n, lines);
+  if (g.interleaved) {
+    if (real_out)
+      relayout(reinterpret_cast<T*>(b2.data()), outer, g.fft_len, inner, false);
+    else
+      relayout(b2.data(), outer, g.fft_len, inner, false);
+  }
   if (inner == 1)
     line_store<T, true>(b2.data(), y.data(), t, g);
   else
@@ -177,8 +203,9 @@ void line_case(int kind, i64 outer, i64 n, i64 inner) {
   apply_axis(ref, {outer, n, inner}, 1, kind, pre, post);
   const double e = error(ref, std::vector<double>(y.begin(), y.end()));
   char what[128];
-  std::snprintf(what, sizeof what, "line %s n=%lld inner=%lld %s", kName[kind], static_cast<long long>(n),
-                static_cast<long long>(inner), sizeof(T) == 4 ? "f32" : "f64");
+  std::snprintf(what, sizeof what, "line %s n=%lld outer=%lld inner=%lld%s %s", kName[kind], static_cast<long long>(n),
+                static_cast<long long>(outer), static_cast<long long>(inner), g.interleaved ? " interleaved" : "",
+                sizeof(T) == 4 ? "f32" : "f64");
   report(e <= tol<T>(), what, e);
 }
 
@@ -285,6 +312,10 @@ void all() {
     for (i64 n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 32}) {
       if (kind == kDct1 && n < 2) continue;
       for (i64 inner : {1, 3}) line_case<T>(kind, 2, n, inner);
+      // the interleaved buffers (inner >= 16, outer <= 64), and past the outer limit
+      line_case<T>(kind, 1, n, 16);
+      line_case<T>(kind, 3, n, 21);
+      if (n == 5) line_case<T>(kind, kInterleaveMaxOuter + 1, n, 16);
     }
   for (bool fwd : {true, false}) {
     for (unsigned m = 0; m < 4; ++m) {
