@@ -306,10 +306,24 @@ core::R2rBenchOp distributed_op(const std::string& s, bool& inverse) {
 
 Table distributed_table() {
   Table t;
-  t.columns = {"op",     "backend", "precision",   "dims",           "processes",     "reps",          "median_ms",
-               "min_ms", "max_ms",  "exchange_ms", "exchange_share", "exchange_gbps", "alltoall_gbps", "x_alltoall",
-               "device"};
+  t.columns = {"op",         "backend", "precision", "dims",        "processes",      "gpus",          "reps",
+               "median_ms",  "min_ms",  "max_ms",    "exchange_ms", "exchange_share", "exchange_gbps", "alltoall_gbps",
+               "x_alltoall", "device"};
   return t;
+}
+
+void add_distributed_row(Table& t, const std::string& op, const std::string& backends,
+                         const core::dist::SlabBenchRow& r, int gpus, const std::string& device) {
+  // Over devices the copies overlap the slab step: their rate is that of the copies timed alone.
+  const double copy_ms = r.copies_ms > 0 ? r.copies_ms : r.exchange_ms;
+  const double gbps = copy_ms > 0 ? r.exchange_bytes / copy_ms * 1e-6 : 0;
+  const bool plain = r.alltoall_ms > 0;
+  const auto opt = [&](double v) { return plain ? Cell::num(v, 4) : Cell{}; };
+  t.rows.push_back({Cell::str(op), Cell::str(backends), Cell::str(r.precision), dims_cell(r.dims),
+                    Cell::num(r.processes, 12), Cell::num(gpus, 12), Cell::num(r.reps, 12), Cell::num(r.median_ms),
+                    Cell::num(r.min_ms), Cell::num(r.max_ms), Cell::num(r.exchange_ms),
+                    Cell::num(r.median_ms > 0 ? r.exchange_ms / r.median_ms : 0, 3), opt(gbps),
+                    opt(r.exchange_bytes / r.alltoall_ms * 1e-6), opt(copy_ms / r.alltoall_ms), Cell::str(device)});
 }
 
 // One transform of each size across the job's processes: the slowest process's time, the all-to-all's share of it,
@@ -350,6 +364,9 @@ int run_distributed_bench(const GlobalOptions& g, const BenchOptions& o) {
     });
     Table t = distributed_table();
     std::string device;
+    // One process given --devices: the transform over those GPUs, the data kept on them.
+    const bool on_devices = ex.size() == 1 && !g.devices.empty();
+    const std::vector<int> devices = on_devices ? devices_of(g) : std::vector<int>{};
     for (const auto& op_inverse : ops)
       for (const core::ShapeN& size : req.extents)
         for (core::Precision prec : req.precisions) {
@@ -358,6 +375,15 @@ int run_distributed_bench(const GlobalOptions& g, const BenchOptions& o) {
           core::TransformDesc whole;
           std::unique_ptr<core::dist::SlabTransform> slabs;
           std::vector<std::string> backends;
+          if (on_devices) {
+            whole = core::bench_r2r_desc(op, size, req, prec);
+            whole.r2r.inverse = inverse;
+            const auto group = make_device_group(whole, devices, local.backend, backends);
+            device = registry().find(backends.front())->runtime().device_name();
+            add_distributed_row(t, op.name, backend_names(backends),
+                                core::dist::bench_group(*group, whole, o.reps, o.warmup), group->devices(), device);
+            continue;
+          }
           core::dist::collective(ex, [&] {
             whole = core::bench_r2r_desc(op, size, req, prec);
             whole.r2r.inverse = inverse;
@@ -365,15 +391,7 @@ int run_distributed_bench(const GlobalOptions& g, const BenchOptions& o) {
             device = registry().find(backends.front())->runtime().device_name();
           });
           const core::dist::SlabBenchRow r = core::dist::bench_slab(ex, *slabs, whole, o.reps, o.warmup);
-          const double gbps = r.exchange_ms > 0 ? r.exchange_bytes / r.exchange_ms * 1e-6 : 0;
-          const bool plain = r.alltoall_ms > 0;
-          const auto opt = [&](double v) { return plain ? Cell::num(v, 4) : Cell{}; };
-          t.rows.push_back({Cell::str(op.name), Cell::str(backend_names(backends)), Cell::str(r.precision),
-                            dims_cell(r.dims), Cell::num(r.processes, 12), Cell::num(r.reps, 12),
-                            Cell::num(r.median_ms), Cell::num(r.min_ms), Cell::num(r.max_ms), Cell::num(r.exchange_ms),
-                            Cell::num(r.median_ms > 0 ? r.exchange_ms / r.median_ms : 0, 3), opt(gbps),
-                            opt(r.exchange_bytes / r.alltoall_ms * 1e-6), opt(r.exchange_ms / r.alltoall_ms),
-                            Cell::str(device)});
+          add_distributed_row(t, op.name, backend_names(backends), r, 0, device);
           if (g.verbose && ex.root())
             note(g, op.name + " " + r.precision + " " + r.dims + " on " + std::to_string(r.processes) +
                         " processes: " + format_number(r.median_ms, 4) + " ms");

@@ -42,12 +42,13 @@ core::Precision precision_for(const GlobalOptions& g, const DistributedRun& r, b
 }
 
 std::string result_json(const DistributedRun& r, const core::TransformDesc& d, const std::string& backends,
-                        int processes, const core::StageTable& times) {
+                        int processes, int gpus, const core::StageTable& times) {
   return "{\"input\": " + json_escape(r.input) + ", \"output\": " + json_escape(r.output) +
          ", \"op\": " + json_escape(r.command) + ", \"kinds\": " + json_escape(d.r2r.kinds_text()) +
          ", \"inverse\": " + (d.r2r.inverse ? "true" : "false") +
          ", \"norm\": " + json_escape(d.norm == core::Norm::kNone ? "backward" : std::string(core::to_string(d.norm))) +
          ", \"backend\": " + json_escape(backends) + ", \"processes\": " + std::to_string(processes) +
+         (gpus > 0 ? ", \"gpus\": " + std::to_string(gpus) : std::string()) +
          ", \"precision\": " + json_escape(std::string(core::to_string(d.prec))) +
          ", \"dims\": " + json_escape(d.r2r.dims_text()) + ", \"timing_ms\": " + json_timing(times) + "}";
 }
@@ -61,18 +62,26 @@ struct Setup {
   core::AlignedBuffer a, b;
 };
 
-void set_up(const GlobalOptions& g, const DistributedRun& r, const core::dist::Exchange& ex, Setup& s) {
+// The files checked, the input's layout read, the whole array's transform described (errors name the input).
+void describe(const GlobalOptions& g, const DistributedRun& r, core::NpyLayout& layout, core::TransformDesc& whole) {
   require_npy(r.input, "reads");
   require_npy(r.output, "writes");
   core::check_output_path(r.output, {r.input});
   if (!r.report.empty()) core::check_output_path(r.report, {r.input, r.output});
-  s.layout = core::read_npy_layout(r.input, core::kMaxDistributedElements);
+  layout = core::read_npy_layout(r.input, core::kMaxDistributedElements);
   try {
-    if (s.layout.shape.size() < 2)
+    if (layout.shape.size() < 2)
       throw Error(ErrorCode::kUnsupported, "a distributed transform is of a 2-D or 3-D array; this one is 1-D");
-    s.whole = core::r2r_desc(r.spec(s.layout.shape), r.norm, 1, precision_for(g, r, s.layout.float64));
-    if (const core::Support ok = core::r2r::check_r2r_desc(s.whole); !ok)
-      throw Error(ErrorCode::kUnsupported, ok.reason);
+    whole = core::r2r_desc(r.spec(layout.shape), r.norm, 1, precision_for(g, r, layout.float64));
+    if (const core::Support ok = core::r2r::check_r2r_desc(whole); !ok) throw Error(ErrorCode::kUnsupported, ok.reason);
+  } catch (const Error& e) {
+    rethrow_with_subject(e, r.input);
+  }
+}
+
+void set_up(const GlobalOptions& g, const DistributedRun& r, const core::dist::Exchange& ex, Setup& s) {
+  describe(g, r, s.layout, s.whole);
+  try {
     s.slabs = make_slab_transform(g, ex, s.whole, s.backends);
   } catch (const Error& e) {
     rethrow_with_subject(e, r.input);
@@ -166,9 +175,79 @@ std::string backend_names(const std::vector<std::string>& names) {
   return s;
 }
 
+namespace {
+
+// One process with --devices: the whole array read into host memory, transformed over the GPUs (the slabs kept on
+// them, the exchange between them), written back in parts.
+int run_on_devices(const GlobalOptions& g, const DistributedRun& r, const core::Stopwatch& total) {
+  core::StageTable times;
+  core::Stopwatch sw;
+  core::NpyLayout layout;
+  core::TransformDesc whole;
+  describe(g, r, layout, whole);
+  const std::vector<int> devices = devices_of(g);
+  std::vector<std::string> backends;
+  std::unique_ptr<core::dist::DeviceGroup> group;
+  try {
+    group = make_device_group(whole, devices, g.backend, backends);
+  } catch (const Error& e) {
+    rethrow_with_subject(e, r.input);
+  }
+  times.add("plan", sw.lap_ms());
+
+  const int threads = process_threads(g);
+  const std::string header = core::npy_header(layout.shape, whole.prec);
+  core::AtomicFile out(r.output);
+  out.write(header.data(), header.size());
+  out.resize(static_cast<std::int64_t>(header.size() + whole.bytes()));
+  core::AlignedBuffer a(std::max<std::size_t>(whole.bytes(), 1)), b(std::max<std::size_t>(whole.bytes(), 1));
+  core::read_npy_values(r.input, layout, 0, whole.elements(), a.data(), whole.prec, false, threads);
+  times.add("read", sw.lap_ms());
+
+  core::dist::GroupTimes gt;
+  try {
+    gt = group->execute_timed(a.data(), b.data());
+  } catch (const Error& e) {
+    rethrow_with_subject(e, r.input);
+  }
+  times.add("upload", gt.upload_ms);
+  times.add("local", gt.local_ms);
+  times.add("exchange", gt.exchange_ms);
+  times.add("download", gt.download_ms);
+
+  sw.reset();
+  const std::size_t bytes = whole.bytes();
+  const auto parts = static_cast<std::size_t>(std::clamp<std::int64_t>(static_cast<std::int64_t>(bytes >> 24), 1,
+                                                                       std::max(1, threads)));  // at least 16 MiB each
+  core::run_parts(parts, [&](std::size_t p) {
+    const std::size_t from = bytes * p / parts, to = bytes * (p + 1) / parts;
+    out.write_at(static_cast<std::int64_t>(header.size() + from), static_cast<const char*>(b.data()) + from, to - from);
+  });
+  out.commit();
+  times.add("write", sw.elapsed_ms());
+  times.add("total", total.elapsed_ms());
+
+  const std::string json =
+      result_json(r, whole, backend_names(backends), 1, static_cast<int>(devices.size()), times) + "\n";
+  if (!r.report.empty()) {
+    core::AtomicFile report(r.report);
+    report.write(json.data(), json.size());
+    report.commit();
+  }
+  if (g.verbose)
+    note(g, r.output + ": " + whole.r2r.dims_text() + " over " + std::to_string(devices.size()) +
+                " GPUs (slabs of axis 0), " + backend_names(backends));
+  print_timing(g, times);
+  if (g.json) std::fputs(json.c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
 int run_distributed(const GlobalOptions& g, const DistributedRun& r) {
   const core::Stopwatch total;
   return run_on_job(g, [&](core::dist::Exchange& ex) {
+    if (ex.size() == 1 && !g.devices.empty()) return run_on_devices(g, r, total);
     using core::dist::collective;
     const bool root = ex.root();
     core::StageTable times;
@@ -215,7 +294,7 @@ int run_distributed(const GlobalOptions& g, const DistributedRun& r) {
     stage("write", sw.elapsed_ms());
     stage("total", total.elapsed_ms());
 
-    const std::string json = result_json(r, s.whole, backend_names(s.backends), ex.size(), times) + "\n";
+    const std::string json = result_json(r, s.whole, backend_names(s.backends), ex.size(), 0, times) + "\n";
     collective(ex, [&] {
       if (!root || r.report.empty()) return;
       core::AtomicFile report(r.report);

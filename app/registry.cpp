@@ -10,6 +10,7 @@
 #include "cpu/dct4_sections.hpp"
 #include "cpu/lot.hpp"
 #include "kernels/backends.hpp"  // the CUDA backend table (plain C++; its factories exist only with CUDA)
+#include "kernels/dist/group.hpp"
 
 namespace dct::app {
 namespace {
@@ -134,6 +135,34 @@ int active_device() {
   return cuda::current_device();
 #else
   return 0;
+#endif
+}
+
+}  // namespace dct::app
+
+namespace dct::app {
+
+std::unique_ptr<core::dist::DeviceGroup> make_device_group(const core::TransformDesc& whole,
+                                                           const std::vector<int>& devices, const std::string& backend,
+                                                           std::vector<std::string>& backends) {
+#ifdef DCTOOL_HAVE_CUDA
+  const int bound = cuda::current_device();
+  struct Rebind {  // the calling thread's device as it was
+    int device;
+    ~Rebind() { bind_thread_device(device); }
+  } rebind{bound};
+  return cuda::make_device_group(whole, devices, [&](const core::TransformDesc& d, int device) {
+    bind_thread_device(device);
+    const core::Backend& b = registry().select(d, backend);
+    if (b.runtime().memory() != core::Memory::kDevice)
+      throw Error(ErrorCode::kUnsupported, "a transform over several GPUs runs its local steps on a CUDA backend (" +
+                                               std::string(b.name()) + " runs on the host)");
+    backends.emplace_back(b.name());
+    return b.make_plan(d);
+  });
+#else
+  (void)whole, (void)devices, (void)backend, (void)backends;
+  throw Error(ErrorCode::kUnsupported, "a transform over several GPUs needs CUDA: dctool was built without it");
 #endif
 }
 

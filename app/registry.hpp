@@ -1,9 +1,12 @@
 #pragma once
 // The one place that knows which backends exist and whether CUDA was compiled in.
+#include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/compress.hpp"
+#include "core/distributed.hpp"
 #include "core/formats.hpp"
 #include "core/plan_cache.hpp"
 #include "core/registry.hpp"
@@ -31,5 +34,11 @@ int active_device();
 // memory), or every thread's from now on (after a device error).
 void set_thread_cpu_only(bool on);
 void retire_devices();
+// One transform of a 2-D or 3-D array over these GPUs of this process (core::dist::DeviceGroup, kernels/dist/): each
+// local step's plan on its device by `backend` (auto: the registry's choice), their names appended to `backends`.
+// kUnsupported without CUDA, or when a local step would run on the host.
+std::unique_ptr<core::dist::DeviceGroup> make_device_group(const core::TransformDesc& whole,
+                                                           const std::vector<int>& devices, const std::string& backend,
+                                                           std::vector<std::string>& backends);
 
 }  // namespace dct::app

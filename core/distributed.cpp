@@ -15,6 +15,7 @@
 #include <new>
 #include <thread>
 
+#include "core/cores.hpp"
 #include "core/tensor.hpp"
 #include "core/timing.hpp"
 
@@ -245,6 +246,19 @@ void fill(T* p, std::int64_t first, std::int64_t count) {
   }
 }
 
+// The synthetic input of values [first, first + count) into p, on the process's cores.
+void fill_values(void* p, Precision prec, std::int64_t first, std::int64_t count) {
+  const auto parts = static_cast<std::size_t>(std::clamp<std::int64_t>(count >> 20, 1, usable_cores()));
+  run_parts(parts, [&](std::size_t k) {
+    const auto n = static_cast<std::int64_t>(parts), i = static_cast<std::int64_t>(k);
+    const std::int64_t from = count * i / n, to = count * (i + 1) / n;
+    if (prec == Precision::kF32)
+      fill(static_cast<float*>(p) + from, first + from, to - from);
+    else
+      fill(static_cast<double*>(p) + from, first + from, to - from);
+  });
+}
+
 }  // namespace
 
 SlabBenchRow bench_slab(Exchange& ex, const SlabTransform& t, const TransformDesc& whole, int reps, int warmup) {
@@ -252,12 +266,7 @@ SlabBenchRow bench_slab(Exchange& ex, const SlabTransform& t, const TransformDes
   const auto n = static_cast<std::size_t>(t.buffer_elements());
   AlignedBuffer a(std::max<std::size_t>(n, 1) * esize), b(std::max<std::size_t>(n, 1) * esize);
   const std::int64_t first = t.rows().begin * t.row_elements(), count = t.rows().count * t.row_elements();
-  auto refill = [&] {
-    if (whole.prec == Precision::kF32)
-      fill(static_cast<float*>(a.data()), first, count);
-    else
-      fill(static_cast<double*>(a.data()), first, count);
-  };
+  auto refill = [&] { fill_values(a.data(), whole.prec, first, count); };
   std::vector<double> total, exchange;
   double bytes = 0;
   for (int k = 0; k < warmup + reps; ++k) {
@@ -297,6 +306,41 @@ SlabBenchRow bench_slab(Exchange& ex, const SlabTransform& t, const TransformDes
       if (k >= warmup) plain.push_back(ms);
     }
     row.alltoall_ms = summarize(plain).median;
+  }
+  return row;
+}
+
+SlabBenchRow bench_group(const DeviceGroup& group, const TransformDesc& whole, int reps, int warmup) {
+  const std::size_t esize = element_size(whole.prec);
+  const auto n = static_cast<std::int64_t>(whole.elements());
+  AlignedBuffer in(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)) * esize),
+      out(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)) * esize);
+  fill_values(in.data(), whole.prec, 0, n);
+  group.execute_timed(in.data(), out.data());  // the input onto the devices
+  std::vector<double> total, exchange, copies, plain;
+  SlabBenchRow row;
+  for (int k = 0; k < warmup + reps; ++k) {
+    const GroupTimes t = group.run_resident();
+    const double alone = group.exchange_only_ms(), peer = group.peer_copy_ms();
+    row.exchange_bytes = static_cast<double>(t.bytes_sent);
+    if (k < warmup) continue;
+    total.push_back(t.total_ms);
+    exchange.push_back(t.exchange_ms);
+    copies.push_back(alone);
+    plain.push_back(peer);
+  }
+  row.dims = whole.r2r.dims_text();
+  row.precision = std::string(to_string(whole.prec));
+  row.processes = 1;
+  row.reps = reps;
+  const Stats s = summarize(total);
+  row.median_ms = s.median;
+  row.min_ms = s.min;
+  row.max_ms = s.max;
+  row.exchange_ms = summarize(exchange).median;
+  if (group.devices() > 1 && row.exchange_bytes > 0) {
+    row.alltoall_ms = summarize(plain).median;
+    row.copies_ms = summarize(copies).median;
   }
   return row;
 }

@@ -137,6 +137,32 @@ class SlabTransform {
   Chunked plan_slab_, plan_axis0_;
 };
 
+// One transform of a 2-D or 3-D array over several devices of this process, the slabs kept on them (kernels/dist/
+// group.cu: GPUs, the exchange by peer copies between them; docs/distributed.md, "Several GPUs of one process"). The
+// same decomposition as SlabTransform, device d of D taking the part of rank d of D. A Plan of host memory: execute()
+// takes the whole array in and out (C order).
+struct GroupTimes {
+  double upload_ms = 0;    // the slabs onto the devices
+  double local_ms = 0;     // the local transforms, the slowest device's
+  double exchange_ms = 0;  // the copies between the devices past the slab step (they overlap it), the slowest device's
+  double download_ms = 0;  // the parts of the result back into the output
+  double total_ms = 0;
+  std::int64_t bytes_sent = 0;  // that crossed between devices (a device's own block not counted)
+};
+class DeviceGroup : public Plan {
+ public:
+  virtual int devices() const = 0;
+  // execute() with its stages timed.
+  virtual GroupTimes execute_timed(const void* in, void* out) const = 0;
+  // The transform again on the input execute() last put on the devices, nothing moved to or from the host (bench).
+  virtual GroupTimes run_resident() const = 0;
+  // The exchange's copies alone, with no transform before or after them (their own rate), on the devices' data.
+  virtual double exchange_only_ms() const = 0;
+  // The bytes the exchange sends, moved by plain contiguous copies between every pair of devices at once: the links'
+  // rate (bench's baseline); 0 with one device.
+  virtual double peer_copy_ms() const = 0;
+};
+
 // bench --distributed: one transform timed across the job, and a plain all-to-all of the same bytes.
 struct SlabBenchRow {
   std::string dims, precision;
@@ -145,8 +171,13 @@ struct SlabBenchRow {
   double exchange_ms = 0;                        // the all-to-all's median (the slowest rank's)
   double exchange_bytes = 0;                     // bytes that crossed between ranks, all ranks together
   double alltoall_ms = 0;                        // a plain all-to-all of as many bytes, the median
+  double copies_ms = 0;  // over devices: the exchange's copies timed alone (exchange_ms is their part past the slab
+                         // step, which they overlap); 0 elsewhere
 };
 // Times `t` on synthetic data (never zeros) after `warmup` untimed runs. Collective.
 SlabBenchRow bench_slab(Exchange& ex, const SlabTransform& t, const TransformDesc& whole, int reps, int warmup);
+// The same for a transform over the devices of this process (processes 1): the data kept on the devices, the baseline
+// plain copies of the same bytes between every pair of devices at once (DeviceGroup::peer_copy_ms).
+SlabBenchRow bench_group(const DeviceGroup& group, const TransformDesc& whole, int reps, int warmup);
 
 }  // namespace dct::core::dist

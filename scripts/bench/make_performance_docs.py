@@ -33,7 +33,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 COMMAND = "/usr/bin/python3 scripts/bench/make_performance_docs.py"
 IMG_PREFIX = "perf-"
 KNOWN = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "r2r", "jpeg", "peer-vkfft", "peer-vkfft-dct4",
-         "peer-vkfft-r2r", "batch-jpeg", "oneshot"]
+         "peer-vkfft-r2r", "batch-jpeg", "oneshot", "distributed"]
 # what sweeps.sh writes (jpeg is optional; r2r and peer-vkfft-r2r are listed where measured, not yet asked for)
 EXPECTED = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "peer-vkfft"]
 TITLES = {
@@ -47,11 +47,19 @@ TITLES = {
     "jpeg": "JPEG round trip",
     "batch-jpeg": "Batch JPEG compression, beside its peers",
     "oneshot": "One input on its own, end to end",
+    "distributed": "One array over the GPUs of one process",
     "peer-vkfft": "dctool and VkFFT",
     "peer-vkfft-dct4": "dctool and VkFFT: batched DCT-IV",
     "peer-vkfft-r2r": "dctool and VkFFT: real-to-real transforms",
 }
 INTROS = {
+    "distributed": "`dctool --devices 0|all bench --distributed` (`scripts/bench/distributed_gpus.sh`): one transform "
+                   "of the whole array split into slabs over the GPUs of one process (`gpus`), the data kept on the "
+                   "devices, the exchange by peer copies between them (docs/distributed.md). `exchange_ms` is the "
+                   "part of the exchange past the slab step (its copies overlap the step); `exchange_gbps` the rate "
+                   "of those copies timed alone, `alltoall_gbps` that of plain copies of the same bytes between the "
+                   "devices, `x_alltoall` the ratio of their times. docs/distributed.md compares these rows with one "
+                   "GPU's plan of the whole array and VkFFT in the same run.",
     "oneshot": "Whole commands on files (`scripts/bench/oneshot.sh`): `dctool dct2 IN.npy -o OUT.npy`, one new "
                "process per run, the files on a RAM disk, medians of 3 in ms with the commands interleaved, beside "
                "`cat IN > OUT` (reading and writing the same bytes). `auto_ms` is dctool's own choice (`auto_backend`: "
@@ -527,7 +535,7 @@ def r2r_peer_section(peer, results):
     """dctool against VkFFT on the real-to-real family: one table per VkFFT op, the op / precision / shape / batch
     points both measured on this device."""
     mine = [r for res in results if res.slug == peer.slug and not res.is_peer for r in res.rows
-            if num(r.get("median_ms")) is not None]
+            if num(r.get("median_ms")) is not None and "shape" in r]  # bench rows (not distributed's dims)
     out, dagger = [], False
     for vop, (dops, heading) in R2R_PEER_OPS.items():
         body = []
@@ -591,6 +599,8 @@ def build(results_dir, doc_path, img_dir):
             need = ["tool", "images", "images_per_s", "cpu_seconds"]
         if r.cap == "oneshot":  # scripts/bench/oneshot.sh: whole commands on files
             need = ["shape", "precision", "cat_ms", "auto_ms", "gpu_ms", "cpu_ms"]
+        if r.cap == "distributed":  # bench --distributed rows (dims, not shape)
+            need = ["op", "precision", "dims", "gpus", "median_ms"]
         if any(c not in r.header for c in need):
             warn(f"{p}: skipped (columns {', '.join(c for c in need if c not in r.header)} missing)")
             continue
@@ -668,7 +678,7 @@ def build(results_dir, doc_path, img_dir):
         for res in sorted((r for r in results if r.cap == cap), key=lambda r: r.slug):
             md += [f"### {res.device} ({res.date})", "", f"`{rel_results}/{res.name}`, made by:", "",
                    commands_block(res), ""]
-            if cap in ("batch-jpeg", "oneshot"):
+            if cap in ("batch-jpeg", "oneshot", "distributed"):
                 md += [md_table(res.header, [[row.get(c, "") for c in res.header] for row in res.rows]), ""]
                 continue
             if res.is_peer:

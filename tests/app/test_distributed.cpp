@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/registry.hpp"
 #include "app_support.hpp"
 #include "r2r_oracle.hpp"
 
@@ -97,12 +98,13 @@ TEST_CASE("bench --distributed in one process: the transform timed, no exchange 
   REQUIRE(r.code == 0);
   const FlatJson t = parse_csv_text(dir, r.out);
   CHECK(t.header ==
-        "op,backend,precision,dims,processes,reps,median_ms,min_ms,max_ms,exchange_ms,exchange_share,exchange_gbps,"
-        "alltoall_gbps,x_alltoall,device");
+        "op,backend,precision,dims,processes,gpus,reps,median_ms,min_ms,max_ms,exchange_ms,exchange_share,"
+        "exchange_gbps,alltoall_gbps,x_alltoall,device");
   REQUIRE(t.size == 2);
   CHECK(unquote(t.at("0.dims")) == "32x16");
   CHECK(unquote(t.at("1.dims")) == "8x6x4");
   CHECK(unquote(t.at("0.processes")) == "1");
+  CHECK(unquote(t.at("0.gpus")) == "0");
   CHECK(std::stod(unquote(t.at("0.median_ms"))) > 0);
   CHECK(unquote(t.at("0.alltoall_gbps")).empty());
   const RunResult naive =
@@ -114,6 +116,21 @@ TEST_CASE("bench --distributed in one process: the transform timed, no exchange 
   CHECK(run_dctool("bench --distributed --sizes 8x6 --verify").code == 2);
   CHECK(run_dctool("bench --distributed --sizes 64 --ops dct2").code == 2);
   CHECK(run_dctool("bench --distributed --sizes 8x8 --ops lot").code == 2);
+}
+
+TEST_CASE("--distributed with --devices in one process needs GPUs: exit 4 without them, no output",
+          "[app][distributed]") {
+  if (dct::app::cuda_compiled()) {
+    WARN("SKIPPED: built with CUDA (the gpu test [group] covers this path)");
+    return;
+  }
+  TempDir dir;
+  generate(dir, {"c 9x6x4 float64 1"});
+  const std::string in = dir.file("c.npy"), out = dir.file("o.npy");
+  const RunResult r = run_dctool("--devices 0,0 dct " + q(in) + " -o " + q(out) + " --type 2 --distributed");
+  check_one_line_error(r, 4, {"--devices", "CUDA"});
+  CHECK_FALSE(exists(out));
+  CHECK(run_dctool("--devices all bench --distributed --sizes 8x6 --reps 1").code != 0);
 }
 
 #ifndef DCTOOL_HAVE_MPI
