@@ -145,6 +145,7 @@ namespace dct::app {
 std::unique_ptr<core::dist::DeviceGroup> make_device_group(const core::TransformDesc& whole,
                                                            const std::vector<int>& devices, const std::string& backend,
                                                            std::vector<std::string>& backends) {
+  if (devices.empty()) throw Error(ErrorCode::kUnsupported, "no CUDA device to split the array over");
 #ifdef DCTOOL_HAVE_CUDA
   const int bound = cuda::current_device();
   struct Rebind {  // the calling thread's device as it was

@@ -259,6 +259,22 @@ void fill_values(void* p, Precision prec, std::int64_t first, std::int64_t count
   });
 }
 
+// A bench row's times: the transform's median, min and max, the exchange's median.
+SlabBenchRow timed_row(const TransformDesc& whole, int processes, int reps, const std::vector<double>& total,
+                       const std::vector<double>& exchange) {
+  SlabBenchRow row;
+  row.dims = whole.r2r.dims_text();
+  row.precision = std::string(to_string(whole.prec));
+  row.processes = processes;
+  row.reps = reps;
+  const Stats s = summarize(total);
+  row.median_ms = s.median;
+  row.min_ms = s.min;
+  row.max_ms = s.max;
+  row.exchange_ms = summarize(exchange).median;
+  return row;
+}
+
 }  // namespace
 
 SlabBenchRow bench_slab(Exchange& ex, const SlabTransform& t, const TransformDesc& whole, int reps, int warmup) {
@@ -281,16 +297,7 @@ SlabBenchRow bench_slab(Exchange& ex, const SlabTransform& t, const TransformDes
     total.push_back(ms);
     exchange.push_back(x_ms);
   }
-  SlabBenchRow row;
-  row.dims = whole.r2r.dims_text();
-  row.precision = std::string(to_string(whole.prec));
-  row.processes = ex.size();
-  row.reps = reps;
-  const Stats s = summarize(total);
-  row.median_ms = s.median;
-  row.min_ms = s.min;
-  row.max_ms = s.max;
-  row.exchange_ms = summarize(exchange).median;
+  SlabBenchRow row = timed_row(whole, ex.size(), reps, total, exchange);
   row.exchange_bytes = bytes;
   // The baseline: every pair of ranks exchanging an equal share of the same bytes in one MPI_Alltoall.
   const int p = ex.size();
@@ -318,26 +325,19 @@ SlabBenchRow bench_group(const DeviceGroup& group, const TransformDesc& whole, i
   fill_values(in.data(), whole.prec, 0, n);
   group.execute_timed(in.data(), out.data());  // the input onto the devices
   std::vector<double> total, exchange, copies, plain;
-  SlabBenchRow row;
+  double bytes = 0;
   for (int k = 0; k < warmup + reps; ++k) {
     const GroupTimes t = group.run_resident();
     const double alone = group.exchange_only_ms(), peer = group.peer_copy_ms();
-    row.exchange_bytes = static_cast<double>(t.bytes_sent);
+    bytes = static_cast<double>(t.bytes_sent);
     if (k < warmup) continue;
     total.push_back(t.total_ms);
     exchange.push_back(t.exchange_ms);
     copies.push_back(alone);
     plain.push_back(peer);
   }
-  row.dims = whole.r2r.dims_text();
-  row.precision = std::string(to_string(whole.prec));
-  row.processes = 1;
-  row.reps = reps;
-  const Stats s = summarize(total);
-  row.median_ms = s.median;
-  row.min_ms = s.min;
-  row.max_ms = s.max;
-  row.exchange_ms = summarize(exchange).median;
+  SlabBenchRow row = timed_row(whole, 1, reps, total, exchange);
+  row.exchange_bytes = bytes;
   if (group.devices() > 1 && row.exchange_bytes > 0) {
     row.alltoall_ms = summarize(plain).median;
     row.copies_ms = summarize(copies).median;
