@@ -97,10 +97,7 @@ void run_with_gpu_fallback(bool enabled, const std::string& input, const std::fu
     if (!enabled || e.fault() == Fault::kNone) throw;
     if (e.fault() == Fault::kDeviceMemory) {
       tell(input + ": " + e.what() + "; done on the CPU instead");
-      set_thread_cpu_only(true);
-      struct Restore {
-        ~Restore() { set_thread_cpu_only(false); }
-      } restore;
+      const ThreadCpuOnly cpu_only;
       work();
       return;
     }

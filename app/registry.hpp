@@ -33,6 +33,21 @@ int active_device();
 // GPU faults in a batch: keep the calling thread's work off the GPU while `on` (an input too large for the device
 // memory), or every thread's from now on (after a device error).
 void set_thread_cpu_only(bool on);
+// Keeps the calling thread's work off the GPU while it lives (when `on`).
+class ThreadCpuOnly {
+ public:
+  explicit ThreadCpuOnly(bool on = true) : on_(on) {
+    if (on_) set_thread_cpu_only(true);
+  }
+  ~ThreadCpuOnly() {
+    if (on_) set_thread_cpu_only(false);
+  }
+  ThreadCpuOnly(const ThreadCpuOnly&) = delete;
+  ThreadCpuOnly& operator=(const ThreadCpuOnly&) = delete;
+
+ private:
+  bool on_;
+};
 void retire_devices();
 // One transform of a 2-D or 3-D array over these GPUs of this process (core::dist::DeviceGroup, kernels/dist/): each
 // local step's plan on its device by `backend` (auto: the registry's choice), their names appended to `backends`.

@@ -13,22 +13,6 @@ namespace {
 // 8192^2 f32 .npy 310 ms on the CPU against 425 on the GPU, 16384^2 1426 against 536 (docs/decisions.md §11).
 constexpr std::int64_t kOneShotCpuValuesPerCore = 5'000'000;
 
-// Keeps the calling thread's work off the GPU while it lives (when `on`).
-class CpuOnly {
- public:
-  explicit CpuOnly(bool on) : on_(on) {
-    if (on_) set_thread_cpu_only(true);
-  }
-  ~CpuOnly() {
-    if (on_) set_thread_cpu_only(false);
-  }
-  CpuOnly(const CpuOnly&) = delete;
-  CpuOnly& operator=(const CpuOnly&) = delete;
-
- private:
-  bool on_;
-};
-
 }  // namespace
 
 bool one_shot_on_cpu(const std::string& backend, std::int64_t elements) {
@@ -44,7 +28,7 @@ StreamedRun::StreamedRun(std::string input, core::NpyLayout layout, const std::s
 
 const core::Backend& StreamedRun::run(const GlobalOptions& g, const core::TransformDesc& d, core::PlanCache& plans,
                                       bool allow_nonfinite, core::StageTable& t) {
-  const CpuOnly cpu_only(on_cpu_);
+  const ThreadCpuOnly cpu_only(on_cpu_);
   try {
     const core::Backend& backend = registry().select(d, g.backend);
     core::Stopwatch sw;

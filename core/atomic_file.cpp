@@ -245,10 +245,14 @@ void require_finite(const HostTensor& t, const std::string& path) {
   const double v = t.get(i);
   const std::int64_t plane = t.shape().count();
   const std::int64_t c = i / plane, p = i % plane;
-  std::string where = "row " + std::to_string(p / t.cols() + 1) + ", column " + std::to_string(p % t.cols() + 1);
-  if (t.channels() > 1) where += ", channel " + std::to_string(c + 1);
   throw Error(ErrorCode::kInput, path,
-              std::string(std::isnan(v) ? "NaN" : "Inf") + " at " + where + " (non-finite values are not allowed)");
+              nonfinite_at(v, p / t.cols() + 1, p % t.cols() + 1, t.channels() > 1 ? c + 1 : 0));
+}
+
+std::string nonfinite_at(double v, std::int64_t row, std::int64_t col, std::int64_t channel) {
+  return std::string(std::isnan(v) ? "NaN" : "Inf") + " at row " + std::to_string(row) + ", column " +
+         std::to_string(col) + (channel > 0 ? ", channel " + std::to_string(channel) : std::string()) +
+         " (non-finite values are not allowed)";
 }
 
 }  // namespace dct::core

@@ -657,9 +657,7 @@ void NpySource::read(std::size_t at, void* dst, std::size_t bytes) const {
         if (std::isfinite(v)) continue;
         const std::int64_t index = first + i;
         f.nonfinite = true;
-        throw Error(ErrorCode::kInput, std::string(std::isnan(v) ? "NaN" : "Inf") + " at row " +
-                                           std::to_string(index / f.cols + 1) + ", column " +
-                                           std::to_string(index % f.cols + 1) + " (non-finite values are not allowed)");
+        throw Error(ErrorCode::kInput, nonfinite_at(v, index / f.cols + 1, index % f.cols + 1));
       }
     }
   } catch (const Error& e) {

@@ -230,6 +230,8 @@ void check_output_path(const std::string& out, const std::vector<std::string>& i
 
 // Throws kInput naming `path` if any value is NaN or Inf.
 void require_finite(const HostTensor& t, const std::string& path);
+// Its message for value v at (1-based) row and column, and channel when channels > 1: "NaN at row 3, column 7 (...)".
+std::string nonfinite_at(double v, std::int64_t row, std::int64_t col, std::int64_t channel = 0);
 // Whether all `count` values of `prec` at `data` are finite.
 bool all_finite(const void* data, std::int64_t count, Precision prec);
 

@@ -118,7 +118,7 @@ TEST_CASE("bench --distributed in one process: the transform timed, no exchange 
   CHECK(run_dctool("bench --distributed --sizes 8x8 --ops lot").code == 2);
 }
 
-TEST_CASE("--distributed with --devices in one process needs GPUs: exit 4 without them, no output",
+TEST_CASE("one array over GPUs (--distributed --devices) needs GPUs: exit 4 without them, no output",
           "[app][distributed]") {
   if (dct::app::cuda_compiled()) {
     WARN("SKIPPED: built with CUDA (the gpu test [group] covers this path)");
