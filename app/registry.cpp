@@ -138,10 +138,6 @@ int active_device() {
 #endif
 }
 
-}  // namespace dct::app
-
-namespace dct::app {
-
 std::unique_ptr<core::dist::DeviceGroup> make_device_group(const core::TransformDesc& whole,
                                                            const std::vector<int>& devices, const std::string& backend,
                                                            std::vector<std::string>& backends) {

@@ -10,10 +10,9 @@ B=$1
 VK=${2:-}
 R="--reps ${REPS:-10} --warmup 2 --format csv"
 S3=1024x1024x1024,1000x1000x1000
-device=$("$B" backends --json 2>/dev/null | python3 -c "
-import json, sys
-d = [b['device'] for b in json.load(sys.stdin) if b['name'] == 'cuda-r2r' and b['usable']]
-print(d[0] if d else 'none')")
+# shellcheck source=scripts/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+device=$(device_of "$B" cuda-r2r)
 echo "# command: dctool --devices 0|all bench --distributed --ops dct2,idct2 --sizes $S3,16384x16384 -b cuda-r2r -p f32 $R"
 echo "# command: dctool --devices 0|all bench --distributed --ops dct2 --sizes 1024x1024x1024 -b cuda-r2r -p f64 $R"
 echo "# device: $device"

@@ -28,10 +28,9 @@ ms() {  # wall milliseconds of a command (its output discarded); exits on failur
   echo $(( (e - s) / 1000 ))
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) / 1000 }'; }
-device=$("$B" backends --json 2>/dev/null | python3 -c "
-import json, sys
-d = [b['device'] for b in json.load(sys.stdin) if b['name'] == 'cuda-fft2d' and b['usable']]
-print(d[0] if d else 'none')")
+# shellcheck source=scripts/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+device=$(device_of "$B" cuda-fft2d)
 echo "# command: scripts/bench/oneshot.sh build/dctool /dev/shm/dctool-oneshot $REPS"
 echo "# command: cat IN > OUT; dctool [-p f64] [-b cuda-fft2d|cpu-fftw] dct2 IN.npy -o OUT.npy (OUT.raw: whole arrays)"
 echo "# device: $device"
