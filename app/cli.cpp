@@ -26,8 +26,8 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
   app.add_option("-p,--precision", g.precision, "f32|f64 (default f32; dct/dst/r2r: f64 for a float64 input)");
   app.add_option("--device", g.device, "CUDA device ordinal (default 0)");
   app.add_option("--devices", g.devices,
-                 "batch commands and bench: spread the work over these CUDA devices, all or a list 0,2,... "
-                 "(default: --device alone)");
+                 "batch commands and bench: spread the work over these CUDA devices, all or a list 0,2,...; with "
+                 "--distributed, one array over them (default: --device alone)");
   app.add_option("--threads", g.threads, "CPU threads for FFTW/OpenMP, at most 1024 (default all cores)")
       ->check(CLI::Range(0, 1024));
   app.add_option("--max-pixels", g.max_pixels,

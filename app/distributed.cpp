@@ -114,9 +114,10 @@ void write_part(const DistributedRun& r, const Setup& s, const std::string& temp
 }  // namespace
 
 void add_distributed_flag(CLI::App* c, bool& flag) {
-  c->add_flag("--distributed", flag,
-              "one transform of the whole .npy array across the processes of an MPI launcher (the default there "
-              "with one input and -o FILE); without a launcher, the same slab path in this process");
+  c->add_flag(
+      "--distributed", flag,
+      "one transform of the whole .npy array across the processes of an MPI launcher (the default there with one input "
+      "and -o FILE); without a launcher, the same slab path in this process, or over the GPUs --devices names");
 }
 
 bool distributed_mode(bool flag, std::size_t inputs, bool output_dir) {
