@@ -142,7 +142,7 @@ core::StreamTimes GpuPlan::execute_streamed(const core::ByteSource& in, const co
 // ---- tables --------------------------------------------------------------------------------------
 
 template <class T>
-AxisTableBuffers<T>::AxisTableBuffers(i64 n, core::Norm norm, double gain)
+AxisTableBuffers<T>::AxisTableBuffers(i64 n, core::Norm norm, double gain, double scale)
     : tw_(sizeof(cx_t<T>) * n), fs_(sizeof(T) * n), ia_(sizeof(T) * n) {
   std::vector<cx_t<T>> tw(n);
   std::vector<T> fs(n), ia(n);
@@ -153,8 +153,8 @@ AxisTableBuffers<T>::AxisTableBuffers(i64 n, core::Norm norm, double gain)
     tw[k] = cx_t<T>{static_cast<T>(std::cos(th)), static_cast<T>(-std::sin(th))};
     long double f = 1.0L;
     if (ortho) f = std::sqrt(1.0L / (2.0L * n)) * (k == 0 ? std::sqrt(0.5L) : 1.0L);
-    fs[k] = static_cast<T>(gain * f);
-    ia[k] = static_cast<T>((ortho ? 1.0L / f : 1.0L) / (2.0L * n));
+    fs[k] = static_cast<T>(gain * scale * f);
+    ia[k] = static_cast<T>(scale * (ortho ? 1.0L / f : 1.0L) / (2.0L * n));
   }
   DCT_CUDA_CHECK(cudaMemcpy(tw_.get(), tw.data(), tw_.bytes(), cudaMemcpyHostToDevice));
   DCT_CUDA_CHECK(cudaMemcpy(fs_.get(), fs.data(), fs_.bytes(), cudaMemcpyHostToDevice));

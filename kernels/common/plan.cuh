@@ -66,12 +66,13 @@ DeviceBuffer upload_table(const std::vector<T>& v) {
   return b;
 }
 
-// Device copies of make-time tables for one axis (see AxisTables in kernels/dct2d/prepost.cuh).
+// Device copies of make-time tables for one axis (see AxisTables in kernels/dct2d/prepost.cuh); scale multiplies both
+// fs and ia (cuda-r2r's norms other than cuda-fft2d's, kernels/r2r/r2r.cu).
 template <class T>
 class AxisTableBuffers {
  public:
   AxisTableBuffers() = default;
-  AxisTableBuffers(i64 n, core::Norm norm, double gain);
+  AxisTableBuffers(i64 n, core::Norm norm, double gain, double scale = 1.0);
   AxisTables<T> view() const { return {tw_.as<const cx_t<T>>(), fs_.as<const T>(), ia_.as<const T>()}; }
 
  private:

@@ -24,6 +24,8 @@
  */
 #include "kernels/dct2d/pipelines.cuh"
 
+#include "kernels/dct2d/prepost_math.cuh"  // kFlipAxis0/1
+
 namespace dct::cuda {
 
 // ---- NPointLines -----------------------------------------------------------------------------------
@@ -80,7 +82,14 @@ void NPointLines<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s
 // ---- ThreeStage2d ----------------------------------------------------------------------------------
 
 namespace {
-core::Shape2 canonical(core::Shape2 s) { return (s.cols == 1 && s.rows > 1) ? core::Shape2{1, s.rows} : s; }
+bool transposed(core::Shape2 s) { return s.cols == 1 && s.rows > 1; }
+core::Shape2 canonical(core::Shape2 s) { return transposed(s) ? core::Shape2{1, s.rows} : s; }
+// The DST mask on the canonical axes (bits 0 and 1 swap with the axes).
+unsigned canonical_mask(unsigned dst, core::Shape2 s) {
+  return transposed(s) ? ((dst & dct2d::kFlipAxis0) ? dct2d::kFlipAxis1 : 0u) |
+                             ((dst & dct2d::kFlipAxis1) ? dct2d::kFlipAxis0 : 0u)
+                       : dst;
+}
 }  // namespace
 
 // The rows route's column stage is ColumnFft at N1 = 2048, 4096, 8192 (faster than or equal to cuFFT's strided C2C
@@ -102,15 +111,19 @@ i64 rows_route_pitch(i64 n2) { return (n2 / 2 + 1 + 15) / 16 * 16; }
 }  // namespace
 
 template <class T>
-ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, i64 batch, Fft2dRoute route)
+ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, i64 batch, Fft2dRoute route,
+                              unsigned dst, std::array<double, 2> scale)
     : forward_(op == core::Op::kDct2),
+      dst_(canonical_mask(dst, shape)),
       n1_(canonical(shape).rows),
       n2_(canonical(shape).cols),
       batch_(batch),
       pitch_(n2_ / 2 + 1),
-      t1_(canonical(shape).rows, norm, 2.0),
-      t2_(canonical(shape).cols, norm, 1.0) {
+      t1_(canonical(shape).rows, norm, 2.0, scale[transposed(shape) ? 1 : 0]),
+      t2_(canonical(shape).cols, norm, 1.0, scale[transposed(shape) ? 0 : 1]) {
   const FftType cols = forward_ ? FftType::kC2CForward : FftType::kC2CInverse;
+  // The smooth kernels make their own tables and have no DST masks.
+  if ((dst_ != 0 || scale[0] != 1.0 || scale[1] != 1.0) && route == Fft2dRoute::kSmooth) route = Fft2dRoute::kR2c;
   if (route == Fft2dRoute::kSmooth) {
     srows_ = std::make_unique<SmoothLines<T>>(n2_, norm, false, !forward_);
     scols_ = std::make_unique<SmoothLines<T>>(n1_, norm, true, !forward_);
@@ -123,7 +136,8 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
       col_fft_ = std::make_unique<ColumnFft<T>>(n1_, n2_ / 2 + 1, batch_, pitch_, !forward_);
       const int lg_nb = col_fft_->lg_nb();
       map_ = RowMap{lg_nb, col_fft_->lg_na(), (1 << lg_nb) - 1};
-      fused_ = ColumnFft<T>::supports_fused(n1_, n2_, batch_, pitch_);
+      // The fused column passes have no DST masks (a runtime mask there cost the DCT's inverse 5-9%, H200).
+      fused_ = dst_ == 0 && ColumnFft<T>::supports_fused(n1_, n2_, batch_, pitch_);
     } else {
       fft_cols_ = std::make_unique<FftStage<T>>(FftStage<T>::complex_columns(cols, n1_, n2_ / 2 + 1, batch_, pitch_));
     }
@@ -147,27 +161,27 @@ void ThreeStage2d<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t 
     col_fft_->run_pre(in, wc, t1_.view(), t2_.view(), s);
     rows_->inverse(wc, out, s);
   } else if (rows_ && forward_) {
-    rows_->forward(in, wc, s);
+    rows_->forward(in, wc, s, dst_);
     if (col_fft_)
       col_fft_->run(wc, s);
     else
       fft_cols_->run(wc, wc, s);
-    post_2d<T>(wc, out, t1_.view(), t2_.view(), n1_, n2_, batch_, s, pitch_, map_);
+    post_2d<T>(wc, out, t1_.view(), t2_.view(), n1_, n2_, batch_, s, pitch_, map_, dst_);
   } else if (rows_) {
-    pre_2d<T>(in, wc, t1_.view(), t2_.view(), n1_, n2_, batch_, s, pitch_, map_);
+    pre_2d<T>(in, wc, t1_.view(), t2_.view(), n1_, n2_, batch_, s, pitch_, map_, dst_);
     if (col_fft_)
       col_fft_->run(wc, s);
     else
       fft_cols_->run(wc, wc, s);
-    rows_->inverse(wc, out, s);
+    rows_->inverse(wc, out, s, dst_);
   } else if (forward_) {
-    reorder<T>(in, wr, n1_, n2_, batch_, true, true, false, s);
+    reorder<T>(in, wr, n1_, n2_, batch_, true, true, false, s, 0, 0, dst_);
     fft_->run(wr, wc, s);
-    post_2d<T>(wc, out, t1_.view(), t2_.view(), n1_, n2_, batch_, s);
+    post_2d<T>(wc, out, t1_.view(), t2_.view(), n1_, n2_, batch_, s, 0, {}, dst_);
   } else {
-    pre_2d<T>(in, wc, t1_.view(), t2_.view(), n1_, n2_, batch_, s);
+    pre_2d<T>(in, wc, t1_.view(), t2_.view(), n1_, n2_, batch_, s, 0, {}, dst_);
     fft_->run(wc, wr, s);
-    reorder<T>(wr, out, n1_, n2_, batch_, true, true, true, s);
+    reorder<T>(wr, out, n1_, n2_, batch_, true, true, true, s, 0, 0, dst_);
   }
 }
 

@@ -5,6 +5,7 @@
 //   NPointLines  - 1-D N-point DCT-II / DCT-III (eqs. 9-11) along rows or columns, batched
 //   ThreeStage2d - 2-D DCT-II / DCT-III by one 2-D real FFT (eqs. 13-18)
 //   FamilyLines  - the 4N, mirrored 2N and padded 2N 1-D algorithms (eqs. 3-8) along rows
+#include <array>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -51,16 +52,24 @@ Fft2dRoute fft2d_route(i64 n1, i64 n2);
 // strided C2C: n1 = 2048, 4096, 8192 (at 8192 cuFFT's one-kernel column FFT reads 16-byte row segments).
 bool column_fft_wanted(i64 n1);
 
+// dst: a kFlipAxis0/1 mask (kernels/dct2d/prepost_math.cuh) of the axes computed as DST-II (op dct2) or DST-III (op
+// idct2) instead: the signs folded into the first kernel's loads (forward) or the last one's stores (inverse), the
+// reversal into the last one's stores (forward) or the first one's loads (inverse). Such plans take the rows route
+// with the column FFT and the postprocess as separate passes, or the r2c route (the fused column passes and the smooth
+// kernels have no masks). scale: a factor per axis (rows, columns) on its forward output or
+// inverse input scale tables (the norms of cuda-r2r that cuda-fft2d lacks: the unnormalized DCT-III, norm forward).
 template <class T>
 class ThreeStage2d {
  public:
-  ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, i64 batch, Fft2dRoute route);
+  ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, i64 batch, Fft2dRoute route, unsigned dst = 0,
+               std::array<double, 2> scale = {1.0, 1.0});
   i64 real_elems() const { return rows_ || srows_ ? 0 : n1_ * n2_ * batch_; }  // rows, smooth: no reorder buffer
   i64 cplx_elems() const { return srows_ ? 0 : n1_ * pitch_ * batch_; }
   void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const;
 
  private:
   bool forward_;
+  unsigned dst_;         // the DST mask, on the canonical axes
   i64 n1_, n2_, batch_;  // N x 1 is computed as 1 x N (the same memory; the 2-D DCT commutes with transposition)
   i64 pitch_;            // complex elements between rows of the half spectrum (rows route: padded, see pipelines.cu)
   AxisTableBuffers<T> t1_, t2_;

@@ -98,7 +98,7 @@ __device__ __forceinline__ i64 reorder_row(i64 m, i64 n) { return (m & 1) ? n - 
 // stored as one 8- or 16-byte vector.
 template <class T, bool kPermRows, bool kPermCols, bool kVec>
 __global__ void reorder_scatter_kernel(const T* __restrict__ in, T* __restrict__ out, i64 n1, i64 n2, i64 batch,
-                                       i64 in_mat, i64 out_mat) {
+                                       i64 in_mat, i64 out_mat, unsigned sign) {
   const i64 p = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= ((n2 + 1) >> 1)) return;
   const bool odd_ok = 2 * p + 1 < n2;
@@ -121,6 +121,10 @@ __global__ void reorder_scatter_kernel(const T* __restrict__ in, T* __restrict__
           v0[u] = src[2 * p];
           v1[u] = odd_ok ? src[2 * p + 1] : T(0);
         }
+        if (sign != 0) {  // natural (m, 2p), (m, 2p+1): DST-II (prepost_math.cuh, Flips)
+          if (dct2d::flip_sign(sign, m, i64(0))) v0[u] = -v0[u];
+          if (dct2d::flip_sign(sign, m, i64(1))) v1[u] = -v1[u];
+        }
       }
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
@@ -141,7 +145,7 @@ __global__ void reorder_scatter_kernel(const T* __restrict__ in, T* __restrict__
 
 template <class T, bool kPermRows, bool kPermCols, bool kVec>
 __global__ void reorder_gather_kernel(const T* __restrict__ in, T* __restrict__ out, i64 n1, i64 n2, i64 batch,
-                                      i64 in_mat, i64 out_mat) {
+                                      i64 in_mat, i64 out_mat, unsigned sign) {
   const i64 p = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= ((n2 + 1) >> 1)) return;
   const bool odd_ok = 2 * p + 1 < n2;
@@ -171,6 +175,10 @@ __global__ void reorder_gather_kernel(const T* __restrict__ in, T* __restrict__ 
         const i64 m = m0 + u * sy;
         if (m >= n1) break;
         T* dst = out + b * out_mat + m * n2;
+        if (sign != 0) {  // natural (m, 2p), (m, 2p+1): DST-III
+          if (dct2d::flip_sign(sign, m, i64(0))) v0[u] = -v0[u];
+          if (dct2d::flip_sign(sign, m, i64(1))) v1[u] = -v1[u];
+        }
         if constexpr (kVec) {
           *reinterpret_cast<cx_t<T>*>(dst + 2 * p) = cx_t<T>{v0[u], v1[u]};
         } else {
@@ -184,23 +192,23 @@ __global__ void reorder_gather_kernel(const T* __restrict__ in, T* __restrict__ 
 
 template <class T, bool kPermRows, bool kPermCols>
 void reorder_dispatch(const T* in, T* out, i64 n1, i64 n2, i64 batch, bool inverse, i64 in_mat, i64 out_mat,
-                      cudaStream_t s) {
+                      unsigned sign, cudaStream_t s) {
   const Launch l = shape_launch((n2 + 1) / 2, n1, batch, kUnroll);
   const bool vec = n2 % 2 == 0 && in_mat % 2 == 0 && out_mat % 2 == 0;
   if (!inverse) {
     if (vec)
       DCT_LAUNCH((reorder_scatter_kernel<T, kPermRows, kPermCols, true>), l.grid, l.block, s, in, out, n1, n2, batch,
-                 in_mat, out_mat);
+                 in_mat, out_mat, sign);
     else
       DCT_LAUNCH((reorder_scatter_kernel<T, kPermRows, kPermCols, false>), l.grid, l.block, s, in, out, n1, n2, batch,
-                 in_mat, out_mat);
+                 in_mat, out_mat, sign);
   } else {
     if (vec)
       DCT_LAUNCH((reorder_gather_kernel<T, kPermRows, kPermCols, true>), l.grid, l.block, s, in, out, n1, n2, batch,
-                 in_mat, out_mat);
+                 in_mat, out_mat, sign);
     else
       DCT_LAUNCH((reorder_gather_kernel<T, kPermRows, kPermCols, false>), l.grid, l.block, s, in, out, n1, n2, batch,
-                 in_mat, out_mat);
+                 in_mat, out_mat, sign);
   }
 }
 
@@ -312,7 +320,7 @@ template <class T, class I>
 __global__ void __launch_bounds__(256, sizeof(I) == 4 ? (sizeof(T) == 4 ? 4 : 3) : 1)
     post_2d_kernel(const cx_t<T>* __restrict__ V, T* __restrict__ y, const cx_t<T>* __restrict__ tw1,
                    const T* __restrict__ fs1, const cx_t<T>* __restrict__ tw2, const T* __restrict__ fs2, I n1, I n2,
-                   I nc, i64 batch, RowMap rm) {
+                   I nc, i64 batch, RowMap rm, unsigned rev) {
   const I k2 = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x;
   const I h2 = n2 >> 1, h1 = n1 >> 1;
   if (k2 > h2) return;
@@ -340,7 +348,8 @@ __global__ void __launch_bounds__(256, sizeof(I) == 4 ? (sizeof(T) == 4 ? 4 : 3)
         const I k1 = k10 + u * sy;
         if (k1 > h1) break;
         const dct2d::Quad<cx_t<T>> o = dct2d::post_quad(A[u], B[u], tw1[k1], w2);
-        dct2d::store_quad(yb, k1, n1, n2, k2, m2, mir2, o, fs1[k1], f2a, f2b, [&] { return fs1[n1 - k1]; });
+        dct2d::store_quad(
+            yb, k1, n1, n2, k2, m2, mir2, o, fs1[k1], f2a, f2b, [&] { return fs1[n1 - k1]; }, rev);
       }
     }
   }
@@ -385,7 +394,7 @@ template <class T, bool kMask, class I>
 __global__ void __launch_bounds__(256, (!kMask && sizeof(I) == 4) ? (sizeof(T) == 4 ? 4 : 2) : 1)
     pre_2d_kernel(const T* __restrict__ y, cx_t<T>* __restrict__ V, const cx_t<T>* __restrict__ tw1,
                   const T* __restrict__ ia1, const cx_t<T>* __restrict__ tw2, const T* __restrict__ ia2, I n1, I n2,
-                  I nc, i64 batch, const KeepRule<T> rule, RowMap rm) {
+                  I nc, i64 batch, const KeepRule<T> rule, RowMap rm, unsigned rev) {
   const I k2 = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x;
   const I h2 = n2 >> 1, h1 = n1 >> 1;
   if (k2 > h2) return;
@@ -394,6 +403,9 @@ __global__ void __launch_bounds__(256, (!kMask && sizeof(I) == 4) ? (sizeof(T) =
   const I m2 = n2 - k2;
   const T g2a = ia2[k2];
   const T g2b = has2 ? ia2[m2] : T(0);
+  // rev: the inputs of row k (column k) read from row n1−1−k (column n2−1−k): DST-III (prepost_math.cuh, Flips).
+  const I c2 = dct2d::flip_col(k2, n2, rev), cm2 = dct2d::flip_col(m2, n2, rev);
+  const auto row = [&](I k) { return dct2d::flip_row(k, n1, rev) * n2; };
   const I sy = static_cast<I>(gridDim.y) * blockDim.y;
   for (i64 b = blockIdx.z; b < batch; b += gridDim.z) {
     const T* yb = y + b * static_cast<i64>(n1) * n2;
@@ -413,10 +425,10 @@ __global__ void __launch_bounds__(256, (!kMask && sizeof(I) == 4) ? (sizeof(T) =
         if (k1 > h1) break;
         const bool has1 = k1 != 0;
         const I m1 = n1 - k1;
-        r00[u] = yb[k1 * n2 + k2];
-        r01[u] = has2 ? yb[k1 * n2 + m2] : T(0);
-        r10[u] = has1 ? yb[m1 * n2 + k2] : T(0);
-        r11[u] = (has1 && has2) ? yb[m1 * n2 + m2] : T(0);
+        r00[u] = yb[row(k1) + c2];
+        r01[u] = has2 ? yb[row(k1) + cm2] : T(0);
+        r10[u] = has1 ? yb[row(m1) + c2] : T(0);
+        r11[u] = (has1 && has2) ? yb[row(m1) + cm2] : T(0);
       }
       if constexpr (kMask) {
 #pragma unroll
@@ -592,17 +604,17 @@ int family_factor(Family f) { return f == Family::kZero4N ? 4 : 2; }
 
 template <class T>
 void reorder(const T* in, T* out, i64 n1, i64 n2, i64 batch, bool perm_rows, bool perm_cols, bool inverse,
-             cudaStream_t s, i64 in_mat, i64 out_mat) {
+             cudaStream_t s, i64 in_mat, i64 out_mat, unsigned sign) {
   if (in_mat <= 0) in_mat = n1 * n2;
   if (out_mat <= 0) out_mat = n1 * n2;
   if (perm_rows && perm_cols)
-    reorder_dispatch<T, true, true>(in, out, n1, n2, batch, inverse, in_mat, out_mat, s);
+    reorder_dispatch<T, true, true>(in, out, n1, n2, batch, inverse, in_mat, out_mat, sign, s);
   else if (perm_rows)
-    reorder_dispatch<T, true, false>(in, out, n1, n2, batch, inverse, in_mat, out_mat, s);
+    reorder_dispatch<T, true, false>(in, out, n1, n2, batch, inverse, in_mat, out_mat, sign, s);
   else if (perm_cols)
-    reorder_dispatch<T, false, true>(in, out, n1, n2, batch, inverse, in_mat, out_mat, s);
+    reorder_dispatch<T, false, true>(in, out, n1, n2, batch, inverse, in_mat, out_mat, sign, s);
   else
-    reorder_dispatch<T, false, false>(in, out, n1, n2, batch, inverse, in_mat, out_mat, s);
+    reorder_dispatch<T, false, false>(in, out, n1, n2, batch, inverse, in_mat, out_mat, sign, s);
 }
 
 template <class T>
@@ -630,27 +642,28 @@ void pre_lines(const T* y, cx_t<T>* V, AxisTables<T> t, LineGeom g, cudaStream_t
 // pitch: complex elements between rows of V (<= 0: n2/2+1); the matrices of a batch are n1 * pitch apart.
 template <class T>
 void post_2d(const cx_t<T>* V, T* y, AxisTables<T> t1, AxisTables<T> t2, i64 n1, i64 n2, i64 batch, cudaStream_t s,
-             i64 pitch, RowMap rows) {
+             i64 pitch, RowMap rows, unsigned rev) {
   const Launch l = shape_launch(n2 / 2 + 1, n1 / 2 + 1, batch, kUnroll);
   const i64 nc = pitch > 0 ? pitch : n2 / 2 + 1;
   if (int_indices(n1, n2, nc))
     DCT_LAUNCH((post_2d_kernel<T, int>), l.grid, l.block, s, V, y, t1.tw, t1.fs, t2.tw, t2.fs, static_cast<int>(n1),
-               static_cast<int>(n2), static_cast<int>(nc), batch, rows);
+               static_cast<int>(n2), static_cast<int>(nc), batch, rows, rev);
   else
-    DCT_LAUNCH((post_2d_kernel<T, i64>), l.grid, l.block, s, V, y, t1.tw, t1.fs, t2.tw, t2.fs, n1, n2, nc, batch, rows);
+    DCT_LAUNCH((post_2d_kernel<T, i64>), l.grid, l.block, s, V, y, t1.tw, t1.fs, t2.tw, t2.fs, n1, n2, nc, batch, rows,
+               rev);
 }
 
 template <class T>
 void pre_2d(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, i64 n1, i64 n2, i64 batch, cudaStream_t s,
-            i64 pitch, RowMap rows) {
+            i64 pitch, RowMap rows, unsigned rev) {
   const Launch l = shape_launch(n2 / 2 + 1, n1 / 2 + 1, batch, kUnroll);
   const i64 nc = pitch > 0 ? pitch : n2 / 2 + 1;
   if (int_indices(n1, n2, nc))
     DCT_LAUNCH((pre_2d_kernel<T, false, int>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia,
-               static_cast<int>(n1), static_cast<int>(n2), static_cast<int>(nc), batch, KeepRule<T>{}, rows);
+               static_cast<int>(n1), static_cast<int>(n2), static_cast<int>(nc), batch, KeepRule<T>{}, rows, rev);
   else
     DCT_LAUNCH((pre_2d_kernel<T, false, i64>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, nc, batch,
-               KeepRule<T>{}, rows);
+               KeepRule<T>{}, rows, rev);
 }
 
 template <class T>
@@ -660,10 +673,10 @@ void pre_2d_keep(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, i64
   const i64 nc = n2 / 2 + 1;
   if (int_indices(n1, n2, nc))
     DCT_LAUNCH((pre_2d_kernel<T, true, int>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia,
-               static_cast<int>(n1), static_cast<int>(n2), static_cast<int>(nc), batch, rule, RowMap{});
+               static_cast<int>(n1), static_cast<int>(n2), static_cast<int>(nc), batch, rule, RowMap{}, 0u);
   else
     DCT_LAUNCH((pre_2d_kernel<T, true, i64>), l.grid, l.block, s, y, V, t1.tw, t1.ia, t2.tw, t2.ia, n1, n2, nc, batch,
-               rule, RowMap{});
+               rule, RowMap{}, 0u);
 }
 
 template <class T>
@@ -747,12 +760,13 @@ void identity_c2r(const cx_t<T>* in, T* out, i64 count, cudaStream_t s) {
 }
 
 #define DCT_INSTANTIATE(T)                                                                                             \
-  template void reorder<T>(const T*, T*, i64, i64, i64, bool, bool, bool, cudaStream_t, i64, i64);                     \
+  template void reorder<T>(const T*, T*, i64, i64, i64, bool, bool, bool, cudaStream_t, i64, i64, unsigned);           \
   template void post_lines<T>(const cx_t<T>*, T*, AxisTables<T>, LineGeom, cudaStream_t);                              \
   template void pre_lines<T>(const T*, cx_t<T>*, AxisTables<T>, LineGeom, cudaStream_t);                               \
-  template void post_2d<T>(const cx_t<T>*, T*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t, i64,         \
-                           RowMap);                                                                                    \
-  template void pre_2d<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t, i64, RowMap); \
+  template void post_2d<T>(const cx_t<T>*, T*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t, i64, RowMap, \
+                           unsigned);                                                                                  \
+  template void pre_2d<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64, cudaStream_t, i64, RowMap,  \
+                          unsigned);                                                                                   \
   template void pre_2d_keep<T>(const T*, cx_t<T>*, AxisTables<T>, AxisTables<T>, i64, i64, i64, const KeepRule<T>&,    \
                                cudaStream_t);                                                                          \
   template void family_expand<T>(Family, const T*, T*, i64, i64, cudaStream_t);                                        \

@@ -46,10 +46,12 @@ struct LineGeom {
 // Eq. (9)/(13) and their inverse (16): even samples first, odd samples reversed at the end, applied to
 // the columns of each row (perm_cols), the rows of each matrix (perm_rows), or both.
 // inverse = false: natural -> reordered (scatter, coalesced reads); true: reordered -> natural (gather).
-// in_mat / out_mat: element distance between consecutive matrices (<= 0: n1 * n2).
+// in_mat / out_mat: element distance between consecutive matrices (<= 0: n1 * n2). sign: the DST's sign mask
+// (kernels/dct2d/prepost_math.cuh, kFlipAxis0/1) on the natural side: applied to the values read (scatter) or written
+// (gather).
 template <class T>
 void reorder(const T* in, T* out, std::int64_t n1, std::int64_t n2, std::int64_t batch, bool perm_rows, bool perm_cols,
-             bool inverse, cudaStream_t s, std::int64_t in_mat = 0, std::int64_t out_mat = 0);
+             bool inverse, cudaStream_t s, std::int64_t in_mat = 0, std::int64_t out_mat = 0, unsigned sign = 0);
 
 // N-point algorithm, eqs. (10)-(11): spectrum of the reordered lines -> DCT-II (one read, two writes).
 template <class T>
@@ -67,15 +69,15 @@ struct RowMap {
 
 // 2-D, eqs. (14), (17), (18): half spectrum (n1 x (n2/2+1)) -> n1 x n2 DCT-II (two reads, four writes).
 // pitch: complex elements between rows of the spectrum (<= 0: n2/2+1; matrices n1 * pitch apart); rows: where
-// each spectrum row is stored.
+// each spectrum row is stored; rev: the DST's reversal mask (prepost_math.cuh) on the outputs.
 template <class T>
 void post_2d(const cx_t<T>* V, T* y, AxisTables<T> t1, AxisTables<T> t2, std::int64_t n1, std::int64_t n2,
-             std::int64_t batch, cudaStream_t s, std::int64_t pitch = 0, RowMap rows = {});
+             std::int64_t batch, cudaStream_t s, std::int64_t pitch = 0, RowMap rows = {}, unsigned rev = 0);
 // 2-D, eq. (15): DCT-III input -> half spectrum for the C2R (four reads, two complex writes); pitch and rows as
-// post_2d.
+// post_2d, rev on the inputs.
 template <class T>
 void pre_2d(const T* y, cx_t<T>* V, AxisTables<T> t1, AxisTables<T> t2, std::int64_t n1, std::int64_t n2,
-            std::int64_t batch, cudaStream_t s, std::int64_t pitch = 0, RowMap rows = {});
+            std::int64_t batch, cudaStream_t s, std::int64_t pitch = 0, RowMap rows = {}, unsigned rev = 0);
 
 // pre_2d with a keep rule (compress --mode threshold|keep, kernels/compress/whole.cu): coefficient i (flat
 // index in its matrix, row-major) of matrix b enters the inverse only if |y| > thr[b], or |y| == thr[b] and

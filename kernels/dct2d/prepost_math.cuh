@@ -7,6 +7,27 @@
 
 namespace dct::cuda::dct2d {
 
+// DST-II / DST-III of an axis through the DCT-II / DCT-III machinery (scipy's definitions, every norm):
+//   DST-II(x)[k] = DCT-II(x')[N−1−k],  x'[n] = (−1)^n x[n];   DST-III(y)[n] = (−1)^n DCT-III(y')[n],  y'[k] = y[N−1−k].
+// A kernel that makes the first global load of the 2-D pipeline takes a `sign` mask (the loaded value of natural
+// element (n0, n1) negated when (n0 odd and bit 0) xor (n1 odd and bit 1)); the one that makes the last store a `rev`
+// mask (index k of axis a stored at N_a−1−k where bit a is set). Forward: sign on load, rev on store; inverse: rev on
+// load, sign on store. 0: the plain DCT.
+constexpr unsigned kFlipAxis0 = 1, kFlipAxis1 = 2;
+template <class I>
+__device__ __forceinline__ bool flip_sign(unsigned sign, I n0, I n1) {
+  return ((((sign & kFlipAxis0) ? n0 : I(0)) ^ ((sign & kFlipAxis1) ? n1 : I(0))) & 1) != 0;
+}
+// Row k of n1 (column k of n2) where a `rev` mask puts it.
+template <class I>
+__device__ __forceinline__ I flip_row(I k, I n1, unsigned rev) {
+  return (rev & kFlipAxis0) ? n1 - 1 - k : k;
+}
+template <class I>
+__device__ __forceinline__ I flip_col(I k, I n2, unsigned rev) {
+  return (rev & kFlipAxis1) ? n2 - 1 - k : k;
+}
+
 template <class C>
 __device__ __forceinline__ C cmul(C a, C b) {
   return C{a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x};
@@ -36,17 +57,20 @@ __device__ __forceinline__ Quad<C> post_quad(C a, C b, C w1, C w2) {
 // The outputs of post_quad for the pair (k1, N1−k1) in column k2 of y (rows of n2; m2 = N2−k2, mir2: that column
 // exists apart from k2), each times its scales f1a = s1(k1), f2a = s2(k2), f2b = s2(m2); s1(N1−k1) = f1b(), read
 // only when row N1−k1 exists apart from k1 (k1 != 0, 2·k1 != n1). Outputs whose mirror coincides are written once.
+// rev (a Flips mask): output row k stored at row n1−1−k (bit 0), column k at n2−1−k (bit 1).
 template <class T, class C, class I, class F1b>
 __device__ __forceinline__ void store_quad(T* yb, I k1, I n1, I n2, I k2, I m2, bool mir2, const Quad<C>& o, T f1a,
-                                           T f2a, T f2b, F1b f1b) {
-  T* const ya = yb + k1 * n2;
-  ya[k2] = f1a * f2a * o.k1.x;
-  if (mir2) ya[m2] = f1a * f2b * o.k1.y;
+                                           T f2a, T f2b, F1b f1b, unsigned rev = 0) {
+  const auto row = [&](I k) { return flip_row(k, n1, rev); };
+  const auto col = [&](I k) { return flip_col(k, n2, rev); };
+  T* const ya = yb + row(k1) * n2;
+  ya[col(k2)] = f1a * f2a * o.k1.x;
+  if (mir2) ya[col(m2)] = f1a * f2b * o.k1.y;
   if (k1 != 0 && 2 * k1 != n1) {
-    T* const yc = yb + (n1 - k1) * n2;
+    T* const yc = yb + row(n1 - k1) * n2;
     const T b = f1b();
-    yc[k2] = b * f2a * o.m1.x;
-    if (mir2) yc[m2] = b * f2b * o.m1.y;
+    yc[col(k2)] = b * f2a * o.m1.x;
+    if (mir2) yc[col(m2)] = b * f2b * o.m1.y;
   }
 }
 

@@ -144,11 +144,20 @@ struct LineCtx {
   __device__ __forceinline__ C* buf(int i) const { return lbuf + (i % 2) * G::kBuf; }
 };
 
-// Element offset of the natural row (eq. 13's row order undone) of reordered line g, rows of n elements.
-__device__ __forceinline__ unsigned long long natural_row_offset(unsigned g, unsigned n1, unsigned n) {
+// Element offset of the natural row (eq. 13's row order undone) of reordered line g, rows of n elements; nr: that
+// row's index in its matrix.
+__device__ __forceinline__ unsigned long long natural_row_offset(unsigned g, unsigned n1, unsigned n, unsigned& nr) {
   const unsigned bq = g / n1, r = g - bq * n1;
-  const unsigned nr = r < (n1 + 1) / 2 ? 2 * r : 2 * (n1 - r) - 1;
+  nr = r < (n1 + 1) / 2 ? 2 * r : 2 * (n1 - r) - 1;
   return (static_cast<unsigned long long>(bq) * n1 + nr) * n;
+}
+
+// The DST's signs (kernels/dct2d/prepost_math.cuh, kFlipAxis0/1) on a quad of natural row nr: lo carries the even
+// columns 4j, 4j+2, hi the odd ones 4j+3, 4j+1. Multipliers for lo and hi.
+template <class T>
+__device__ __forceinline__ void quad_signs(unsigned sign, unsigned nr, T& slo, T& shi) {
+  slo = ((sign & 1u) && (nr & 1u)) ? T(-1) : T(1);
+  shi = (sign & 2u) ? -slo : slo;
 }
 
 template <class G, class S>
@@ -217,11 +226,13 @@ __device__ __forceinline__ void merge(C a, C b, C w, C& zk, C& zmk) {
 }  // namespace detail
 
 // Forward: lines g < lines (g = b·n1 + r) of V (row pitch `pitch` >= M+1 complex) from input rows b·n1 + nat(r, n1) of
+// x, each value read negated where the DST's `sign` mask says (quad_signs);
 // x. Block: Geo::kThreads threads, dynamic shared memory Geo::kSmem·sizeof(T); tw from rfft_twiddles.
 template <class T, int LGM, int VPT>
 __global__ void __launch_bounds__(threads_for(LGM, VPT))
     rfft_rows_fwd(const T* __restrict__ x, typename RowsTypes<T>::cx* __restrict__ V,
-                  const typename RowsTypes<T>::cx* __restrict__ tw, unsigned n1, unsigned lines, unsigned pitch) {
+                  const typename RowsTypes<T>::cx* __restrict__ tw, unsigned n1, unsigned lines, unsigned pitch,
+                  unsigned sign) {
   using namespace detail;
   using C = typename RowsTypes<T>::cx;
   using G = Geo<LGM, VPT>;
@@ -232,7 +243,8 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
   const auto buf = [&](int i) { return lc.buf(i); };
   const unsigned g = lc.g;
   const bool valid = lc.valid;
-  const T* xl = x + natural_row_offset(g, n1, N);
+  unsigned nr;
+  const T* xl = x + natural_row_offset(g, n1, N, nr);
 
   C v[VPT];
   {
@@ -244,6 +256,16 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
         load_quad(xl, kof<G>(ln.jp, i), v[i], h[s]);
       else
         v[i] = h[s] = C{};
+    }
+    if (sign != 0) {
+      T slo, shi;
+      quad_signs(sign, nr, slo, shi);
+#pragma unroll
+      for (int s = 0; s < VPT / 2; ++s) {
+        const int i = low_point<G>(s);
+        v[i] = C{slo * v[i].x, slo * v[i].y};
+        h[s] = C{shi * h[s].x, shi * h[s].y};
+      }
     }
 #pragma unroll
     for (int s = 0; s < VPT / 2; ++s) v[VPT - 1 - low_point<G>(s)] = mirror_c<G>(h[s]);
@@ -304,11 +326,13 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
   }
 }
 
-// Inverse: lines g of V -> output rows b·n1 + nat(r, n1) of x. Same launch as the forward kernel.
+// Inverse: lines g of V -> output rows b·n1 + nat(r, n1) of x (values negated where `sign` says). Same launch as the
+// forward kernel.
 template <class T, int LGM, int VPT>
 __global__ void __launch_bounds__(threads_for(LGM, VPT))
     rfft_rows_inv(const typename RowsTypes<T>::cx* __restrict__ V, T* __restrict__ x,
-                  const typename RowsTypes<T>::cx* __restrict__ tw, unsigned n1, unsigned lines, unsigned pitch) {
+                  const typename RowsTypes<T>::cx* __restrict__ tw, unsigned n1, unsigned lines, unsigned pitch,
+                  unsigned sign) {
   using namespace detail;
   using C = typename RowsTypes<T>::cx;
   using G = Geo<LGM, VPT>;
@@ -385,10 +409,21 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
 #pragma unroll
   for (int b = 0; b < VPT / R0; ++b) dft<R0>(v + b * R0);
   // z' = conj y; z'(k) (k < M/2) and z'(M−1−k) (the partner's v[VPT−1−i]) form the quad at 4k.
-  T* const xl = x + natural_row_offset(g, n1, N);
+  unsigned nr;
+  T* const xl = x + natural_row_offset(g, n1, N, nr);
   C h[VPT / 2];
 #pragma unroll
   for (int s = 0; s < VPT / 2; ++s) h[s] = mirror_c<G>(v[VPT - 1 - low_point<G>(s)]);
+  if (sign != 0) {  // (a branch: multiplying by 1 always made the f64 inverse 4-6% slower, H200)
+    T slo, shi;
+    quad_signs(sign, nr, slo, shi);
+#pragma unroll
+    for (int s = 0; s < VPT / 2; ++s) {
+      const int i = low_point<G>(s);
+      v[i] = C{slo * v[i].x, slo * v[i].y};
+      h[s] = C{shi * h[s].x, shi * h[s].y};
+    }
+  }
   if (valid) {
 #pragma unroll
     for (int s = 0; s < VPT / 2; ++s) {
@@ -402,10 +437,10 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
 
 template <class T>
 using RfftFwdFn = void (*)(const T*, typename RowsTypes<T>::cx*, const typename RowsTypes<T>::cx*, unsigned, unsigned,
-                           unsigned);
+                           unsigned, unsigned);
 template <class T>
 using RfftInvFn = void (*)(const typename RowsTypes<T>::cx*, T*, const typename RowsTypes<T>::cx*, unsigned, unsigned,
-                           unsigned);
+                           unsigned, unsigned);
 
 template <class T>
 struct RfftLaunch {

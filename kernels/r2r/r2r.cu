@@ -7,14 +7,17 @@
  *     DCT-II/DST-II family or all of the DCT-III/DST-III family, each of at least 2 points: reorder (signs folded in)
  *     + one D-dimensional cuFFT R2C + a postprocess over groups of 2^D symmetric points (the inverse: preprocess + C2R
  *     + inverse reorder). Three passes over the array plus the FFT, whatever D is.
- *     Two trailing axes of DCT-II (or DCT-III) alike, in a norm cuda-fft2d has (dct2/idct2, none/ortho), go through
- *     cuda-fft2d's engine instead (its reorder folded into its own FFT passes where the sizes allow).
+ *     Two trailing axes of the DCT-II/DST-II family (or both of the DCT-III/DST-III family) go through cuda-fft2d's
+ *     engine instead (its reorder folded into its own FFT passes where the sizes allow; a DST axis by
+ *     DST-II(x)[k] = DCT-II((−1)^n x)[N−1−k] and its inverse, the signs and the reversal folded into the engine's first
+ *     loads and last stores: kernels/dct2d/prepost_math.cuh; the norm as ortho, or none times a factor per axis).
  *   - a line step for every other transformed axis: a gather of the axis' lines into the FFT's input layout (the
  *     kind's reorder, extension or twiddle folded in), cuFFT on contiguous lines, a scatter with the kind's
  *     postprocess.
  * The norms are core/r2r.hpp's per-index factors, uploaded per axis and applied in the gather and the scatter.
  */
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -25,6 +28,7 @@
 #include "kernels/algorithms.cuh"
 #include "kernels/common/plan.cuh"
 #include "kernels/dct2d/pipelines.cuh"
+#include "kernels/dct2d/prepost_math.cuh"  // kFlipAxis0/1
 #include "kernels/r2r/r2r_kernels.cuh"
 
 namespace dct::cuda {
@@ -179,15 +183,21 @@ class NdStep {
   std::optional<FftStage<T>> fft_;
 };
 
-// A 2-D run of DCT-II (or DCT-III) on both axes whose norm is one of cuda-fft2d's (dct2/idct2, none/ortho): its
-// engine (kernels/dct2d/pipelines.cuh) on the route cuda-fft2d takes (make(): under --effort measure the faster of
-// its estimate and the smooth route, as cuda-fft2d), with the reorder folded into its FFT passes where the sizes
-// allow.
+// A 2-D run of the DCT-II/DST-II family (or the DCT-III/DST-III family) on both axes: cuda-fft2d's engine
+// (kernels/dct2d/pipelines.cuh) on the route cuda-fft2d takes (make(): under --effort measure the faster of its
+// estimate and the smooth route, as cuda-fft2d, for plain DCTs), with the reorder folded into its FFT passes where the
+// sizes allow; the run's norm as the engine's (ortho, or none times a factor per axis), dst its mask of DST axes.
+struct Dct2dRun {
+  core::Op op;
+  core::Norm norm;
+  unsigned dst;
+  std::array<double, 2> scale;
+};
 template <class T>
 class Dct2dStep {
  public:
-  Dct2dStep(core::Op op, core::Norm norm, i64 n0, i64 n1, i64 batch, Fft2dRoute route)
-      : engine_(op, norm, core::Shape2{n0, n1}, batch, route) {}
+  Dct2dStep(const Dct2dRun& r, i64 n0, i64 n1, i64 batch, Fft2dRoute route)
+      : engine_(r.op, r.norm, core::Shape2{n0, n1}, batch, route, r.dst, r.scale) {}
   std::size_t ws1() const { return engine_.real_elems() * sizeof(T); }
   std::size_t ws2() const { return engine_.cplx_elems() * sizeof(cx_t<T>); }
   void run(const T* src, T* dst, void* w1, void* w2, cudaStream_t s) const {
@@ -198,21 +208,31 @@ class Dct2dStep {
   ThreeStage2d<T> engine_;
 };
 
-// Whether the two trailing axes from `start` are such a run: the op and norm cuda-fft2d computes them with.
-std::optional<std::pair<core::Op, core::Norm>> as_dct2d(const core::R2rSpec& s, core::Norm norm, int start) {
+// The DCT an axis' DST-II / DST-III is computed through (Dct2dStep), else the kind itself.
+R2rKind as_dct(R2rKind k) { return k == R2rKind::kDst2 ? R2rKind::kDct2 : k == R2rKind::kDst3 ? R2rKind::kDct3 : k; }
+
+// Whether the two trailing axes from `start` are such a run, and how the engine computes it.
+std::optional<Dct2dRun> as_dct2d(const core::R2rSpec& s, core::Norm norm, int start) {
   if (s.rank - start != 2) return std::nullopt;
-  const R2rKind c = core::r2r::computed_kind(s.kinds[start], s.inverse);
-  if (s.kinds[start] != s.kinds[start + 1] || (c != R2rKind::kDct2 && c != R2rKind::kDct3)) return std::nullopt;
+  const R2rKind c = as_dct(core::r2r::computed_kind(s.kinds[start], s.inverse));
+  if (as_dct(core::r2r::computed_kind(s.kinds[start + 1], s.inverse)) != c ||
+      (c != R2rKind::kDct2 && c != R2rKind::kDct3))
+    return std::nullopt;
   const core::Op op = c == R2rKind::kDct2 ? core::Op::kDct2 : core::Op::kIdct2;
-  if (norm == core::Norm::kOrtho) return std::make_pair(op, core::Norm::kOrtho);
-  for (int a = start; a < s.rank; ++a) {  // unnormalized DCT-II, or DCT-III scaled by 1/(2n) per axis (idct2 none)
-    const core::r2r::AxisScale sc = core::r2r::axis_scale(s.kinds[a], s.inverse, norm, s.dims[a]);
+  const unsigned dst =
+      (is_dst(s.kinds[start]) ? dct2d::kFlipAxis0 : 0u) | (is_dst(s.kinds[start + 1]) ? dct2d::kFlipAxis1 : 0u);
+  if (norm == core::Norm::kOrtho) return Dct2dRun{op, core::Norm::kOrtho, dst, {1.0, 1.0}};
+  // Norms backward and forward: a constant factor per axis on the unnormalized kind (core/r2r.hpp; a DST axis' is its
+  // DCT's), against the engine's norm none: DCT-II unscaled, DCT-III times 1/(2n).
+  Dct2dRun run{op, core::Norm::kNone, dst, {1.0, 1.0}};
+  for (int b = 0; b < 2; ++b) {
+    const int a = start + b;
+    const core::r2r::AxisScale sc = core::r2r::axis_scale(as_dct(s.kinds[a]), s.inverse, norm, s.dims[a]);
     if (!sc.pre.empty()) return std::nullopt;
-    if (c == R2rKind::kDct2 && !sc.post.empty()) return std::nullopt;
-    if (c == R2rKind::kDct3 && (sc.post.empty() || sc.post[0] != 1.0 / (2.0 * static_cast<double>(s.dims[a]))))
-      return std::nullopt;
+    const double f = sc.post.empty() ? 1.0 : sc.post[0];
+    run.scale[b] = c == R2rKind::kDct2 ? f : f * 2.0 * static_cast<double>(s.dims[a]);
   }
-  return std::make_pair(op, core::Norm::kNone);
+  return run;
 }
 
 template <class T>
@@ -239,8 +259,8 @@ class R2rPlan final : public GpuPlan {
     i64 lead = d.batch;
     for (int a = 0; a < start; ++a) lead *= s.dims[a];
     if (const auto dct2d = as_dct2d(s, d.norm, start))
-      steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<Dct2dStep<T>>, dct2d->first, dct2d->second,
-                                                 s.dims[start], s.dims[start + 1], lead,
+      steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<Dct2dStep<T>>, *dct2d, s.dims[start],
+                                                 s.dims[start + 1], lead,
                                                  route.value_or(fft2d_route<T>(s.dims[start], s.dims[start + 1]))));
     else if (s.rank - start == 2)
       steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<NdStep<T, 2>>, s, d.norm, d.batch, start));
@@ -288,7 +308,8 @@ template <class T>
 std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d) {
   const core::R2rSpec& s = d.r2r;
   const int start = nd_start(s);
-  if (d.effort == core::Effort::kMeasure && as_dct2d(s, d.norm, start)) {
+  if (const auto run = as_dct2d(s, d.norm, start);
+      d.effort == core::Effort::kMeasure && run && run->dst == 0 && run->scale == std::array<double, 2>{1.0, 1.0}) {
     const i64 n0 = s.dims[start], n1 = s.dims[start + 1];
     if (fft2d_route<T>(n0, n1) == Fft2dRoute::kR2c && SmoothLines<T>::supports(n1, false) &&
         SmoothLines<T>::supports(n0, true))

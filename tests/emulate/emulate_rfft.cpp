@@ -6,7 +6,10 @@
    reorder (eq. 13) of both axes: forward V(r, k) = sum_c x[nat(r,n1)][nat(c,n2)] e^{-2 pi i ck/n2} (k <= n2/2) and
    the unnormalized C2R inverse (Im V(0), Im V(n2/2) random: they must be ignored).
    Every n2 = 16 .. 8192 (powers of two), n1 in {1, 2, 3, 5, 8, 17} and 2*(lines per CTA)+3 where that is larger
-   (several CTAs, the last one partly filled), batch 1 and 2, f32 and f64 (a case: one direction, both precisions).
+   (several CTAs, the last one partly filled), batch 1 and 2, f32 and f64 (a case: one direction, both precisions),
+   each with one of the four DST sign masks (kernels/dct2d/prepost_math.cuh; the case's mask (n1 + batch + inverse)
+   mod 4): the natural element (a, b) read (forward) or written (inverse) as −x where (a odd and bit 0) xor (b odd and
+   bit 1).
    Poisoned outputs and shared memory (NaN) catch unwritten elements (every output element is checked); every 16-byte
    global access is checked for alignment; the inputs must come back unmodified. For n2 >= 1024 the definition is
    evaluated on a sample of the rows (the first and last three and every 5th).
@@ -36,6 +39,11 @@ using LD = long double;
 
 static long long nat(long long m, long long n) { return m < (n + 1) / 2 ? 2 * m : 2 * (n - m) - 1; }
 
+// The DST sign of natural element (a, b) under mask `sign`.
+static int dst_sign(unsigned sign, long long a, long long b) {
+  return ((((sign & 1u) ? a : 0) ^ ((sign & 2u) ? b : 0)) & 1) ? -1 : 1;
+}
+
 template <class F>
 static void run_ctas(int threads, long long ctas, F&& body) {
   for (long long b = 0; b < ctas; ++b) {
@@ -51,7 +59,7 @@ static bool sampled(long long g, long long rows, int n2) { return n2 < 1024 || g
 // float (the same data for both precisions). Returns the relative error (INFINITY: unwritten/NaN output,
 // modified input, no kernel).
 template <class T>
-static double run(int n2, long long n1, long long batch, bool inverse, const std::vector<double>& in,
+static double run(int n2, long long n1, long long batch, bool inverse, unsigned sign, const std::vector<double>& in,
                   const std::vector<LD>& ref, const std::vector<char>& checked) {
   using C = typename rfft::RowsTypes<T>::cx;
   const int m = n2 / 2;
@@ -70,7 +78,7 @@ static double run(int n2, long long n1, long long batch, bool inverse, const std
     std::memset(V.data(), 0xFF, nv * sizeof(C));
     const std::vector<T> x0 = x;
     run_ctas(l.threads, ctas,
-             [&] { l.fwd(x.data(), V.data(), tw.data(), unsigned(n1), unsigned(rows), unsigned(m + 1)); });
+             [&] { l.fwd(x.data(), V.data(), tw.data(), unsigned(n1), unsigned(rows), unsigned(m + 1), sign); });
     if (std::memcmp(x0.data(), x.data(), nx * sizeof(T)) != 0) return INFINITY;
     for (const C& c : V) out.insert(out.end(), {double(c.x), double(c.y)});
   } else {
@@ -78,7 +86,7 @@ static double run(int n2, long long n1, long long batch, bool inverse, const std
     std::memset(x.data(), 0xFF, nx * sizeof(T));
     const std::vector<C> V0 = V;
     run_ctas(l.threads, ctas,
-             [&] { l.inv(V.data(), x.data(), tw.data(), unsigned(n1), unsigned(rows), unsigned(m + 1)); });
+             [&] { l.inv(V.data(), x.data(), tw.data(), unsigned(n1), unsigned(rows), unsigned(m + 1), sign); });
     if (std::memcmp(V0.data(), V.data(), nv * sizeof(C)) != 0) return INFINITY;
     out.assign(x.begin(), x.end());
   }
@@ -114,6 +122,7 @@ int main() {
         std::printf("n2=%d n1=%lld batch=%lld:", n2, n1, batch);
         for (int inv = 0; inv < 2; ++inv) {
           const long long rows = n1 * batch;
+          const auto sign = static_cast<unsigned>((n1 + batch + inv) % 4);
           std::mt19937 g(static_cast<unsigned>(n2 * 7919 + n1 * 31 + batch * 7 + inv));
           std::uniform_real_distribution<float> u(-1, 1);
           std::vector<double> in(inv ? 2 * rows * (m + 1) : rows * n2);
@@ -132,7 +141,7 @@ int main() {
                   LD re = 0, im = 0;
                   for (int c = 0; c < n2; ++c) {
                     const int t = static_cast<int>((static_cast<long long>(c) * k) % n2);
-                    const LD v = xr[nat(c, n2)];
+                    const LD v = dst_sign(sign, nat(r, n1), nat(c, n2)) * static_cast<LD>(xr[nat(c, n2)]);
                     re += v * cs[t];
                     im -= v * sn[t];
                   }
@@ -157,16 +166,17 @@ int main() {
                     s += 2 * (vr[2 * k] * cs[t] - vr[2 * k + 1] * sn[t]);
                   }
                   const long long at = (b * n1 + nat(r, n1)) * n2 + nat(c, n2);
-                  ref[at] = s;
+                  ref[at] = dst_sign(sign, nat(r, n1), nat(c, n2)) * s;
                   checked[at] = 1;
                 }
               }
           }
-          const double e32 = run<float>(n2, n1, batch, inv, in, ref, checked);
-          const double e64 = run<double>(n2, n1, batch, inv, in, ref, checked);
+          const double e32 = run<float>(n2, n1, batch, inv, sign, in, ref, checked);
+          const double e64 = run<double>(n2, n1, batch, inv, sign, in, ref, checked);
           const bool ok = e32 <= 1e-5 && e64 <= 1e-12;
           bad += !ok;
-          std::printf("  %s f32 %.3g f64 %.3g%s", inv ? "inverse" : "forward", e32, e64, ok ? "" : " FAIL");
+          std::printf("  %s (sign %u) f32 %.3g f64 %.3g%s", inv ? "inverse" : "forward", sign, e32, e64,
+                      ok ? "" : " FAIL");
           e32n = std::max(e32n, e32);
           e64n = std::max(e64n, e64);
         }

@@ -1,7 +1,8 @@
 // cuda-r2r (the real-to-real family on the GPU) against cpu-fftw in f64 on arrays larger than the conformance
 // shapes: the three-stage N-D route (2-D and 3-D runs of one family, dst axes mixed in), the line route along every
 // axis (strided and contiguous), 1-D vectors, batches, odd, prime and power-of-two extents, random kinds, axes,
-// directions and norms (seeded); every norm where the run goes through cuda-fft2d's engine (2-D DCT-II/III). Outputs
+// directions and norms (seeded); every norm where the run goes through cuda-fft2d's engine (2-D DCT-II/III, and the
+// DST-II/III and DCT/DST mixes it computes with signs and reversals folded in, on each of its routes). Outputs
 // poisoned with NaN bytes on the device. Label gpu: needs a GPU.
 #include <catch2/catch.hpp>
 
@@ -118,4 +119,27 @@ TEST_CASE("cuda-r2r: 2-D DCT-II/III runs planned with --effort measure (the fast
           kinds[sh.rank - 1] = kinds[sh.rank - 2] = R2rKind::kDct2;
           check(spec(sh, kinds, inverse), norm, sh.batch, prec, ++seed, core::Effort::kMeasure);
         }
+}
+
+TEST_CASE("cuda-r2r: 2-D DST-II/III runs (and DCT/DST mixes) through cuda-fft2d's engine on its every route",
+          "[gpu][r2r]") {
+  // Rows route with cuFFT's column stage (96 x 256, 33 x 128), with ColumnFft unfused (2048 x 64, 4096 x 32), the r2c
+  // route (250 x 96, 45 x 30), a batch of matrices (3 x 64 x 128, the first axis untransformed); every mask of DST
+  // axes, both families (the type III run forward too: the unnormalized DCT-III), all three norms, both directions.
+  const std::vector<Shape> shapes = {{2, {96, 256}, 1}, {2, {33, 128}, 2}, {2, {2048, 64}, 1},  {2, {4096, 32}, 1},
+                                     {2, {250, 96}, 1}, {2, {45, 30}, 3},  {3, {3, 64, 128}, 1}};
+  std::uint64_t seed = 3100;
+  for (const Shape& sh : shapes)
+    for (Precision prec : {Precision::kF32, Precision::kF64})
+      for (bool inverse : {false, true})
+        for (unsigned mask = 1; mask < 4; ++mask)
+          for (bool type3 : {false, true})
+            for (Norm norm : {Norm::kNone, Norm::kOrtho, Norm::kForward}) {
+              std::array<R2rKind, 3> kinds{};
+              for (int b = 0; b < 2; ++b) {
+                const R2rKind k = (mask >> b) & 1 ? R2rKind::kDst2 : R2rKind::kDct2;
+                kinds[sh.rank - 2 + b] = type3 ? core::inverse_kind(k) : k;
+              }
+              check(spec(sh, kinds, inverse), norm, sh.batch, prec, ++seed);
+            }
 }
