@@ -184,6 +184,20 @@ __device__ __forceinline__ constexpr int low_point(int s) {
   return (s / (G::kR0 / 2)) * G::kR0 + s % (G::kR0 / 2);
 }
 
+// quad_signs on a thread's first-pass points of natural row nr: v[i] (the quads' even columns, i = low_point(s)) and
+// h[s] (their odd columns).
+template <class G, class C, int V>
+__device__ __forceinline__ void sign_quads(unsigned sign, unsigned nr, C (&v)[V], C (&h)[V / 2]) {
+  decltype(v[0].x) slo, shi;
+  quad_signs(sign, nr, slo, shi);
+#pragma unroll
+  for (int s = 0; s < V / 2; ++s) {
+    const int i = low_point<G>(s);
+    v[i] = C{slo * v[i].x, slo * v[i].y};
+    h[s] = C{shi * h[s].x, shi * h[s].y};
+  }
+}
+
 // W^r (r < VPT) of pass p for k = j mod ns from the per-pass runs (the layout of kernels/dct4/rows.cuh, after tw's
 // M split entries).
 template <class G, class C>
@@ -257,16 +271,7 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
       else
         v[i] = h[s] = C{};
     }
-    if (sign != 0) {
-      T slo, shi;
-      quad_signs(sign, nr, slo, shi);
-#pragma unroll
-      for (int s = 0; s < VPT / 2; ++s) {
-        const int i = low_point<G>(s);
-        v[i] = C{slo * v[i].x, slo * v[i].y};
-        h[s] = C{shi * h[s].x, shi * h[s].y};
-      }
-    }
+    if (sign != 0) sign_quads<G>(sign, nr, v, h);
 #pragma unroll
     for (int s = 0; s < VPT / 2; ++s) v[VPT - 1 - low_point<G>(s)] = mirror_c<G>(h[s]);
   }
@@ -414,16 +419,7 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
   C h[VPT / 2];
 #pragma unroll
   for (int s = 0; s < VPT / 2; ++s) h[s] = mirror_c<G>(v[VPT - 1 - low_point<G>(s)]);
-  if (sign != 0) {  // (a branch: multiplying by 1 always made the f64 inverse 4-6% slower, H200)
-    T slo, shi;
-    quad_signs(sign, nr, slo, shi);
-#pragma unroll
-    for (int s = 0; s < VPT / 2; ++s) {
-      const int i = low_point<G>(s);
-      v[i] = C{slo * v[i].x, slo * v[i].y};
-      h[s] = C{shi * h[s].x, shi * h[s].y};
-    }
-  }
+  if (sign != 0) sign_quads<G>(sign, nr, v, h);  // (a branch: multiplying by 1 always cost the f64 inverse 4-6%)
   if (valid) {
 #pragma unroll
     for (int s = 0; s < VPT / 2; ++s) {
