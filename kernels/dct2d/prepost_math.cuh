@@ -57,7 +57,7 @@ __device__ __forceinline__ Quad<C> post_quad(C a, C b, C w1, C w2) {
 // The outputs of post_quad for the pair (k1, N1−k1) in column k2 of y (rows of n2; m2 = N2−k2, mir2: that column
 // exists apart from k2), each times its scales f1a = s1(k1), f2a = s2(k2), f2b = s2(m2); s1(N1−k1) = f1b(), read
 // only when row N1−k1 exists apart from k1 (k1 != 0, 2·k1 != n1). Outputs whose mirror coincides are written once.
-// rev (a Flips mask): output row k stored at row n1−1−k (bit 0), column k at n2−1−k (bit 1).
+// rev (a kFlipAxis0/1 mask): output row k stored at row n1−1−k (bit 0), column k at n2−1−k (bit 1).
 template <class T, class C, class I, class F1b>
 __device__ __forceinline__ void store_quad(T* yb, I k1, I n1, I n2, I k2, I m2, bool mir2, const Quad<C>& o, T f1a,
                                            T f2a, T f2b, F1b f1b, unsigned rev = 0) {
