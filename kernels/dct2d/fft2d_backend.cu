@@ -55,7 +55,7 @@ std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, Route2d whi
     const core::Shape2 c = canonical(d.shape);
     const Fft2dRoute route = which == Route2d::kCufft    ? Fft2dRoute::kR2c
                              : which == Route2d::kSmooth ? Fft2dRoute::kSmooth
-                                                         : fft2d_route<T>(c.rows, c.cols);
+                                                         : fft2d_route<T>(c.rows, c.cols, d.batch);
     const auto plan = [&](Fft2dRoute r) {
       return std::make_unique<EnginePlan<T, ThreeStage2d<T>>>(d, d.op, d.norm, d.shape, d.batch, r);
     };
@@ -73,11 +73,12 @@ std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, Route2d whi
   if (which == Route2d::kSmooth) return smooth();
   // Lengths other than powers of two take the smooth kernel (one pass; 1.0-1.6x faster along rows and 1.4-2.6x down
   // columns than the N-point cuFFT lines on image shapes, docs/decisions.md §10); powers of two keep the lines (rows:
-  // our one-pass row FFT). Under --effort measure the columns of a power of two are timed both ways.
+  // our one-pass row FFT), except the columns of a batch (cuFFT's strided column plan is one launch per matrix). Under
+  // --effort measure the columns of one power-of-two matrix are timed both ways.
   const i64 n = cols ? d.shape.rows : d.shape.cols;
   const bool pow2 = (n & (n - 1)) == 0;
   if (!smooth_axes<T>(d)) return lines();
-  if (!pow2) return smooth();
+  if (!pow2 || (cols && d.batch > 1)) return smooth();  // cuFFT's strided column plan: one launch per matrix
   if (cols && d.effort == core::Effort::kMeasure) return faster_plan(lines(), smooth(), d);
   return lines();
 }

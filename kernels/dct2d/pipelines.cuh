@@ -42,12 +42,13 @@ class NPointLines {
 //   smooth the separable route for any smooth size: SmoothLines along the rows, then down the columns in place (the
 //          inverse: columns, then rows); each pass one kernel with the reorder and the pre/postprocess folded in.
 enum class Fft2dRoute { kRows, kR2c, kSmooth };
-// cuda-fft2d's route for a canonical shape n1 x n2 as planned without measuring: rows where RfftRows<T> supports n2,
-// except f32 rows of 8192 and more whose columns would go through cuFFT; r2c otherwise. Planned with --effort measure,
+// cuda-fft2d's route for `batch` matrices of canonical shape n1 x n2 as planned without measuring: rows where
+// RfftRows<T> supports n2, except f32 rows of 8192 and more whose columns would go through cuFFT, and batches whose
+// columns would (cuFFT's strided column plan is one launch per matrix); r2c otherwise. Planned with --effort measure,
 // cuda-fft2d times r2c against smooth (where SmoothLines supports both axes) and keeps the faster
 // (kernels/dct2d/fft2d_backend.cu). cuda-fft2d-cufft always takes r2c, cuda-fft2d-smooth always smooth.
 template <class T>
-Fft2dRoute fft2d_route(i64 n1, i64 n2);
+Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch);
 // Whether the rows route's column stage is ColumnFft (two passes with 128-byte row segments) instead of cuFFT's
 // strided C2C: n1 = 2048, 4096, 8192 (at 8192 cuFFT's one-kernel column FFT reads 16-byte row segments).
 bool column_fft_wanted(i64 n1);

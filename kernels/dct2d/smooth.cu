@@ -40,8 +40,8 @@ bool SmoothLines<T>::supports(std::int64_t n, bool along_cols) {
 }
 
 template <class T>
-SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse)
-    : n_(n), cols_(along_cols), inverse_(inverse), tables_(n, norm, 2.0) {
+SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse, double scale)
+    : n_(n), cols_(along_cols), inverse_(inverse), tables_(n, norm, 2.0, scale) {
   if (!supports(n, along_cols))
     throw Error(ErrorCode::kUsage, "smooth lines", "unsupported line length " + std::to_string(n));
   std::vector<smooth::Pass> passes;

@@ -1,8 +1,8 @@
 #pragma once
 // N-point DCT-II / DCT-III of lines of any smooth length (2^a 3^b 5^c 7^d 11^e 13^f) along rows or down columns, one
 // kernel per call with the reorder and the pre/postprocess folded in (kernels/dct2d/smooth.cuh derives the math;
-// kernels/dct2d/smooth.cu launches). Internal to kernels/: the 2-D smooth route (rows then columns) of cuda-fft2d-smooth
-// and of cuda-fft2d where it measures faster.
+// kernels/dct2d/smooth.cu launches). Internal to kernels/: the 2-D smooth route (rows then columns) of
+// cuda-fft2d-smooth and of cuda-fft2d where it measures faster.
 #include <cstdint>
 
 #include <cuda_runtime.h>
@@ -17,8 +17,9 @@ class SmoothLines {
  public:
   // n smooth, and its lines fit a CTA's shared memory in this layout (f32: n <= 13,673; f64: n <= 6,456).
   static bool supports(std::int64_t n, bool along_cols);
-  // The plan of one axis (DCT-II, or its inverse DCT-III with `inverse`) in `norm`; throws kUsage if !supports.
-  SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse);
+  // The plan of one axis (DCT-II, or its inverse DCT-III with `inverse`) in `norm`, times `scale` (on the forward
+  // output, or the inverse input: AxisTableBuffers); throws kUsage if !supports.
+  SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse, double scale = 1.0);
   // Rows: `count` lines of n contiguous elements. Columns: `count` matrices of n rows x `width` columns, the lines
   // their columns. in == out is allowed.
   void run(const T* in, T* out, std::int64_t count, std::int64_t width, cudaStream_t s) const;

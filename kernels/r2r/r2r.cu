@@ -13,7 +13,8 @@
  *     loads and last stores: kernels/dct2d/prepost_math.cuh; the norm as ortho, or none times a factor per axis).
  *   - a line step for every other transformed axis: a gather of the axis' lines into the FFT's input layout (the
  *     kind's reorder, extension or twiddle folded in), cuFFT on contiguous lines, a scatter with the kind's
- *     postprocess.
+ *     postprocess; a DCT-II or DCT-III axis of a smooth length instead takes one kernel of cuda-fft2d's smooth route
+ *     (SmoothStep), along contiguous lines or down the columns of the trailing axes, in place.
  * The norms are core/r2r.hpp's per-index factors, uploaded per axis and applied in the gather and the scatter.
  */
 #include <algorithm>
@@ -211,6 +212,45 @@ class Dct2dStep {
 // The DCT an axis' DST-II / DST-III is computed through (Dct2dStep), else the kind itself.
 R2rKind as_dct(R2rKind k) { return k == R2rKind::kDst2 ? R2rKind::kDct2 : k == R2rKind::kDst3 ? R2rKind::kDct3 : k; }
 
+// cuda-fft2d's engines' norm for axis a, computed as DCT-II or DCT-III `c`: ortho, or none times a factor (norms
+// backward and forward: a constant factor on the unnormalized kind, core/r2r.hpp, a DST axis' its DCT's; the engines'
+// none is the DCT-II unscaled and the DCT-III times 1/(2n)). nullopt where the norm is not a constant factor.
+struct EngineNorm {
+  core::Norm norm;
+  double scale;
+};
+std::optional<EngineNorm> engine_norm(const core::R2rSpec& s, core::Norm norm, int a, R2rKind c) {
+  if (norm == core::Norm::kOrtho) return EngineNorm{core::Norm::kOrtho, 1.0};
+  const core::r2r::AxisScale sc = core::r2r::axis_scale(as_dct(s.kinds[a]), s.inverse, norm, s.dims[a]);
+  if (!sc.pre.empty()) return std::nullopt;
+  const double f = sc.post.empty() ? 1.0 : sc.post[0];
+  return EngineNorm{core::Norm::kNone, c == R2rKind::kDct2 ? f : f * 2.0 * static_cast<double>(s.dims[a])};
+}
+
+// A DCT-II or DCT-III axis (not a DST) of a smooth length outside the N-D step: one SmoothLines kernel of cuda-fft2d's
+// smooth route (kernels/dct2d/smooth.hpp, the reorder and the pre/postprocess in its loads and stores, in place)
+// instead of a LineStep's gather, cuFFT and scatter: lines contiguous (inner 1) or down the columns of outer n x inner
+// matrices.
+template <class T>
+class SmoothStep {
+ public:
+  static bool fits(R2rKind computed, i64 n, i64 inner) {
+    return (computed == R2rKind::kDct2 || computed == R2rKind::kDct3) && n >= 2 &&
+           SmoothLines<T>::supports(n, inner > 1);
+  }
+  SmoothStep(R2rKind computed, EngineNorm nm, i64 outer, i64 n, i64 inner)
+      : lines_(n, nm.norm, inner > 1, computed == R2rKind::kDct3, nm.scale), outer_(outer), inner_(inner) {}
+  std::size_t ws1() const { return 0; }
+  std::size_t ws2() const { return 0; }
+  void run(const T* src, T* dst, void*, void*, cudaStream_t s) const {
+    lines_.run(src, dst, outer_, inner_ > 1 ? inner_ : 0, s);
+  }
+
+ private:
+  SmoothLines<T> lines_;
+  i64 outer_, inner_;
+};
+
 // Whether the two trailing axes from `start` are such a run, and how the engine computes it.
 std::optional<Dct2dRun> as_dct2d(const core::R2rSpec& s, core::Norm norm, int start) {
   if (s.rank - start != 2) return std::nullopt;
@@ -221,22 +261,13 @@ std::optional<Dct2dRun> as_dct2d(const core::R2rSpec& s, core::Norm norm, int st
   const core::Op op = c == R2rKind::kDct2 ? core::Op::kDct2 : core::Op::kIdct2;
   const unsigned dst =
       (is_dst(s.kinds[start]) ? dct2d::kFlipAxis0 : 0u) | (is_dst(s.kinds[start + 1]) ? dct2d::kFlipAxis1 : 0u);
-  if (norm == core::Norm::kOrtho) return Dct2dRun{op, core::Norm::kOrtho, dst, {1.0, 1.0}};
-  // Norms backward and forward: a constant factor per axis on the unnormalized kind (core/r2r.hpp; a DST axis' is its
-  // DCT's), against the engine's norm none: DCT-II unscaled, DCT-III times 1/(2n).
-  Dct2dRun run{op, core::Norm::kNone, dst, {1.0, 1.0}};
-  for (int b = 0; b < 2; ++b) {
-    const int a = start + b;
-    const core::r2r::AxisScale sc = core::r2r::axis_scale(as_dct(s.kinds[a]), s.inverse, norm, s.dims[a]);
-    if (!sc.pre.empty()) return std::nullopt;
-    const double f = sc.post.empty() ? 1.0 : sc.post[0];
-    run.scale[b] = c == R2rKind::kDct2 ? f : f * 2.0 * static_cast<double>(s.dims[a]);
-  }
-  return run;
+  const auto n0 = engine_norm(s, norm, start, c), n1 = engine_norm(s, norm, start + 1, c);
+  if (!n0 || !n1) return std::nullopt;
+  return Dct2dRun{op, n0->norm, dst, {n0->scale, n1->scale}};
 }
 
 template <class T>
-using Step = std::variant<LineStep<T>, Dct2dStep<T>, NdStep<T, 2>, NdStep<T, 3>>;
+using Step = std::variant<LineStep<T>, SmoothStep<T>, Dct2dStep<T>, NdStep<T, 2>, NdStep<T, 3>>;
 
 // The first axis of the trailing run of one family the N-D step takes (rank when there is none of two or more).
 int nd_start(const core::R2rSpec& s) {
@@ -246,6 +277,15 @@ int nd_start(const core::R2rSpec& s) {
   int start = r - 1;
   while (start > 0 && fam(start - 1) == fam(r - 1) && s.dims[start - 1] >= 2) --start;
   return r - start >= 2 ? start : r;
+}
+
+// Whether axis a, outside the N-D step, is a SmoothStep (else a LineStep).
+template <class T>
+bool line_step_smooth(const core::R2rSpec& s, core::Norm norm, int a) {
+  const R2rKind c = core::r2r::computed_kind(s.kinds[a], s.inverse);
+  i64 inner = 1;
+  for (int b = a + 1; b < s.rank; ++b) inner *= s.dims[b];
+  return SmoothStep<T>::fits(c, s.dims[a], inner) && engine_norm(s, norm, a, c);
 }
 
 template <class T>
@@ -259,9 +299,9 @@ class R2rPlan final : public GpuPlan {
     i64 lead = d.batch;
     for (int a = 0; a < start; ++a) lead *= s.dims[a];
     if (const auto dct2d = as_dct2d(s, d.norm, start))
-      steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<Dct2dStep<T>>, *dct2d, s.dims[start],
-                                                 s.dims[start + 1], lead,
-                                                 route.value_or(fft2d_route<T>(s.dims[start], s.dims[start + 1]))));
+      steps_.push_back(
+          std::make_unique<Step<T>>(std::in_place_type<Dct2dStep<T>>, *dct2d, s.dims[start], s.dims[start + 1], lead,
+                                    route.value_or(fft2d_route<T>(s.dims[start], s.dims[start + 1], lead))));
     else if (s.rank - start == 2)
       steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<NdStep<T, 2>>, s, d.norm, d.batch, start));
     else if (s.rank - start == 3)
@@ -271,8 +311,14 @@ class R2rPlan final : public GpuPlan {
       i64 outer = d.batch, inner = 1;
       for (int b = 0; b < a; ++b) outer *= s.dims[b];
       for (int b = a + 1; b < s.rank; ++b) inner *= s.dims[b];
-      steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<LineStep<T>>, s.kinds[a], s.inverse, d.norm, outer,
-                                                 s.dims[a], inner));
+      if (line_step_smooth<T>(s, d.norm, a)) {
+        const R2rKind c = core::r2r::computed_kind(s.kinds[a], s.inverse);
+        steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<SmoothStep<T>>, c, *engine_norm(s, d.norm, a, c),
+                                                   outer, s.dims[a], inner));
+      } else {
+        steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<LineStep<T>>, s.kinds[a], s.inverse, d.norm,
+                                                   outer, s.dims[a], inner));
+      }
     }
     std::size_t b1 = 0, b2 = 0;
     for (const auto& st : steps_)
@@ -308,10 +354,11 @@ template <class T>
 std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d) {
   const core::R2rSpec& s = d.r2r;
   const int start = nd_start(s);
-  if (const auto run = as_dct2d(s, d.norm, start);
-      d.effort == core::Effort::kMeasure && run && run->dst == 0 && run->scale == std::array<double, 2>{1.0, 1.0}) {
+  if (const auto run = as_dct2d(s, d.norm, start); d.effort == core::Effort::kMeasure && run && run->dst == 0) {
     const i64 n0 = s.dims[start], n1 = s.dims[start + 1];
-    if (fft2d_route<T>(n0, n1) == Fft2dRoute::kR2c && SmoothLines<T>::supports(n1, false) &&
+    i64 lead = d.batch;
+    for (int a = 0; a < start; ++a) lead *= s.dims[a];
+    if (fft2d_route<T>(n0, n1, lead) == Fft2dRoute::kR2c && SmoothLines<T>::supports(n1, false) &&
         SmoothLines<T>::supports(n0, true))
       return faster_plan(std::make_unique<R2rPlan<T>>(d, Fft2dRoute::kR2c),
                          std::make_unique<R2rPlan<T>>(d, Fft2dRoute::kSmooth), d);

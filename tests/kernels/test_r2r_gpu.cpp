@@ -1,9 +1,10 @@
 // cuda-r2r (the real-to-real family on the GPU) against cpu-fftw in f64 on arrays larger than the conformance
 // shapes: the three-stage N-D route (2-D and 3-D runs of one family, dst axes mixed in), the line route along every
-// axis (strided and contiguous), 1-D vectors, batches, odd, prime and power-of-two extents, random kinds, axes,
-// directions and norms (seeded); every norm where the run goes through cuda-fft2d's engine (2-D DCT-II/III, and the
-// DST-II/III and DCT/DST mixes it computes with signs and reversals folded in, on each of its routes). Outputs
-// poisoned with NaN bytes on the device. Label gpu: needs a GPU.
+// axis (strided and contiguous; DCT-II/III axes of smooth lengths by one smooth-lines kernel), 1-D vectors, batches,
+// odd, prime and power-of-two extents, random kinds, axes, directions and norms (seeded); every norm where the run goes
+// through cuda-fft2d's engine (2-D DCT-II/III, also batched, and the DST-II/III and DCT/DST mixes it computes with
+// signs and reversals folded in, on each of its routes). Outputs poisoned with NaN bytes on the device. Label gpu:
+// needs a GPU.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -59,8 +60,9 @@ core::R2rSpec spec(const Shape& sh, std::array<R2rKind, 3> kinds, bool inverse) 
 }  // namespace
 
 TEST_CASE("cuda-r2r: the N-D three-stage route on 2-D and 3-D arrays equals cpu-fftw", "[gpu][r2r]") {
-  const std::vector<Shape> shapes = {{3, {64, 48, 40}, 1}, {3, {33, 17, 50}, 2}, {2, {240, 240}, 3},
-                                     {2, {1080, 193}, 1},  {3, {2, 128, 3}, 1},  {2, {2, 2}, 4}};
+  const std::vector<Shape> shapes = {{3, {64, 48, 40}, 1},  {3, {33, 17, 50}, 2}, {2, {240, 240}, 3},
+                                     {2, {1080, 193}, 1},   {3, {2, 128, 3}, 1},  {2, {2, 2}, 4},
+                                     {3, {96, 120, 64}, 1}, {3, {5, 81, 100}, 2}};
   std::uint64_t seed = 2800;
   for (const Shape& sh : shapes)
     for (Precision prec : {Precision::kF32, Precision::kF64})
@@ -142,4 +144,31 @@ TEST_CASE("cuda-r2r: 2-D DST-II/III runs (and DCT/DST mixes) through cuda-fft2d'
               }
               check(spec(sh, kinds, inverse), norm, sh.batch, prec, ++seed);
             }
+}
+
+TEST_CASE("cuda-r2r: DCT-II/III along one smooth axis (one smooth-lines kernel) and batched 2-D runs, every norm",
+          "[gpu][r2r]") {
+  // One axis alone: contiguous lines, and down the columns of the trailing axes (strided).
+  const std::vector<Shape> shapes = {{1, {1000}, 2}, {2, {96, 120}, 1}, {3, {12, 35, 64}, 1}, {2, {2, 4096}, 1}};
+  std::uint64_t seed = 3100;
+  for (const Shape& sh : shapes)
+    for (Precision prec : {Precision::kF32, Precision::kF64})
+      for (int a = 0; a < sh.rank; ++a)
+        for (R2rKind k : {R2rKind::kDct2, R2rKind::kDct3})
+          for (bool inverse : {false, true})
+            for (Norm norm : {Norm::kNone, Norm::kOrtho, Norm::kForward}) {
+              std::array<R2rKind, 3> kinds{};
+              kinds[a] = k;
+              check(spec(sh, kinds, inverse), norm, sh.batch, prec, ++seed);
+            }
+  // A batch of power-of-two matrices through cuda-fft2d's engine (its r2c route: no per-matrix column launches).
+  const std::vector<Shape> batches = {{3, {16, 64, 64}, 1}, {2, {128, 256}, 3}, {3, {5, 2048, 32}, 1}};
+  for (const Shape& sh : batches)
+    for (Precision prec : {Precision::kF32, Precision::kF64})
+      for (bool inverse : {false, true})
+        for (Norm norm : {Norm::kNone, Norm::kOrtho, Norm::kForward}) {
+          std::array<R2rKind, 3> kinds{};
+          kinds[sh.rank - 1] = kinds[sh.rank - 2] = R2rKind::kDct2;
+          check(spec(sh, kinds, inverse), norm, sh.batch, prec, ++seed);
+        }
 }
