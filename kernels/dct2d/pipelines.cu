@@ -100,7 +100,7 @@ template <class T>
 Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch) {
   // Rows where the row kernels support N2, except f32 rows of 8192 and more whose columns would go through cuFFT
   // (the 2-D plan is faster there, docs/decisions.md), and batches whose columns would go through cuFFT: its strided
-  // column plan is one launch per matrix (docs/decisions.md §4).
+  // column plan is one launch per matrix (docs/decisions.md §1).
   const bool rows = RfftRows<T>::supports(n2) && !(sizeof(T) == 4 && n2 >= 8192 && !column_fft_wanted(n1)) &&
                     (batch == 1 || column_fft_wanted(n1));
   return rows ? Fft2dRoute::kRows : Fft2dRoute::kR2c;
@@ -125,10 +125,10 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
       t2_(canonical(shape).cols, norm, 1.0, scale[transposed(shape) ? 0 : 1]) {
   const FftType cols = forward_ ? FftType::kC2CForward : FftType::kC2CInverse;
   // The smooth kernels make their own tables and have no DST masks.
-  if (dst_ != 0 && route == Fft2dRoute::kSmooth) route = Fft2dRoute::kR2c;
+  if ((dst_ != 0 || scale[0] != 1.0 || scale[1] != 1.0) && route == Fft2dRoute::kSmooth) route = Fft2dRoute::kR2c;
   if (route == Fft2dRoute::kSmooth) {
-    srows_ = std::make_unique<SmoothLines<T>>(n2_, norm, false, !forward_, scale[transposed(shape) ? 0 : 1]);
-    scols_ = std::make_unique<SmoothLines<T>>(n1_, norm, true, !forward_, scale[transposed(shape) ? 1 : 0]);
+    srows_ = std::make_unique<SmoothLines<T>>(n2_, norm, false, !forward_);
+    scols_ = std::make_unique<SmoothLines<T>>(n1_, norm, true, !forward_);
     return;
   }
   if (route == Fft2dRoute::kRows) {

@@ -235,7 +235,7 @@ template <class T>
 class SmoothStep {
  public:
   static bool fits(R2rKind computed, i64 n, i64 inner) {
-    return (computed == R2rKind::kDct2 || computed == R2rKind::kDct3) && n >= 2 &&
+    return (computed == R2rKind::kDct2 || computed == R2rKind::kDct3) && n >= 2 && inner < (i64{1} << 31) &&
            SmoothLines<T>::supports(n, inner > 1);
   }
   SmoothStep(R2rKind computed, EngineNorm nm, i64 outer, i64 n, i64 inner)
@@ -354,7 +354,8 @@ template <class T>
 std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d) {
   const core::R2rSpec& s = d.r2r;
   const int start = nd_start(s);
-  if (const auto run = as_dct2d(s, d.norm, start); d.effort == core::Effort::kMeasure && run && run->dst == 0) {
+  if (const auto run = as_dct2d(s, d.norm, start);
+      d.effort == core::Effort::kMeasure && run && run->dst == 0 && run->scale == std::array<double, 2>{1.0, 1.0}) {
     const i64 n0 = s.dims[start], n1 = s.dims[start + 1];
     i64 lead = d.batch;
     for (int a = 0; a < start; ++a) lead *= s.dims[a];
