@@ -88,7 +88,7 @@ TEST_CASE("bad input: a PNG whose zlib stream is corrupt -> exit 3, not a crash"
 TEST_CASE("bad input: --threads, --jobs and bench sizes past their bounds -> exit 2", "[app][bad-input]") {
   TempDir dir;
   const std::string out = dir.file("out.png");
-  for (const std::string args :
+  for (const std::string& args :
        {"--threads 100000 compress " + q(camera()) + " -o " + q(out),
         "compress " + q(camera()) + " " + q(camera()) + " -o " + q(dir.path().string()) + " --jobs 5000",
         std::string("bench --sizes 3037000500x3037000500 --backends cpu-fftw --reps 1"),

@@ -85,7 +85,7 @@ TEST_CASE("image input: absurd dimensions fail fast, zero dimensions are exit 3 
   }
   spit(dir.file("zero.pgm"), "P5 0 7 255\n");
   spit(dir.file("one.pgm"), std::string("P5 1 1 255\n", 11) + "\x05");
-  for (const std::string cmd : {"dct2 " + q(dir.file("zero.pgm")) + " -o " + q(dir.file("o.npy")),
+  for (const std::string& cmd : {"dct2 " + q(dir.file("zero.pgm")) + " -o " + q(dir.file("o.npy")),
                                 "psnr " + q(dir.file("zero.pgm")) + " " + q(dir.file("zero.pgm")),
                                 "compress " + q(dir.file("zero.pgm")) + " -o " + q(dir.file("o.png"))})
     CHECK(contains(expect_failure(dir, cmd, 3, {"zero.pgm"}).err, "at least 1"));

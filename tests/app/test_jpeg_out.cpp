@@ -108,7 +108,7 @@ TEST_CASE("compress .jpg: --progressive holds the same coefficients (identical d
   const std::string odd = dir.file("odd.ppm");
   REQUIRE(run_cmd(py + " crop " + q(source_dir() + "/data/astronaut.png") + " 301 453 " + q(odd)).code == 0);
   for (const std::string sampling : {"444", "420"})
-    for (const std::string src : {odd, source_dir() + "/data/camera.png"}) {
+    for (const std::string& src : {odd, source_dir() + "/data/camera.png"}) {
       const std::string base = dir.file("base.jpg"), prog = dir.file("prog.jpg");
       const RunResult b = run_dctool("compress " + q(src) + " -o " + q(base) + " --quality 60 --sampling " + sampling);
       const RunResult p =

@@ -340,7 +340,9 @@ TEST_CASE("image: 16-bit PNG output round-trips exactly, Pillow reads the same v
     CHECK(d.kind == SourceKind::kImage16);
     REQUIRE(d.tensor.channels() == channels);
     CHECK(max_abs_error(d.tensor, t) == 0.0);
-    write_npy(dir.file("d" + std::to_string(channels) + ".npy"), t, {Precision::kF64});
+    WriteOptions f64;
+    f64.prec = Precision::kF64;
+    write_npy(dir.file("d" + std::to_string(channels) + ".npy"), t, f64);
   }
   REQUIRE(run_python(dir, R"PY(
 import numpy as np, os, sys, zlib
