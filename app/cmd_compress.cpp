@@ -2,11 +2,12 @@
 // quality, write each output atomically, report PSNR / rate / nonzero fraction / entropy / per-stage timing.
 // Several entries (inputs x qualities) run on `--jobs` threads (app/pipeline.hpp, inline stages): each decodes an
 // input, compresses each of its qualities, encodes, commits and measures them, then takes the next input; a failed
-// entry is one line on stderr and the others go on; the report keeps input order. Under mpirun or srun a batch is spread over the job's processes
-// (app/dispatch.hpp): each runs the pipeline on the inputs rank 0 hands it and sends its entries to rank 0, which
-// alone prints and writes the report. A .jpg/.jpeg output in jpeg mode is a JFIF file of the quantized
-// coefficients (app/jpeg_file.cpp), made by the chosen compressor (CPU or GPU: the same coefficients); its PSNR
-// is that of libjpeg-turbo's float decode of the file, and the report gains the file's bytes and bits per pixel.
+// entry is one line on stderr and the others go on; the report keeps input order. Under mpirun or srun a batch is
+// spread over the job's processes (app/dispatch.hpp): each runs the pipeline on the inputs rank 0 hands it and sends
+// its entries to rank 0, which alone prints and writes the report. A .jpg/.jpeg output in jpeg mode is a JFIF file of
+// the quantized coefficients (app/jpeg_file.cpp), made by the chosen compressor (CPU or GPU: the same coefficients);
+// its PSNR is that of libjpeg-turbo's float decode of the file, and the report gains the file's bytes and bits per
+// pixel.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
@@ -229,10 +230,12 @@ struct Job {
   }
   // Entry (i, k) runs a compressor's jpeg coefficient path (the CPU's f32 block loop, cuda-jpeg-fused's coefficient
   // kernels) on the decoded 8-bit samples as they are (no planes, Dataset::samples8) and needs no reconstruction
-  // image (no report or --json metrics).
+  // image: without a report or --json metrics, or with them on the CPU compressor, which then measures the
+  // reconstruction's blockiness in its loop (CompressRequest::blockiness; the GPU's path has no reconstruction).
   bool direct(std::int64_t i, std::int64_t k) const {
-    return jpg(i, k) && !details() && r.prec == core::Precision::kF32 &&
-           (r.backend == "auto" || r.backend == "cpu" || r.backend == "cpu-8x8-flmad" || r.backend == kGpuJpeg);
+    return jpg(i, k) && r.prec == core::Precision::kF32 &&
+           (r.backend == "auto" || r.backend == "cpu" || r.backend == "cpu-8x8-flmad" ||
+            (r.backend == kGpuJpeg && !details()));
   }
 };
 
@@ -328,7 +331,10 @@ Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::in
       c.res.backend = "none";
     } else if (job.jpg(src->index, k)) {
       r.keep_coefficients = true;
-      r.keep_image = job.details();  // the report's blockiness of the decoded image
+      // The report's blockiness of the decoded image: measured by the CPU compressor's loop on the direct path, else
+      // of the reconstruction image (or of the decoded file).
+      r.keep_image = job.details() && !job.direct(src->index, k);
+      r.blockiness = job.details() && job.direct(src->index, k);
       // A compressor's name (-b cuda-jpeg-fused, -b cpu) picks the compressor, not a transform backend: the CPU
       // compressor's transforms then follow auto. Every compressor returns the same coefficients and error (the same
       // file, the same PSNR). auto takes the GPU's coefficient path once its device is ready in a large batch
@@ -337,9 +343,10 @@ Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::in
       core::CompressRequest pick = r;
       if (pick.backend == "auto") {
         pick.backend = "cpu";
-        const core::Compressor* gpu = job.gpu_ready && job.gpu_ready->load() && job.direct(src->index, k)
-                                          ? find_compressor(kGpuJpeg)
-                                          : nullptr;
+        const core::Compressor* gpu =
+            job.gpu_ready && job.gpu_ready->load() && job.direct(src->index, k) && !job.details()
+                ? find_compressor(kGpuJpeg)
+                : nullptr;
         if (gpu != nullptr && gpu->supports(r, src->data)) pick.backend = kGpuJpeg;
       }
       if (find_compressor(r.backend) != nullptr) r.backend = "auto";
@@ -414,10 +421,13 @@ Item write_entry(const Job& job, Coded&& c) {
       lap("write");
       // The decoder's image: the compressor's own float-IDCT reconstruction where it made one (4:4:4, gray: its
       // squared error summed in its loop), else libjpeg-turbo's float decode of the file.
-      const bool own = std::isfinite(c.res.mse) && (!job.details() || !c.res.image.empty());
+      const bool measured = std::isfinite(c.res.blockiness);  // by the compressor's loop
+      const bool own = std::isfinite(c.res.mse) && (!job.details() || !c.res.image.empty() || measured);
       const core::HostTensor decoded = own ? core::HostTensor() : decode_jpeg(file, it.output);
       if (!own) lap("decode");
-      const bool need_colour = !own || job.details();
+      // The input's blockiness from its 8-bit samples where it has them (no planes needed; the same value).
+      const std::shared_ptr<const core::Samples8> s8 = src.data.samples8;
+      const bool need_colour = !own || (job.details() && !s8);
       {
         std::lock_guard<std::mutex> lock(src.mu);
         if (need_colour) ensure_planes(src.data, job.images.get());
@@ -425,14 +435,17 @@ Item write_entry(const Job& job, Coded&& c) {
           if (np < in.channels() || in.precision() != core::Precision::kF32) src.colour_copy = first_channels(in, np);
           src.colour = src.colour_copy ? &*src.colour_copy : &in;
         }
-        if (!src.blockiness_input && job.details()) src.blockiness_input = core::blockiness(*src.colour);
+        if (!src.blockiness_input && job.details())
+          src.blockiness_input =
+              s8 ? core::blockiness8(s8->bytes.get(), s8->rows, s8->cols, s8->channels) : core::blockiness(*src.colour);
       }
       it.bytes = static_cast<std::int64_t>(file.size());
       it.bpp = 8.0 * double(it.bytes) / double(h * w);
       it.mse = own ? c.res.mse : core::mse(*src.colour, decoded);
       it.psnr = core::psnr_db(it.mse, 255.0);
       if (job.details())
-        it.blockiness = !own                           ? core::blockiness(decoded)
+        it.blockiness = measured                       ? c.res.blockiness
+                        : !own                         ? core::blockiness(decoded)
                         : np == c.res.image.channels() ? core::blockiness(c.res.image)  // no copy
                                                        : core::blockiness(first_channels(c.res.image, np));
     } else {

@@ -73,6 +73,9 @@ struct CompressRequest {
   bool keep_coefficients = false;
   // With keep_coefficients: the reconstruction is wanted in CompressResult::image too (the report's blockiness).
   bool keep_image = false;
+  // With keep_coefficients: the reconstruction's blockiness is wanted in CompressResult::blockiness instead (the CPU
+  // compressor measures it in its loop on 8-bit inputs without planes; others may leave it NaN).
+  bool blockiness = false;
 };
 
 // An allocator whose value-initialization leaves trivial values uninitialized: a coefficient plane is written whole
@@ -125,6 +128,9 @@ struct CompressResult {
   // half to even, 4:2:0's chroma by libjpeg's fancy upsampling, then libjpeg's YCbCr -> RGB), so that it is the PSNR
   // of the written file: the CPU compressor and cuda-jpeg-fused give the same value.
   double mse = std::numeric_limits<double>::quiet_NaN();
+  // blockiness() of that reconstruction's coded channels where CompressRequest::blockiness asked for it and the
+  // compressor measured it; NaN otherwise.
+  double blockiness = std::numeric_limits<double>::quiet_NaN();
   double nonzero_fraction() const { return coefficients > 0 ? double(nonzero) / double(coefficients) : 0.0; }
   // Estimated coded size: entropy_bits * coefficients / pixels, pixels = H * W of the input (the image is empty
   // when only coefficients were asked for).
@@ -153,6 +159,11 @@ void validate_compress(const CompressRequest& r, const Dataset& in);
 // mean |difference| of the adjacent pairs inside blocks; averaged over the channels (an alpha channel too).
 // About 0 for natural images, positive when block edges stand out; 0 for images under 9 pixels both ways.
 double blockiness(const HostTensor& img);
+// The same of an 8-bit image as interleaved samples (h rows of w pixels of `channels` bytes, 1 to 4): equal to
+// blockiness() of its planes, bit for bit (the same integer sums per channel, combined in the same order).
+double blockiness8(const std::uint8_t* samples, std::int64_t h, std::int64_t w, std::int64_t channels);
+// The same of `channels` 8-bit planes of h x w samples, one after the other (also equal to blockiness()).
+double blockiness8_planes(const std::uint8_t* planes, std::int64_t h, std::int64_t w, std::int64_t channels);
 
 // Statistics over coefficient symbols (entropy_bits over the integer symbols).
 double entropy_of_histogram(std::span<const std::int64_t> counts);

@@ -171,10 +171,23 @@ class CpuCompressor final : public core::Compressor {
     // (h2v2 fancy upsampling, which needs the chroma rows of the neighbouring strips). 4:2:0 with an image (each
     // chroma sample repeated, not a decoder's): the caller decodes the file. Other outputs are measured by the caller
     // against the image it writes (every channel).
-    const bool image = !keep || r.keep_image, fancy = s420 && keep && !image, measured = keep && (!s420 || fancy);
+    const bool image = !keep || r.keep_image || (r.blockiness && planar), fancy = s420 && keep && !image,
+               measured = keep && (!s420 || fancy);
     if (!planar && image)
       throw Error(ErrorCode::kRuntime, "cpu", "the reconstruction image needs the input's planes (app::ensure_planes)");
     HostTensor out = image ? HostTensor::uninitialized(Shape2{h, w}, ch, core::Precision::kF32) : HostTensor();
+    // CompressRequest::blockiness on 8-bit samples: the reconstruction as 8-bit planes (the decoder's values:
+    // rgb_row's, the planar route's image), measured after the loop by core::blockiness8_planes. On planes: the image
+    // (the caller measures it).
+    const bool blocky = keep && r.blockiness && !planar && !image;
+    const std::unique_ptr<std::uint8_t[]> rec8(blocky ? new std::uint8_t[static_cast<std::size_t>(hw * np)] : nullptr);
+    const auto put_rec8 = [&](std::int64_t y, const float* rgb) {  // rgb: R, G, B rows of w values
+      for (int c = 0; c < 3; ++c) {
+        const float* f = rgb + c * w;
+        std::uint8_t* d = rec8.get() + c * hw + y * w;
+        for (std::int64_t x = 0; x < w; ++x) d[x] = static_cast<std::uint8_t>(f[x]);
+      }
+    };
     // `fancy`: the reconstructed luma and the reconstructed (downsampled) chroma planes of the whole image, row
     // stride xw, for the second pass.
     const std::size_t rec_rows = static_cast<std::size_t>(strips * mcu);
@@ -264,11 +277,16 @@ class CpuCompressor final : public core::Compressor {
         for (std::int64_t i = 0; !planar && measured && !fancy && i < mcu && y0 + i < h; ++i) {  // the error, 8-bit
           const std::uint8_t* r0 = rcp[0] + i * xw;
           const std::uint8_t* s0 = src8 + (y0 + i) * w * np;
+          const std::uint8_t *cb = rcp[1] + (s420 ? i / 2 : i) * xw, *cr = rcp[2] + (s420 ? i / 2 : i) * xw;
           if (np == 1)
             th_sse += squared_error8(r0, s0, w);
           else
-            th_sse +=
-                st.rgb_sse_row8(r0, rcp[1] + (s420 ? i / 2 : i) * xw, rcp[2] + (s420 ? i / 2 : i) * xw, w, s420, s0);
+            th_sse += st.rgb_sse_row8(r0, cb, cr, w, s420, s0);
+          if (blocky && np == 1) std::memcpy(rec8.get() + (y0 + i) * w, r0, static_cast<std::size_t>(w));
+          if (blocky && np == 3) {
+            st.rgb_row(r0, cb, cr, w, s420, back.data(), back.data() + w, back.data() + 2 * w);
+            put_rec8(y0 + i, back.data());
+          }
         }
         for (std::int64_t i = 0; planar && (image || (measured && !fancy)) && i < mcu && y0 + i < h; ++i) {  // to RGB
           const std::int64_t t = (y0 + i) * w;
@@ -302,7 +320,7 @@ class CpuCompressor final : public core::Compressor {
 #pragma omp parallel num_threads(threads) reduction(+ : sse)
       {
         std::vector<std::uint8_t> up(static_cast<std::size_t>(2 * w));
-        std::vector<float> back(planar ? static_cast<std::size_t>(3 * w) : 0);
+        std::vector<float> back(planar || blocky ? static_cast<std::size_t>(3 * w) : 0);
 #pragma omp for schedule(static)
         for (std::int64_t y = 0; y < h; ++y) {
           const std::int64_t cy = y / 2,
@@ -312,6 +330,10 @@ class CpuCompressor final : public core::Compressor {
           const std::uint8_t* yr = rec_y.get() + y * xw;
           if (!planar) {
             sse += st.rgb_sse_row8(yr, up.data(), up.data() + w, w, false, src8 + y * w * 3);
+            if (blocky) {
+              st.rgb_row(yr, up.data(), up.data() + w, w, false, back.data(), back.data() + w, back.data() + 2 * w);
+              put_rec8(y, back.data());
+            }
           } else {
             st.rgb_row(yr, up.data(), up.data() + w, w, false, back.data(), back.data() + w, back.data() + 2 * w);
             for (int pl = 0; pl < 3; ++pl) sse += squared_error(back.data() + pl * w, src + pl * hw + y * w, w);
@@ -322,6 +344,7 @@ class CpuCompressor final : public core::Compressor {
     for (std::int64_t k = np == 1 ? 1 : 3; image && k < ch; ++k)
       std::copy(src + k * hw, src + (k + 1) * hw, o + k * hw);
     if (measured) res.mse = double(sse) / double(hw * np);
+    if (blocky) res.blockiness = core::blockiness8_planes(rec8.get(), h, w, np);
     res.coefficients = (bh * bw + (np - 1) * cbh * cbw) * 64;
     res.nonzero = res.coefficients - hist[kZero];
     res.entropy_bits = core::entropy_of_histogram(hist);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -332,4 +334,77 @@ TEST_CASE("compress core: blockiness equals its definition", "[compress]") {
     const core::HostTensor d = in.tensor.to(core::Precision::kF64);
     CHECK(core::blockiness(d) == reference(d));
   }
+}
+
+// core::blockiness8 (interleaved) and blockiness8_planes on 8-bit samples equal core::blockiness of the same image's
+// planes, bit for bit (the
+// report gives the same value whichever route measured it): 1 to 4 channels, odd sizes, rows longer than one int32
+// block of lanes, extreme values.
+TEST_CASE("compress core: blockiness8 of 8-bit samples (interleaved, planes) equals blockiness", "[compress]") {
+  std::mt19937 rng(8);
+  for (std::int64_t c = 1; c <= 4; ++c)
+    for (auto [h, w] :
+         {std::pair<std::int64_t, std::int64_t>{21, 35}, {64, 64}, {9, 3}, {1, 40}, {17, 1}, {3, 70001}, {40, 17}}) {
+      std::vector<std::uint8_t> s(static_cast<std::size_t>(h * w * c));
+      const int mode = static_cast<int>(rng() % 3);  // random, blocky, or 0/255 stripes
+      for (std::size_t k = 0; k < s.size(); ++k) {
+        const std::int64_t px = static_cast<std::int64_t>(k) / c, i = px / w, j = px % w;
+        s[k] = mode == 0 ? static_cast<std::uint8_t>(rng() % 256)
+               : mode == 1
+                   ? static_cast<std::uint8_t>((i / 8 * 37 + j / 8 * 91 + static_cast<std::int64_t>(k % c) * 13) % 256)
+                   : static_cast<std::uint8_t>((j + i) % 2 == 0 ? 255 : 0);
+      }
+      core::HostTensor planes(core::Shape2{h, w}, c, core::Precision::kF32);
+      for (std::int64_t q = 0; q < c; ++q)
+        for (std::int64_t p = 0; p < h * w; ++p) planes.set(q * h * w + p, s[static_cast<std::size_t>(p * c + q)]);
+      INFO(h << "x" << w << "x" << c << " mode " << mode);
+      CHECK(core::blockiness8(s.data(), h, w, c) == core::blockiness(planes));
+      std::vector<std::uint8_t> p8(s.size());
+      for (std::int64_t q = 0; q < c; ++q)
+        for (std::int64_t p = 0; p < h * w; ++p)
+          p8[static_cast<std::size_t>(q * h * w + p)] = s[static_cast<std::size_t>(p * c + q)];
+      CHECK(core::blockiness8_planes(p8.data(), h, w, c) == core::blockiness(planes));
+    }
+}
+
+// CompressRequest::blockiness: the CPU compressor's loop on 8-bit samples (no planes) measures the reconstruction's
+// blockiness; 4:4:4 and gray equal core::blockiness of the image the planar route reconstructs (the same decoder
+// values), and the squared error is the same; 4:2:0 (libjpeg's fancy upsampling in the loop) is finite and near the
+// 4:4:4 value's order of magnitude.
+TEST_CASE("compress cpu: the reconstruction's blockiness measured in the loop on 8-bit samples", "[compress]") {
+  for (std::int64_t c : {1, 3})
+    for (auto [h, w] : {std::pair<std::int64_t, std::int64_t>{37, 53}, {64, 80}}) {
+      const core::Dataset planes = image(h, w, c, 21);
+      auto s = std::make_shared<core::Samples8>();
+      s->rows = h;
+      s->cols = w;
+      s->channels = static_cast<int>(c);
+      s->bytes = std::make_unique<unsigned char[]>(static_cast<std::size_t>(h * w * c));
+      for (std::int64_t p = 0; p < h * w; ++p)
+        for (std::int64_t q = 0; q < c; ++q)
+          s->bytes[p * c + q] = static_cast<unsigned char>(planes.tensor.get(q * h * w + p));
+      const core::Dataset eight(core::HostTensor(), core::SourceKind::kImage8, s);
+      for (auto sampling : {core::ChromaSampling::k444, core::ChromaSampling::k420}) {
+        if (c == 1 && sampling == core::ChromaSampling::k420) continue;
+        core::CompressRequest r;
+        r.quality = 35;
+        r.sampling = sampling;
+        r.keep_coefficients = true;
+        core::CompressRequest ri = r, rb = r;
+        ri.keep_image = true;
+        rb.blockiness = true;
+        const core::CompressResult with_image = cpu_compressor().run(ri, planes);
+        const core::CompressResult measured = cpu_compressor().run(rb, eight);
+        INFO(h << "x" << w << "x" << c << (sampling == core::ChromaSampling::k420 ? " 4:2:0" : " 4:4:4"));
+        REQUIRE(std::isfinite(measured.blockiness));
+        CHECK(measured.image.elements() == 0);
+        CHECK(measured.quantized.planes == with_image.quantized.planes);
+        if (sampling == core::ChromaSampling::k444) {
+          CHECK(measured.blockiness == core::blockiness(with_image.image));
+          CHECK(measured.mse == with_image.mse);
+        } else {
+          CHECK(std::abs(measured.blockiness - core::blockiness(with_image.image)) < 0.5);
+        }
+      }
+    }
 }
