@@ -404,9 +404,12 @@ class CpuCompressor final : public core::Compressor {
     const bool keep = r.keep_coefficients && !lot;
     core::QuantizedCoefficients& qc = res.quantized;
     const std::int64_t bw = cwp / 8;
-    if (keep) {
+    if (keep) {  // 4:4:4 (this route refuses 4:2:0): the chroma planes have the luma's blocks
       qc.blocks_high = chp / 8;
       qc.blocks_wide = bw;
+      qc.chroma_blocks_high = np == 3 ? chp / 8 : 0;
+      qc.chroma_blocks_wide = np == 3 ? bw : 0;
+      qc.sampling = core::ChromaSampling::k444;
       qc.quality = r.quality;
       qc.planes.assign(static_cast<std::size_t>(np), core::CoefficientPlane(static_cast<std::size_t>(chw)));
       for (int pl = 0; pl < np; ++pl) qc.chroma.push_back(pl > 0);

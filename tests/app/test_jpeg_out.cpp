@@ -183,6 +183,20 @@ TEST_CASE("compress .jpg: odd sizes and RGBA (alpha dropped with a note)", "[com
   const double pa =
       number(run_cmd(py + " psnr " + q(source_dir() + "/data/astronaut.png") + " " + q(dir.file("rgba_dec.ppm"))));
   CHECK(std::abs(std::stod(parse_json_text(dir, a.out).at("psnr_db")) - pa) <= 0.01);
+  // A named transform backend (the CPU compressor's generic jpeg route, not its block loop): an RGB .jpg of its
+  // coefficients, decoding to about the block loop's PSNR.
+  for (const char* b : {"cpu-fftw", "cpu-8x8-aan"}) {
+    const std::string out = dir.file(std::string("rgb_") + b + ".jpg");
+    const RunResult nb = run_dctool("compress " + q(source_dir() + "/data/astronaut.png") + " -o " + q(out) +
+                                    " --quality 50 --json -b " + b);
+    INFO(b << ": " << nb.err);
+    REQUIRE(nb.code == 0);
+    REQUIRE(run_cmd("djpeg -dct float " + q(out) + " > " + q(dir.file("nb_dec.ppm"))).code == 0);
+    const double pb =
+        number(run_cmd(py + " psnr " + q(source_dir() + "/data/astronaut.png") + " " + q(dir.file("nb_dec.ppm"))));
+    CHECK(std::abs(std::stod(parse_json_text(dir, nb.out).at("psnr_db")) - pb) <= 0.01);
+    CHECK(std::abs(pb - pa) <= 0.05);  // rgba.jpg: the same colour through the block loop
+  }
   // The text line prints bpp beside the PSNR.
   const RunResult t = run_dctool("compress " + q(odd) + " -o " + q(dir.file("t.jpg")));
   REQUIRE(t.code == 0);
