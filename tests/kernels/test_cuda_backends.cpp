@@ -283,7 +283,8 @@ namespace {
 // A 2-D backend against the f64 oracle: dct2 (norm none) and idct2 (ortho), f32 and f64, batch 2, fresh inputs per
 // case; `what` names the backend in failure messages.
 void fft2d_matches_oracle(const std::vector<Shape2>& shapes, std::uint64_t& seed, const std::string& what,
-                          core::Effort effort = core::Effort::kEstimate, Axis axis = Axis::kBoth) {
+                          core::Effort effort = core::Effort::kEstimate, Axis axis = Axis::kBoth,
+                          std::int64_t batch = 2) {
   const core::Backend* b = app::registry().find(what);
   REQUIRE(b != nullptr);
   int capped = 0;
@@ -298,7 +299,7 @@ void fft2d_matches_oracle(const std::vector<Shape2>& shapes, std::uint64_t& seed
         d.op = op;
         d.norm = op == Op::kDct2 ? Norm::kNone : Norm::kOrtho;
         d.shape = shape;
-        d.batch = 2;
+        d.batch = batch;
         d.prec = Precision::kF64;
         d.effort = effort;
         d.axis = axis;
@@ -333,9 +334,10 @@ TEST_CASE("cuda-fft2d and cuda-fft2d-cufft: every FFT route matches the oracle",
 namespace {
 // `count` shapes with both sides random smooth sizes (2^a 3^b 5^c 7^d 11^e 13^f) in [16, max_side], at most 2^22
 // elements, from a fixed seed.
-std::vector<Shape2> random_smooth_shapes(int count, std::uint64_t seed, std::int64_t max_side) {
+std::vector<Shape2> random_smooth_shapes(int count, std::uint64_t seed, std::int64_t max_side,
+                                         std::int64_t min_side = 16) {
   std::vector<std::int64_t> smooth;
-  for (std::int64_t n = 16; n <= max_side; ++n) {
+  for (std::int64_t n = min_side; n <= max_side; ++n) {
     std::int64_t m = n;
     for (const std::int64_t p : {2, 3, 5, 7, 11, 13})
       while (m % p == 0) m /= p;
@@ -386,6 +388,21 @@ TEST_CASE("cuda-fft2d on random smooth sizes matches the oracle", "[gpu][dct2gpu
   require_device();
   std::uint64_t seed = 4800;
   fft2d_matches_oracle(random_smooth_shapes(12, 2028, 16384), seed, "cuda-fft2d");
+}
+
+// Batches of small matrices (the tiles of an image, a dataset's crops): the routes cuda-fft2d takes for batch > 1 (the
+// 2-D cuFFT plan, or the rows route with ColumnFft) and cuda-fft2d-smooth's two passes, on the benchmarks' tile
+// shapes, odd and thin ones and random smooth sizes 2 .. 512, with a batch of 2 and of 37.
+TEST_CASE("cuda-fft2d on batches of small smooth matrices matches the oracle", "[gpu][dct2gpu]") {
+  require_device();
+  std::uint64_t seed = 8300;
+  std::vector<Shape2> shapes{Shape2{240, 240}, Shape2{32, 32}, Shape2{128, 128}, Shape2{256, 256}, Shape2{120, 128},
+                             Shape2{2, 2},     Shape2{3, 5},   Shape2{2, 390},   Shape2{390, 2},   Shape2{243, 245}};
+  for (const Shape2 s : random_smooth_shapes(12, 2031, 512, 2)) shapes.push_back(s);
+  for (const std::int64_t batch : {std::int64_t{2}, std::int64_t{37}}) {
+    fft2d_matches_oracle(shapes, seed, "cuda-fft2d", core::Effort::kEstimate, Axis::kBoth, batch);
+    fft2d_matches_oracle(shapes, seed, "cuda-fft2d-smooth", core::Effort::kEstimate, Axis::kBoth, batch);
+  }
 }
 
 // Planned with --effort measure, cuda-fft2d times the cuFFT route against the smooth one and keeps the faster.
