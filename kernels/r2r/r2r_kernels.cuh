@@ -336,6 +336,12 @@ __global__ void nd_reorder(const T* __restrict__ in, T* __restrict__ out, NdArgs
     }
 }
 
+// The indices k_0 .. k_{D-1} of one group, passed by value (an array behind a pointer would live in local memory).
+template <int D>
+struct NdIndex {
+  i64 k[D];
+};
+
 // The groups of 2^D points {k_j, n_j - k_j}, k_j = 0 .. n_j/2: x along the last axis (k_last < (n+1)/2; the thread
 // of k_last = 0 also takes n/2 of an even n, so that a power of two fills whole warps), y over the leading axes' k
 // of one array (decoded with one 32-bit division for D = 3), z over the arrays. f(b, k) does one group.
@@ -347,19 +353,19 @@ __device__ __forceinline__ void nd_groups(const i64* n, i64 batch, F&& f) {
   for (int j = 0; j < D - 1; ++j) rows *= n[j] / 2 + 1;
   for (i64 b = blockIdx.z; b < batch; b += gridDim.z)
     for (i64 r = blockIdx.y; r < rows; r += gridDim.y) {
-      i64 k[D];
+      NdIndex<D> k;
       if constexpr (D == 2) {
-        k[0] = r;
+        k.k[0] = r;
       } else {
         const unsigned h1 = static_cast<unsigned>(n[1] / 2 + 1), q = static_cast<unsigned>(r) / h1;
-        k[0] = q;
-        k[1] = static_cast<unsigned>(r) - q * h1;
+        k.k[0] = q;
+        k.k[1] = static_cast<unsigned>(r) - q * h1;
       }
       for (i64 kl = blockIdx.x * i64(blockDim.x) + threadIdx.x; kl < xs; kl += i64(gridDim.x) * blockDim.x) {
-        k[D - 1] = kl;
+        k.k[D - 1] = kl;
         f(b, k);
         if (kl == 0 && (nl & 1) == 0) {
-          k[D - 1] = nl / 2;
+          k.k[D - 1] = nl / 2;
           f(b, k);
         }
       }
@@ -367,7 +373,9 @@ __device__ __forceinline__ void nd_groups(const i64* n, i64 batch, F&& f) {
 }
 
 // Forward postprocess: half spectrum V (batch x n_0 x .. x (n_{D-1}/2+1)) -> the D-dimensional DCT-II/DST-II.
-template <class T, int D>
+// I: the type of the offsets within one array (int where the array and its half spectrum have fewer than 2^31
+// elements: fewer registers, docs/decisions.md §4).
+template <class T, int D, class I = i64>
 __global__ void nd_post(const cx<T>* __restrict__ V, T* __restrict__ y, NdArgs<T, D> a) {
   constexpr int P = 1 << D;
   const i64 hl = a.n[D - 1] / 2 + 1;
@@ -376,28 +384,28 @@ __global__ void nd_post(const cx<T>* __restrict__ V, T* __restrict__ y, NdArgs<T
   for (int j = 0; j < D; ++j) vol *= a.n[j];
 #pragma unroll
   for (int j = 0; j < D - 1; ++j) half *= a.n[j];
-  nd_groups<D>(a.n, a.batch, [&](i64 b, const i64* k) {
+  nd_groups<D>(a.n, a.batch, [&](i64 b, const NdIndex<D> k) {
     // per axis and bit: the index (k or n - k, 0 for k = 0), its spectrum and output offsets, post factor; the
     // twiddle w(k) (w(n - k) = -i conj w(k))
-    i64 soff[D][2], yoff[D][2];
+    I soff[D][2], yoff[D][2];
     cx<T> w[D];
     T ps[D][2];
     bool distinct[D];
-    i64 sstride = 1, ystride = 1;
+    I sstride = 1, ystride = 1;
 #pragma unroll
     for (int j = D - 1; j >= 0; --j) {
-      const i64 n = a.n[j];
-      const i64 id[2] = {k[j], k[j] == 0 ? 0 : n - k[j]};
-      distinct[j] = k[j] != 0 && 2 * k[j] != n;
-      w[j] = a.w[j][k[j]];
+      const I n = static_cast<I>(a.n[j]), kj = static_cast<I>(k.k[j]);
+      const I id[2] = {kj, kj == 0 ? I(0) : n - kj};
+      distinct[j] = kj != 0 && 2 * kj != n;
+      w[j] = a.w[j][kj];
 #pragma unroll
       for (int bit = 0; bit < 2; ++bit) {
-        const i64 o = a.dst[j] ? n - 1 - id[bit] : id[bit];
+        const I o = a.dst[j] ? n - 1 - id[bit] : id[bit];
         soff[j][bit] = id[bit] * sstride;
         yoff[j][bit] = o * ystride;
         ps[j][bit] = a.post[j][o];
       }
-      sstride *= j == D - 1 ? hl : n;
+      sstride *= j == D - 1 ? static_cast<I>(hl) : n;
       ystride *= n;
     }
     const cx<T>* Vb = V + b * half;
@@ -407,7 +415,7 @@ __global__ void nd_post(const cx<T>* __restrict__ V, T* __restrict__ y, NdArgs<T
       // last-axis bit set with n - k > n/2: the conjugate of the point with every index reflected (bit clear)
       const bool conj = ((p >> (D - 1)) & 1) && distinct[D - 1];
       const int q = conj ? p ^ (P - 1) : p;
-      i64 off = 0;
+      I off = 0;
 #pragma unroll
       for (int j = 0; j < D; ++j) off += soff[j][(q >> j) & 1];
       v[p] = conj ? cconj(Vb[off]) : Vb[off];
@@ -428,7 +436,7 @@ __global__ void nd_post(const cx<T>* __restrict__ V, T* __restrict__ y, NdArgs<T
 #pragma unroll
     for (int p = 0; p < P; ++p) {
       bool write = true;
-      i64 off = 0;
+      I off = 0;
       T scale = T(1);
 #pragma unroll
       for (int j = 0; j < D; ++j) {
@@ -443,7 +451,7 @@ __global__ void nd_post(const cx<T>* __restrict__ V, T* __restrict__ y, NdArgs<T
 }
 
 // Inverse preprocess: the D-dimensional DCT-III/DST-III input -> the half spectrum of its reordered output.
-template <class T, int D>
+template <class T, int D, class I = i64>
 __global__ void nd_pre(const T* __restrict__ x, cx<T>* __restrict__ V, NdArgs<T, D> a) {
   constexpr int P = 1 << D;
   const i64 hl = a.n[D - 1] / 2 + 1;
@@ -452,36 +460,36 @@ __global__ void nd_pre(const T* __restrict__ x, cx<T>* __restrict__ V, NdArgs<T,
   for (int j = 0; j < D; ++j) vol *= a.n[j];
 #pragma unroll
   for (int j = 0; j < D - 1; ++j) half *= a.n[j];
-  nd_groups<D>(a.n, a.batch, [&](i64 b, const i64* k) {
+  nd_groups<D>(a.n, a.batch, [&](i64 b, const NdIndex<D> k) {
     // per axis and bit: the input index k or n - k ("n" for k = 0: C = 0), its offset and pre factor; the twiddle
     // conj w(k) (conj w(n - k) = i w(k))
-    i64 xoff[D][2], soff[D][2];
+    I xoff[D][2], soff[D][2];
     cx<T> w[D];
     T ps[D][2];
     bool distinct[D];
-    i64 xstride = 1, sstride = 1;
+    I xstride = 1, sstride = 1;
 #pragma unroll
     for (int j = D - 1; j >= 0; --j) {
-      const i64 n = a.n[j];
-      const i64 id[2] = {k[j], n - k[j]};
-      distinct[j] = k[j] != 0 && 2 * k[j] != n;
-      w[j] = a.w[j][k[j]];
+      const I n = static_cast<I>(a.n[j]), kj = static_cast<I>(k.k[j]);
+      const I id[2] = {kj, n - kj};
+      distinct[j] = kj != 0 && 2 * kj != n;
+      w[j] = a.w[j][kj];
 #pragma unroll
       for (int bit = 0; bit < 2; ++bit) {
-        const i64 c = id[bit] == n ? 0 : id[bit];  // clamped (the value is zero)
-        const i64 m = a.dst[j] ? n - 1 - c : c;
+        const I c = id[bit] == n ? I(0) : id[bit];  // clamped (the value is zero)
+        const I m = a.dst[j] ? n - 1 - c : c;
         xoff[j][bit] = m * xstride;
         soff[j][bit] = c * sstride;
         ps[j][bit] = id[bit] == n ? T(0) : a.pre[j][m];
       }
       xstride *= n;
-      sstride *= j == D - 1 ? hl : n;
+      sstride *= j == D - 1 ? static_cast<I>(hl) : n;
     }
     const T* xb = x + b * vol;
     cx<T> v[P];
 #pragma unroll
     for (int p = 0; p < P; ++p) {
-      i64 off = 0;
+      I off = 0;
       T scale = T(1);
 #pragma unroll
       for (int j = 0; j < D; ++j) {
@@ -506,7 +514,7 @@ __global__ void nd_pre(const T* __restrict__ x, cx<T>* __restrict__ V, NdArgs<T,
 #pragma unroll
     for (int p = 0; p < P / 2; ++p) {  // the last axis' bit clear: k_last <= n/2 is stored
       bool write = true;
-      i64 off = soff[D - 1][0];
+      I off = soff[D - 1][0];
 #pragma unroll
       for (int j = 0; j < D - 1; ++j) {
         const int bit = (p >> j) & 1;
