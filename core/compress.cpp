@@ -5,6 +5,10 @@
 #include <cmath>
 #include <string>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/error.hpp"
 
 namespace dct::core {
@@ -190,12 +194,39 @@ double blockiness_any(const T* data, std::int64_t h, std::int64_t w, std::int64_
                                                : blockiness_of(data, h, w, channels);
 }
 
-// Per-channel sums of |a[k] - b[k]| over n interleaved bytes of `channels` channels (a[0] of channel 0): 48 lanes
-// (a multiple of 1, 2, 3 and 4 channels) summed in int32 per block of rows of lanes, then added to sum[channel].
+// Per-channel sums of |a[k] - b[k]| over n interleaved bytes of `channels` channels (a[0] of channel 0), exactly: one
+// channel by SSE2's sums of absolute differences (16 bytes an instruction); several by 48 lanes (a multiple of 1, 2, 3
+// and 4 channels), each |difference| taken bytewise and summed in 16 bits for at most 257 chunks (257 · 255 < 2^16,
+// SSE2), or in int32 without SSE2, then added to sum[channel]. The report's blockiness spent 10 ms of a 1080p photo
+// in the portable loop on two cores.
 void abs_diff_channels(const std::uint8_t* a, const std::uint8_t* b, std::int64_t n, std::int64_t channels,
                        std::int64_t* sum) {
   constexpr int kLanes = 48;
   std::int64_t k = 0;
+#if defined(__SSE2__)
+  const auto load = [](const std::uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); };
+  if (channels == 1) {
+    __m128i acc = _mm_setzero_si128();  // two 64-bit sums
+    for (; k + 16 <= n; k += 16) acc = _mm_add_epi64(acc, _mm_sad_epu8(load(a + k), load(b + k)));
+    sum[0] += _mm_cvtsi128_si64(acc) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(acc, acc));
+  } else {
+    const __m128i zero = _mm_setzero_si128();
+    while (k + kLanes <= n) {
+      __m128i acc[6] = {zero, zero, zero, zero, zero, zero};  // 16-bit sums of lanes 8j .. 8j+7
+      const std::int64_t end = std::min(n - (n - k) % kLanes, k + kLanes * std::int64_t{257});
+      for (; k < end; k += kLanes)
+        for (int v = 0; v < 3; ++v) {
+          const __m128i x = load(a + k + 16 * v), y = load(b + k + 16 * v);
+          const __m128i d = _mm_or_si128(_mm_subs_epu8(x, y), _mm_subs_epu8(y, x));
+          acc[2 * v] = _mm_add_epi16(acc[2 * v], _mm_unpacklo_epi8(d, zero));
+          acc[2 * v + 1] = _mm_add_epi16(acc[2 * v + 1], _mm_unpackhi_epi8(d, zero));
+        }
+      alignas(16) std::uint16_t lanes[kLanes];
+      for (int j = 0; j < 6; ++j) _mm_store_si128(reinterpret_cast<__m128i*>(lanes + 8 * j), acc[j]);
+      for (int l = 0; l < kLanes; ++l) sum[l % channels] += lanes[l];
+    }
+  }
+#else
   while (k + kLanes <= n) {
     std::int32_t acc[kLanes] = {};
     const std::int64_t end = std::min(n - (n - k) % kLanes, k + kLanes * std::int64_t{4096});  // 4096 · 255 < 2^31
@@ -206,6 +237,7 @@ void abs_diff_channels(const std::uint8_t* a, const std::uint8_t* b, std::int64_
       }
     for (int l = 0; l < kLanes; ++l) sum[l % channels] += acc[l];
   }
+#endif
   for (; k < n; ++k) sum[k % channels] += std::abs(std::int32_t{a[k]} - std::int32_t{b[k]});
 }
 
@@ -215,25 +247,28 @@ double blockiness8(const std::uint8_t* s, std::int64_t h, std::int64_t w, std::i
   if (channels < 1 || channels > 4 || (h < 9 && w < 9)) return 0;
   const std::int64_t c = channels, stride = w * c;
   std::int64_t edge[4] = {}, inner[4] = {}, ne = 0, ni = 0;
-  for (std::int64_t i = 0; i < h && w > 1; ++i) {  // horizontal pairs (j-1, j); edges at j = 8, 16, ...
+  // One sweep down the rows (row i-1 still in cache for the vertical pairs): integer sums, exact in any order.
+  for (std::int64_t i = 0; i < h; ++i) {
     const std::uint8_t* row = s + i * stride;
-    std::int64_t all[4] = {};
-    abs_diff_channels(row + c, row, (w - 1) * c, c, all);
-    for (std::int64_t j = 8; j < w; j += 8)
-      for (std::int64_t q = 0; q < c; ++q) {
-        const std::int64_t d = std::abs(std::int32_t{row[j * c + q]} - std::int32_t{row[(j - 1) * c + q]});
-        edge[q] += d;
-        all[q] -= d;
-      }
-    for (std::int64_t q = 0; q < c; ++q) inner[q] += all[q];
-    ne += (w - 1) / 8;
-    ni += (w - 1) - (w - 1) / 8;
-  }
-  for (std::int64_t i = 1; i < h; ++i) {  // vertical pairs (i-1, i); edges at i = 8, 16, ...
-    std::int64_t v[4] = {};
-    abs_diff_channels(s + i * stride, s + (i - 1) * stride, stride, c, v);
-    for (std::int64_t q = 0; q < c; ++q) (i % 8 == 0 ? edge : inner)[q] += v[q];
-    (i % 8 == 0 ? ne : ni) += w;
+    if (w > 1) {  // horizontal pairs (j-1, j); edges at j = 8, 16, ...
+      std::int64_t all[4] = {};
+      abs_diff_channels(row + c, row, (w - 1) * c, c, all);
+      for (std::int64_t j = 8; j < w; j += 8)
+        for (std::int64_t q = 0; q < c; ++q) {
+          const std::int64_t d = std::abs(std::int32_t{row[j * c + q]} - std::int32_t{row[(j - 1) * c + q]});
+          edge[q] += d;
+          all[q] -= d;
+        }
+      for (std::int64_t q = 0; q < c; ++q) inner[q] += all[q];
+      ne += (w - 1) / 8;
+      ni += (w - 1) - (w - 1) / 8;
+    }
+    if (i > 0) {  // vertical pairs (i-1, i); edges at i = 8, 16, ...
+      std::int64_t v[4] = {};
+      abs_diff_channels(row, row - stride, stride, c, v);
+      for (std::int64_t q = 0; q < c; ++q) (i % 8 == 0 ? edge : inner)[q] += v[q];
+      (i % 8 == 0 ? ne : ni) += w;
+    }
   }
   double total = 0;  // blockiness_int's order: per channel, then ÷ channels
   for (std::int64_t q = 0; q < c; ++q)

@@ -265,10 +265,30 @@ std::int64_t rgb_sse_row8(const std::uint8_t* y, const std::uint8_t* cb, const s
   return total;
 }
 
+void rgb_row8(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n, bool half,
+              std::uint8_t* r, std::uint8_t* g, std::uint8_t* b) {
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const std::int64_t k = half ? i / 2 : i;
+    __m256 R, G, B, near;
+    rgb8(y + i, cb + k, cr + k, half, R, G, B, near);
+    if (_mm256_movemask_ps(near) != 0) {
+      portable_stages().rgb_row8(y + i, cb + k, cr + k, 8, half, r + i, g + i, b + i);
+      continue;
+    }
+    store_bytes8(r + i, R);
+    store_bytes8(g + i, G);
+    store_bytes8(b + i, B);
+  }
+  if (i < n)
+    portable_stages().rgb_row8(y + i, cb + (half ? i / 2 : i), cr + (half ? i / 2 : i), n - i, half, r + i, g + i,
+                               b + i);
+}
+
 }  // namespace
 
 const Stages& avx2_stages() {
-  static const Stages s{ycc_row, block, rgb_row, block2, ycc_row8, rgb_sse_row8};
+  static const Stages s{ycc_row, block, rgb_row, block2, ycc_row8, rgb_sse_row8, rgb_row8};
   return s;
 }
 

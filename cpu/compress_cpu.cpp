@@ -180,13 +180,12 @@ class CpuCompressor final : public core::Compressor {
     // rgb_row's, the planar route's image), measured after the loop by core::blockiness8_planes. On planes: the image
     // (the caller measures it).
     const bool blocky = keep && r.blockiness && !planar && !image;
+    const jpeg::Stages& st = jpeg::stages();
     const std::unique_ptr<std::uint8_t[]> rec8(blocky ? new std::uint8_t[static_cast<std::size_t>(hw * np)] : nullptr);
-    const auto put_rec8 = [&](std::int64_t y, const float* rgb) {  // rgb: R, G, B rows of w values
-      for (int c = 0; c < 3; ++c) {
-        const float* f = rgb + c * w;
-        std::uint8_t* d = rec8.get() + c * hw + y * w;
-        for (std::int64_t x = 0; x < w; ++x) d[x] = static_cast<std::uint8_t>(f[x]);
-      }
+    const auto put_rec8 = [&](std::int64_t y, const std::uint8_t* yr, const std::uint8_t* cb, const std::uint8_t* cr,
+                              bool half) {  // row y of the planes from its Y, Cb, Cr samples
+      std::uint8_t* const d = rec8.get() + y * w;
+      st.rgb_row8(yr, cb, cr, w, half, d, d + hw, d + 2 * hw);
     };
     // `fancy`: the reconstructed luma and the reconstructed (downsampled) chroma planes of the whole image, row
     // stride xw, for the second pass.
@@ -198,7 +197,6 @@ class CpuCompressor final : public core::Compressor {
     constexpr int kBins = 8192, kZero = kBins / 2;  // |q| <= 1025 (|F| <= 1024, Q >= 1)
     std::vector<std::int64_t> hist(kBins, 0);
     const int threads = static_cast<int>(std::min<std::int64_t>(detail::thread_count(), strips));
-    const jpeg::Stages& st = jpeg::stages();
     using Clock = std::chrono::steady_clock;
     double busy_all[3] = {0, 0, 0};
     const double setup_ms = sw.elapsed_ms();  // the result's buffers
@@ -283,10 +281,7 @@ class CpuCompressor final : public core::Compressor {
           else
             th_sse += st.rgb_sse_row8(r0, cb, cr, w, s420, s0);
           if (blocky && np == 1) std::memcpy(rec8.get() + (y0 + i) * w, r0, static_cast<std::size_t>(w));
-          if (blocky && np == 3) {
-            st.rgb_row(r0, cb, cr, w, s420, back.data(), back.data() + w, back.data() + 2 * w);
-            put_rec8(y0 + i, back.data());
-          }
+          if (blocky && np == 3) put_rec8(y0 + i, r0, cb, cr, s420);
         }
         for (std::int64_t i = 0; planar && (image || (measured && !fancy)) && i < mcu && y0 + i < h; ++i) {  // to RGB
           const std::int64_t t = (y0 + i) * w;
@@ -320,7 +315,7 @@ class CpuCompressor final : public core::Compressor {
 #pragma omp parallel num_threads(threads) reduction(+ : sse)
       {
         std::vector<std::uint8_t> up(static_cast<std::size_t>(2 * w));
-        std::vector<float> back(planar || blocky ? static_cast<std::size_t>(3 * w) : 0);
+        std::vector<float> back(planar ? static_cast<std::size_t>(3 * w) : 0);
 #pragma omp for schedule(static)
         for (std::int64_t y = 0; y < h; ++y) {
           const std::int64_t cy = y / 2,
@@ -330,10 +325,7 @@ class CpuCompressor final : public core::Compressor {
           const std::uint8_t* yr = rec_y.get() + y * xw;
           if (!planar) {
             sse += st.rgb_sse_row8(yr, up.data(), up.data() + w, w, false, src8 + y * w * 3);
-            if (blocky) {
-              st.rgb_row(yr, up.data(), up.data() + w, w, false, back.data(), back.data() + w, back.data() + 2 * w);
-              put_rec8(y, back.data());
-            }
+            if (blocky) put_rec8(y, yr, up.data(), up.data() + w, false);
           } else {
             st.rgb_row(yr, up.data(), up.data() + w, w, false, back.data(), back.data() + w, back.data() + 2 * w);
             for (int pl = 0; pl < 3; ++pl) sse += squared_error(back.data() + pl * w, src + pl * hw + y * w, w);

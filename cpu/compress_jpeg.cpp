@@ -94,10 +94,21 @@ std::int64_t rgb_sse_row8(const std::uint8_t* y, const std::uint8_t* cb, const s
   return s;
 }
 
+void rgb_row8(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n, bool half,
+              std::uint8_t* r, std::uint8_t* g, std::uint8_t* b) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t k = half ? i / 2 : i;
+    const auto rgb = core::ycc_to_rgb(y[i], cb[k], cr[k]);
+    r[i] = static_cast<std::uint8_t>(rgb[0]);
+    g[i] = static_cast<std::uint8_t>(rgb[1]);
+    b[i] = static_cast<std::uint8_t>(rgb[2]);
+  }
+}
+
 }  // namespace
 
 const Stages& portable_stages() {
-  static const Stages s{ycc_row, block, rgb_row, block2, ycc_row8, rgb_sse_row8};
+  static const Stages s{ycc_row, block, rgb_row, block2, ycc_row8, rgb_sse_row8, rgb_row8};
   return s;
 }
 

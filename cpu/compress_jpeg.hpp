@@ -29,6 +29,9 @@ struct Stages {
   // The sum over n pixels and their three channels of (rgb_row's R, G, B − the interleaved 8-bit `rgb`)^2, exactly.
   std::int64_t (*rgb_sse_row8)(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n,
                                bool half, const std::uint8_t* rgb);
+  // rgb_row's R, G, B as 8-bit samples (the report's reconstruction planes).
+  void (*rgb_row8)(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n, bool half,
+                   std::uint8_t* r, std::uint8_t* g, std::uint8_t* b);
 };
 
 const Stages& portable_stages();

@@ -133,7 +133,8 @@ TEST_CASE("compress cpu: jpeg at quality 100 is near lossless, the transform bac
 
 // The jpeg block loop's stages (cpu/compress_jpeg.hpp): the AVX2 ones give the portable ones' bits, and those are
 // the definitions (math::jpeg's colour conversion on all 2^24 colours, from f32 planes and from interleaved 8-bit
-// samples; core::ycc_to_rgb on all 2^24 samples, and the squared error against 8-bit samples).
+// samples; core::ycc_to_rgb on all 2^24 samples, as f32 and as 8-bit planes, and the squared error against 8-bit
+// samples).
 TEST_CASE("compress cpu: the jpeg stages, AVX2 and portable, are bit-identical to the definitions", "[compress]") {
   const cpu::jpeg::Stages& port = cpu::jpeg::portable_stages();
   const cpu::jpeg::Stages& fast = cpu::jpeg::stages();
@@ -158,6 +159,17 @@ TEST_CASE("compress cpu: the jpeg stages, AVX2 and portable, are bit-identical t
         bad_def += o2[k * kRow + i] != want[k];
       }
     }
+    // rgb_row8 (8-bit planes): rgb_row's values, 4:4:4 and 4:2:0 (odd lengths: the tails).
+    for (const bool half : {false, true}) {
+      const std::int64_t m = half ? n - 5 : n;
+      port.rgb_row(y1.data(), cb1.data(), cr1.data(), m, half, o2.data(), o2.data() + kRow, o2.data() + 2 * kRow);
+      for (const cpu::jpeg::Stages* st : {&fast, &port}) {
+        st->rgb_row8(y1.data(), cb1.data(), cr1.data(), m, half, y2.data(), cb2.data(), cr2.data());
+        for (std::int64_t i = 0; i < m; ++i)
+          bad_rgb += y2[i] != o2[i] || cb2[i] != o2[kRow + i] || cr2[i] != o2[2 * kRow + i];
+      }
+    }
+    port.rgb_row(y1.data(), cb1.data(), cr1.data(), n, false, o2.data(), o2.data() + kRow, o2.data() + 2 * kRow);
     // The 8-bit interleaved source's error: the sum of the squares of rgb_row's output against a shifted copy of
     // the colours (so that the differences span -255..255), over the whole row and over odd pieces of it.
     for (std::int64_t i = 0; i < n; ++i)

@@ -296,7 +296,8 @@ void nd_case(bool forward, const i64 (&n)[D], unsigned dst_mask, i64 batch) {
     std::vector<cx<T>> spec64(spec.size(), cx<T>{T(NAN), T(NAN)});
     nd_pre<T, D, i64>(xin.data(), spec64.data(), a);
     for (std::size_t i = 0; i < spec.size(); ++i)
-      if (std::memcmp(&spec[i], &spec64[i], sizeof(cx<T>)) != 0 && !(std::isnan(spec[i].x) && std::isnan(spec64[i].x))) {
+      if (std::memcmp(&spec[i], &spec64[i], sizeof(cx<T>)) != 0 &&
+          !(std::isnan(spec[i].x) && std::isnan(spec64[i].x))) {
         report(false, "nd_pre: 32-bit and 64-bit offsets differ", 0);
         return;
       }
