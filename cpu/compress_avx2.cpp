@@ -190,24 +190,39 @@ inline void rgb8(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8
   B = floor_clamp(_mm256_add_ps(_mm256_add_ps(Y, _mm256_mul_ps(_mm256_set1_ps(float(kBCb)), Cb)), h), near);
 }
 
-void rgb_row(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n, bool half, float* r,
-             float* g, float* b) {
+// rgb_row's loop for an output type: store(p, v) writes eight lanes; groups near a rounding boundary and the tail
+// go to the portable stage `exact`.
+template <class Out, class Store>
+void rgb_rows(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n, bool half, Out* r,
+              Out* g, Out* b, Store store,
+              void (*exact)(const std::uint8_t*, const std::uint8_t*, const std::uint8_t*, std::int64_t, bool, Out*,
+                            Out*, Out*)) {
   std::int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const std::int64_t k = half ? i / 2 : i;
     __m256 R, G, B, near;
     rgb8(y + i, cb + k, cr + k, half, R, G, B, near);
     if (_mm256_movemask_ps(near) != 0) {
-      portable_stages().rgb_row(y + i, cb + k, cr + k, 8, half, r + i, g + i, b + i);
+      exact(y + i, cb + k, cr + k, 8, half, r + i, g + i, b + i);
       continue;
     }
-    _mm256_storeu_ps(r + i, R);
-    _mm256_storeu_ps(g + i, G);
-    _mm256_storeu_ps(b + i, B);
+    store(r + i, R);
+    store(g + i, G);
+    store(b + i, B);
   }
-  if (i < n)
-    portable_stages().rgb_row(y + i, cb + (half ? i / 2 : i), cr + (half ? i / 2 : i), n - i, half, r + i, g + i,
-                              b + i);
+  if (i < n) exact(y + i, cb + (half ? i / 2 : i), cr + (half ? i / 2 : i), n - i, half, r + i, g + i, b + i);
+}
+
+void rgb_row(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n, bool half, float* r,
+             float* g, float* b) {
+  rgb_rows(
+      y, cb, cr, n, half, r, g, b, [](float* p, __m256 v) { _mm256_storeu_ps(p, v); }, portable_stages().rgb_row);
+}
+
+void rgb_row8(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n, bool half,
+              std::uint8_t* r, std::uint8_t* g, std::uint8_t* b) {
+  rgb_rows(
+      y, cb, cr, n, half, r, g, b, [](std::uint8_t* p, __m256 v) { store_bytes8(p, v); }, portable_stages().rgb_row8);
 }
 
 void ycc_row8(const std::uint8_t* rgb, std::int64_t n, std::uint8_t* y, std::uint8_t* cb, std::uint8_t* cr) {
@@ -263,26 +278,6 @@ std::int64_t rgb_sse_row8(const std::uint8_t* y, const std::uint8_t* cb, const s
     total += portable_stages().rgb_sse_row8(y + i, cb + (half ? i / 2 : i), cr + (half ? i / 2 : i), n - i, half,
                                             rgb + 3 * i);
   return total;
-}
-
-void rgb_row8(const std::uint8_t* y, const std::uint8_t* cb, const std::uint8_t* cr, std::int64_t n, bool half,
-              std::uint8_t* r, std::uint8_t* g, std::uint8_t* b) {
-  std::int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const std::int64_t k = half ? i / 2 : i;
-    __m256 R, G, B, near;
-    rgb8(y + i, cb + k, cr + k, half, R, G, B, near);
-    if (_mm256_movemask_ps(near) != 0) {
-      portable_stages().rgb_row8(y + i, cb + k, cr + k, 8, half, r + i, g + i, b + i);
-      continue;
-    }
-    store_bytes8(r + i, R);
-    store_bytes8(g + i, G);
-    store_bytes8(b + i, B);
-  }
-  if (i < n)
-    portable_stages().rgb_row8(y + i, cb + (half ? i / 2 : i), cr + (half ? i / 2 : i), n - i, half, r + i, g + i,
-                               b + i);
 }
 
 }  // namespace
