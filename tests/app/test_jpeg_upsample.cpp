@@ -87,8 +87,12 @@ TEST_CASE("compress .jpg 4:2:0: h2v2_fancy_row is libjpeg-turbo's fancy upsampli
            {301, 453}, {64, 48}, {17, 9}, {33, 17}, {1, 1}, {3, 5}, {4, 4}, {5, 3}, {2, 7}, {6, 1}, {9, 31}}) {
     INFO(w << "x" << h);
     const std::string png = dir.file("in.png"), jpg = dir.file("out.jpg");
-    REQUIRE(run_cmd("convert " + q(source_dir() + "/data/astronaut.png") + " -resize " + std::to_string(w) + "x" +
-                    std::to_string(h) + "! -depth 8 PNG24:" + q(png))
+    // The photograph resized to w x h (Pillow, of scripts/setup.sh's packages), 8-bit RGB.
+    REQUIRE(run_cmd(q(python()) + " -c " +
+                    q("from PIL import Image; Image.open('" + source_dir() +
+                      "/data/astronaut.png').convert('RGB')"
+                      ".resize((" +
+                      std::to_string(w) + ", " + std::to_string(h) + "), Image.LANCZOS).save('" + png + "')"))
                 .code == 0);
     REQUIRE(run_dctool("-q compress " + q(png) + " -o " + q(jpg) + " --sampling 420 --quality 40").code == 0);
     const std::string bytes = slurp(jpg);
