@@ -205,8 +205,8 @@ class CpuCompressor final : public core::Compressor {
     {
       std::vector<std::int64_t> th(kBins, 0);
       std::vector<std::uint8_t> cv(static_cast<std::size_t>(3 * mcu * xw)), rec(static_cast<std::size_t>(3 * mcu * xw));
-      std::vector<std::uint8_t> ds(static_cast<std::size_t>(2 * 8 * cw));    // 4:2:0's Cb, Cr
-      std::vector<float> back(image ? 0 : static_cast<std::size_t>(3 * w));  // one row back in RGB, when no image
+      std::vector<std::uint8_t> ds(static_cast<std::size_t>(2 * 8 * cw));               // 4:2:0's Cb, Cr
+      std::vector<float> back(planar && !image ? static_cast<std::size_t>(3 * w) : 0);  // a planar row in RGB, no image
       std::int64_t th_sse = 0;
       double busy[3] = {0, 0, 0};  // this thread's seconds in prepare, blocks, finish
       std::int16_t scratch[128];
