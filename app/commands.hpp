@@ -27,7 +27,7 @@ struct GlobalOptions {
 
 struct InputOptions {
   std::string shape;  // raw inputs: HxW
-  std::string dtype;  // raw inputs: f32|f64|u8|u16|i16|i32
+  std::string dtype;  // raw inputs: f32|f64|u8|u16|i16|i32|… (core/formats.cpp)
 };
 
 // What the chosen subcommand does once the whole command line is parsed; returns the exit code.

@@ -31,7 +31,8 @@ const CLI::Validator& non_negative() {
 
 void add_input_options(CLI::App* c, InputOptions& in) {
   c->add_option("--shape", in.shape, "raw input shape HxW");
-  c->add_option("--dtype", in.dtype, "raw input dtype (f32|f64|u8|u16|i16|i32); default from the extension");
+  c->add_option("--dtype", in.dtype,
+                "raw input dtype (f32|f64|u8|u16|i16|i32|…, as .npy reads); default from the extension");
 }
 
 }  // namespace dct::app

@@ -29,7 +29,7 @@ namespace {
 
 // ---- element types ---------------------------------------------------------------------------------
 
-enum class Dtype { kF32, kF64, kU8, kU16, kI16, kI32 };
+enum class Dtype { kF32, kF64, kU8, kU16, kI16, kI32, kI8, kU32, kI64, kU64, kF16, kBool };
 
 struct DtypeInfo {
   Dtype id;
@@ -39,14 +39,28 @@ struct DtypeInfo {
   std::size_t size;
 };
 
-constexpr std::array<DtypeInfo, 6> kDtypes{{
+// In the order of Dtype. int8 has no short name: numpy's 'i8' is int64.
+constexpr std::array<DtypeInfo, 12> kDtypes{{
     {Dtype::kF32, "f32", "float32", "f4", 4},
     {Dtype::kF64, "f64", "float64", "f8", 8},
     {Dtype::kU8, "u8", "uint8", "u1", 1},
     {Dtype::kU16, "u16", "uint16", "u2", 2},
     {Dtype::kI16, "i16", "int16", "i2", 2},
     {Dtype::kI32, "i32", "int32", "i4", 4},
+    {Dtype::kI8, "int8", "int8", "i1", 1},
+    {Dtype::kU32, "u32", "uint32", "u4", 4},
+    {Dtype::kI64, "i64", "int64", "i8", 8},
+    {Dtype::kU64, "u64", "uint64", "u8", 8},
+    {Dtype::kF16, "f16", "float16", "f2", 2},
+    {Dtype::kBool, "bool", "bool", "b1", 1},
 }};
+
+// "f32|f64|…" (the --dtype names) or "float32, float64, …" (numpy's).
+std::string dtype_list(bool numpy) {
+  std::string out;
+  for (const auto& d : kDtypes) out += (out.empty() ? "" : numpy ? ", " : "|") + std::string(numpy ? d.numpy : d.name);
+  return out;
+}
 
 const DtypeInfo& info(Dtype d) { return kDtypes[static_cast<std::size_t>(d)]; }
 
@@ -55,7 +69,7 @@ Dtype dtype_of(Precision p) { return p == Precision::kF32 ? Dtype::kF32 : Dtype:
 Dtype parse_dtype(const std::string& s) {
   for (const auto& d : kDtypes)
     if (s == d.name || s == d.numpy) return d.id;
-  throw Error(ErrorCode::kUsage, "invalid --dtype '" + s + "' (expected f32|f64|u8|u16|i16|i32)");
+  throw Error(ErrorCode::kUsage, "invalid --dtype '" + s + "' (expected " + dtype_list(false) + ")");
 }
 
 // Whether a file's values of `d` are the bytes of single-channel `t` (little-endian host, same float type): then
@@ -63,6 +77,19 @@ Dtype parse_dtype(const std::string& s) {
 bool same_layout(Dtype d, const HostTensor& t) {
   return std::endian::native == std::endian::little && t.channels() == 1 && d == dtype_of(t.precision());
 }
+
+// numpy's float16 (IEEE binary16), converted exactly.
+struct Half {
+  std::uint16_t bits;
+  explicit operator double() const {
+    const int e = (bits >> 10) & 0x1f, m = bits & 0x3ff;
+    const double sign = (bits & 0x8000) != 0 ? -1.0 : 1.0;
+    if (e == 0) return sign * std::ldexp(m, -24);
+    if (e == 31) return m != 0 ? std::nan("") : sign * HUGE_VAL;
+    return sign * std::ldexp(m + 1024, e - 25);
+  }
+  explicit operator float() const { return static_cast<float>(static_cast<double>(*this)); }
+};
 
 template <class T>
 T load_le(const unsigned char* p) {
@@ -118,6 +145,18 @@ void decode_chunk_to(Dtype d, const unsigned char* src, std::int64_t n, std::int
       return decode_chunk<Out, std::int16_t>(src, n, first, channels, plane, dst);
     case Dtype::kI32:
       return decode_chunk<Out, std::int32_t>(src, n, first, channels, plane, dst);
+    case Dtype::kI8:
+      return decode_chunk<Out, std::int8_t>(src, n, first, channels, plane, dst);
+    case Dtype::kU32:
+      return decode_chunk<Out, std::uint32_t>(src, n, first, channels, plane, dst);
+    case Dtype::kI64:
+      return decode_chunk<Out, std::int64_t>(src, n, first, channels, plane, dst);
+    case Dtype::kU64:
+      return decode_chunk<Out, std::uint64_t>(src, n, first, channels, plane, dst);
+    case Dtype::kF16:
+      return decode_chunk<Out, Half>(src, n, first, channels, plane, dst);
+    case Dtype::kBool:  // numpy stores False / True as the bytes 0 / 1
+      return decode_chunk<Out, std::uint8_t>(src, n, first, channels, plane, dst);
   }
 }
 
@@ -464,8 +503,7 @@ Dtype npy_dtype(const std::string& descr) {
       if (order == '>' && d.size > 1) throw Error(ErrorCode::kInput, "unsupported dtype '" + descr + "' (big-endian)");
     }
   }
-  throw Error(ErrorCode::kInput,
-              "unsupported dtype '" + descr + "' (expected float32, float64, uint8, uint16, int16 or int32)");
+  throw Error(ErrorCode::kInput, "unsupported dtype '" + descr + "' (expected " + dtype_list(true) + ")");
 }
 
 // ---- text ----------------------------------------------------------------------------------------------

@@ -472,10 +472,19 @@ def make_npy():
     add("npy_header_no_newline.npy", npy(hdr("<f4", "(3, 4)"), v, pad=False), "any", "header not padded or ended")
     add("npy_dtype_missing.npy", npy("{'fortran_order': False, 'shape': (3, 4), }", v), "err3", "no descr")
     add("npy_shape_missing.npy", npy("{'descr': '<f4', 'fortran_order': False, }", v), "err3", "no shape")
-    for name, descr in (("complex", "<c8"), ("object", "|O"), ("unicode", "<U3"), ("bool", "|b1"),
-                        ("f16", "<f2"), ("u64", "<u8"), ("bad", "<x9"), ("struct", "[('a', '<f4')]")):
+    for name, descr in (("complex", "<c8"), ("object", "|O"), ("unicode", "<U3"), ("datetime", "<M8[ns]"),
+                        ("bytes", "|S4"), ("bad", "<x9"), ("struct", "[('a', '<f4')]")):
         add("npy_dtype_%s.npy" % name, npy(hdr(descr, "(3, 4)").replace("'[", "[").replace("]'", "]"),
                                            v * 2), "err", "dtype %s" % descr)
+    # numpy's other integer, float16 and bool arrays are read (numpy's default integer is int64).
+    add("npy_dtype_int64.npy", npy(hdr("<i8", "(3, 4)"), struct.pack("<12q", *[(-1) ** i * 7 ** i for i in range(12)])),
+        "ok", "int64")
+    add("npy_dtype_u64_max.npy", npy(hdr("<u8", "(2, 2)"), struct.pack("<4Q", 0, 1, 2 ** 63, 2 ** 64 - 1)), "ok",
+        "uint64 up to 2^64-1")
+    add("npy_dtype_f16.npy", npy(hdr("<f2", "(2, 3)"), struct.pack("<6H", 0x0001, 0x3c00, 0x7bff, 0xfbff, 0x8000, 0x3555)),
+        "ok", "float16: subnormal, 1, +-65504, -0, 1/3")
+    add("npy_dtype_f16_inf.npy", npy(hdr("<f2", "(1, 2)"), struct.pack("<2H", 0x3c00, 0x7c00)), "err3", "float16 Inf")
+    add("npy_dtype_bool.npy", npy(hdr("|b1", "(2, 3)"), bytes([0, 1, 1, 0, 0, 1])), "ok", "bool")
     add("npy_dtype_bigendian_f4.npy", npy(hdr(">f4", "(3, 4)"), struct.pack(">12f", *range(12))), "any",
         "big-endian float32")
     add("npy_huge_shape.npy", npy(hdr("<f4", "(100000, 100000)"), v), "err3", "shape 100000^2 with 48 bytes")

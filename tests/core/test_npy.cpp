@@ -67,13 +67,20 @@ vals = {
     'uint16': [0, 1, 255, 256, 1000, 32767, 32768, 65534, 65535, 9, 10, 11, 12, 13, 14],
     'int16': [-32768, -32767, -1, 0, 1, 32767, -300, 300, 5, 6, 7, 8, 9, 10, 11],
     'int32': [-2147483648, 2147483647, -1, 0, 1, 65536, -65536, 123456789, 5, 6, 7, 8, 9, 10, 11],
+    'int8': [-128, -127, -1, 0, 1, 127, 100, -100, 5, 6, 7, 8, 9, 10, 11],
+    'uint32': [0, 1, 65535, 65536, 2**31, 2**32 - 1, 123456789, 7, 8, 9, 10, 11, 12, 13, 14],
+    'int64': [-2**63, 2**63 - 1, -1, 0, 1, 2**40 + 1, -2**53, 123456789012, 5, 6, 7, 8, 9, 10, 11],
+    'uint64': [0, 1, 2**64 - 1, 2**63, 2**53, 12345678901234, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+    'float16': [0.0, -0.0, 1.0, -2.5, 65504.0, -65504.0, 2.0**-24, 2.0**-14, 1.0 / 3, 0.1, 1000.5, 3, 4, 5, 6],
+    'bool': [True, False, True, True, False, False, True, False, True, False, True, False, True, False, True],
 }
 for name, v in vals.items():
     a = np.array(v).astype(name).reshape(3, 5)
     np.save(os.path.join(d, name + '.npy'), a)
     a.astype('<f8').tofile(os.path.join(d, name + '.expect'))
 )PY") == 0);
-  for (const char* name : {"float32", "float64", "uint8", "uint16", "int16", "int32"}) {
+  for (const char* name : {"float32", "float64", "uint8", "uint16", "int16", "int32", "int8", "uint32", "int64",
+                           "uint64", "float16", "bool"}) {
     INFO(name);
     const std::vector<double> expect = read_f64_file(dir.file(std::string(name) + ".expect"));
     REQUIRE(expect.size() == 15);
@@ -266,9 +273,10 @@ import numpy as np, os, sys
 d = sys.argv[1]
 a = np.arange(6).reshape(2, 3)
 np.save(os.path.join(d, 'c8.npy'), a.astype('<c8'))
-np.save(os.path.join(d, 'b1.npy'), a > 2)
-np.save(os.path.join(d, 'i8.npy'), a.astype('<i8'))
+np.save(os.path.join(d, 'u3.npy'), a.astype('<U3'))
+np.save(os.path.join(d, 'm8.npy'), a.astype('<M8[ns]'))
 np.save(os.path.join(d, 'be.npy'), a.astype('>f4'))
+np.save(os.path.join(d, 'be8.npy'), a.astype('>i8'))
 np.save(os.path.join(d, 'fortran.npy'), np.asfortranarray(a.astype('<f4')))
 np.save(os.path.join(d, 'obj.npy'), np.array([[1, 'x']], dtype=object), allow_pickle=True)
 np.save(os.path.join(d, 'rec.npy'), np.zeros(3, dtype=[('a', '<f4'), ('b', '<i4')]))
@@ -278,9 +286,10 @@ np.save(os.path.join(d, 'zero.npy'), np.zeros((0, 3), dtype='<f4'))
 )PY") == 0);
   const std::vector<std::pair<std::string, std::string>> cases{
       {"c8.npy", "unsupported dtype '<c8'"},
-      {"b1.npy", "unsupported dtype '|b1'"},
-      {"i8.npy", "unsupported dtype '<i8'"},
+      {"u3.npy", "unsupported dtype '<U3'"},
+      {"m8.npy", "unsupported dtype '<M8[ns]'"},
       {"be.npy", "unsupported dtype '>f4' (big-endian)"},
+      {"be8.npy", "unsupported dtype '>i8' (big-endian)"},
       {"fortran.npy", "fortran_order True is not supported"},
       {"obj.npy", "unsupported dtype '|O'"},
       {"rec.npy", "unsupported dtype (structured array)"},
