@@ -190,6 +190,7 @@ class R2rTask : public BatchTask {
     if (core::lower_extension(input_) != ".npy" || core::lower_extension(output_) != ".npy") return;
     core::Stopwatch sw;
     core::NpyLayout layout = core::read_npy_layout(input_);
+    if (layout.fortran) return;  // read whole (read())
     info_ = {layout.shape, layout.float64};
     prec_ = precision_for(info_);
     req_ = {core::r2r_desc(spec_of(o_, input_, npy_layout(layout.shape)), core::parse_norm(o_.norm), 1, prec_),

@@ -166,7 +166,7 @@ class TransformTask : public CommandTask {
     if (core::lower_extension(input_) != ".npy" || core::lower_extension(output_) != ".npy") return;
     core::Stopwatch sw;
     core::NpyLayout layout = core::read_npy_layout(input_);
-    if (layout.shape.size() > 2) return;
+    if (layout.shape.size() > 2 || layout.fortran) return;  // Fortran order: read whole
     const std::int64_t rows = layout.shape.size() == 2 ? layout.shape[0] : 1;
     take_shape(d_, core::Shape2{rows, layout.shape.back()}, 1, input_);
     host_only = one_shot_on_cpu(g_.backend, d_.elements());

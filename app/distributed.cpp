@@ -72,6 +72,10 @@ void describe(const GlobalOptions& g, const DistributedRun& r, core::NpyLayout& 
   try {
     if (layout.shape.size() < 2)
       throw Error(ErrorCode::kUnsupported, "a distributed transform is of a 2-D or 3-D array; this one is 1-D");
+    if (layout.fortran)
+      throw Error(ErrorCode::kInput,
+                  "fortran_order True: a distributed transform reads C-ordered arrays (save "
+                  "np.ascontiguousarray(a))");
     whole = core::r2r_desc(r.spec(layout.shape), r.norm, 1, precision_for(g, r, layout.float64));
     if (const core::Support ok = core::r2r::check_r2r_desc(whole); !ok) throw Error(ErrorCode::kUnsupported, ok.reason);
   } catch (const Error& e) {

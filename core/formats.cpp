@@ -580,15 +580,13 @@ NpyHeader read_npy_header(InputFile& f, std::int64_t& data_offset) {
   return NpyHeaderParser(header).parse();
 }
 
-// read_npy_header, then what reading the values needs: 1 to 3 dimensions in C order, a known dtype, and exactly their
-// bytes after the header.
+// read_npy_header, then what reading the values needs: 1 to 3 dimensions, a known dtype, and exactly their bytes after
+// the header.
 NpyHeader read_checked_npy_header(InputFile& f, std::int64_t& data_offset, std::int64_t max_elements = kMaxElements) {
   NpyHeader h = read_npy_header(f, data_offset);
   const Dtype dtype = npy_dtype(h.descr);
   if (h.shape.empty() || h.shape.size() > 3)
     throw Error(ErrorCode::kInput, "unsupported shape " + shape_text(h.shape) + " (expected 1-D, 2-D or 3-D (H,W,C))");
-  if (h.fortran_order && h.shape.size() > 1)
-    throw Error(ErrorCode::kInput, "fortran_order True is not supported (save a C-ordered array)");
   const std::int64_t expected = checked_elements(h.shape, max_elements) * static_cast<std::int64_t>(info(dtype).size);
   const std::int64_t found = f.size() - data_offset;
   if (found < expected)
@@ -598,6 +596,11 @@ NpyHeader read_checked_npy_header(InputFile& f, std::int64_t& data_offset, std::
     throw Error(ErrorCode::kInput, "expected " + std::to_string(expected) + " bytes of data, found " +
                                        std::to_string(found) + " (trailing bytes)");
   return h;
+}
+
+// Streamed and distributed reads take values in file order: a Fortran-ordered array is read whole (read_npy).
+void require_c_order(const NpyLayout& l) {
+  if (l.fortran) throw Error(ErrorCode::kInput, "fortran_order True is read only whole (internal: streamed read)");
 }
 
 // "NaN at index (2, 0, 5)": where value `index` (C order) of an array of `shape` is.
@@ -621,6 +624,7 @@ NpyLayout read_npy_layout(const std::string& path, std::int64_t max_elements) {
     l.shape = h.shape;
     l.descr = h.descr;
     l.float64 = npy_dtype(h.descr) == Dtype::kF64;
+    l.fortran = h.fortran_order && h.shape.size() > 1;
     return l;
   } catch (const Error& e) {
     rethrow_with_subject(e, path);
@@ -630,6 +634,7 @@ NpyLayout read_npy_layout(const std::string& path, std::int64_t max_elements) {
 void read_npy_values(const std::string& path, const NpyLayout& layout, std::int64_t first, std::int64_t count,
                      void* dst, Precision prec, bool allow_nonfinite, int threads) {
   try {
+    require_c_order(layout);
     const Dtype dtype = npy_dtype(layout.descr);
     InputFile f(path);
     const auto esize = static_cast<std::int64_t>(info(dtype).size),
@@ -662,7 +667,9 @@ struct NpySource::File {
         data_offset(l.data_offset),
         cols(l.shape.back()),
         prec(pr),
-        allow_nonfinite(allow) {}
+        allow_nonfinite(allow) {
+    require_c_order(l);
+  }
   std::string path;
   InputFile file;
   Dtype dtype;
@@ -806,7 +813,28 @@ Dataset read_npy(const std::string& path, const ReadOptions& opt) {
     if (h.shape.size() == 3 && !opt.volume) channels = h.shape[2];
     // read_values writes every element.
     Dataset ds{take_tensor(opt.pool, shape, channels, opt.prec), SourceKind::kMatrix};
-    f.read_values(dtype, elements, ds.tensor, !opt.allow_nonfinite, opt.threads);
+    if (!h.fortran_order || h.shape.size() == 1) {
+      f.read_values(dtype, elements, ds.tensor, !opt.allow_nonfinite, opt.threads);
+      return ds;
+    }
+    // Fortran order (numpy's np.save of a transposed array): the file holds the values column-major. Read them in file
+    // order, then gather each C-order element (i0, i1[, i2]) from file position i0 + s0·(i1 + s1·i2).
+    HostTensor file_order(Shape2{1, elements}, 1, opt.prec);
+    f.read_values(dtype, elements, file_order, !opt.allow_nonfinite, opt.threads);
+    const std::int64_t s0 = h.shape[0], s1 = h.shape[1], s2 = h.shape.size() == 3 ? h.shape[2] : 1;
+    const std::int64_t plane = s0 * s1;
+    const auto gather = [&](auto* dst, const auto* src) {
+      for (std::int64_t i0 = 0; i0 < s0; ++i0)
+        for (std::int64_t i1 = 0; i1 < s1; ++i1)
+          for (std::int64_t i2 = 0; i2 < s2; ++i2) {
+            const std::int64_t c = (i0 * s1 + i1) * s2 + i2;  // C-order position, or (channels) pixel and channel
+            dst[channels > 1 ? i2 * plane + i0 * s1 + i1 : c] = src[i0 + s0 * (i1 + s1 * i2)];
+          }
+    };
+    if (opt.prec == Precision::kF32)
+      gather(ds.tensor.data<float>(), file_order.data<float>());
+    else
+      gather(ds.tensor.data<double>(), file_order.data<double>());
     return ds;
   } catch (const Error& e) {
     rethrow_with_subject(e, path);

@@ -60,6 +60,7 @@ struct NpyLayout {
   bool float64 = false;
   std::string descr;  // numpy's dtype ("<f4")
   std::int64_t data_offset = 0;
+  bool fortran = false;  // column-major values (2-D or 3-D): read_npy reads them, NpySource and read_npy_values do not
 };
 
 class TensorPool;

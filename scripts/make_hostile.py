@@ -498,7 +498,7 @@ def make_npy():
     add("npy_truncated_data.npy", npy(hdr("<f4", "(3, 4)"), v[:30]), "err3", "30 of 48 data bytes")
     add("npy_truncated_header.npy", npy(hdr("<f4", "(3, 4)"), v)[:40], "err3", "cut inside the header")
     add("npy_extra_data.npy", npy(hdr("<f4", "(3, 4)"), v + b"\0" * 20), "any", "20 bytes after the data")
-    add("npy_fortran_order.npy", npy(hdr("<f4", "(3, 4)", fortran=True), v), "err", "fortran_order True")
+    add("npy_fortran_order.npy", npy(hdr("<f4", "(3, 4)", fortran=True), v), "ok", "fortran_order True (np.save of a.T)")
     add("npy_key_escape.npy", npy("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), "
                                   "'\x1b[2J\nevil\r': 1, }", v), "err3", "a header key with ESC [2J and a newline")
     add("npy_descr_escape.npy", npy(hdr("\x1b[31m<f4\n", "(3, 4)"), v), "err3", "descr with ESC and a newline")

@@ -266,7 +266,49 @@ TEST_CASE("npy: absurd shapes are rejected from the header, before any allocatio
   CHECK_THAT(error_of([&] { read_npy(p, {}); }).what(), Catch::Contains("limit"));
 }
 
-TEST_CASE("npy: unsupported dtypes, byte order, fortran order and layouts are input errors", "[core][npy]") {
+TEST_CASE("npy: Fortran-ordered arrays (np.save of a transpose) read as numpy reads them", "[core][npy]") {
+  TempDir dir;
+  REQUIRE(run_python(dir, R"PY(
+import numpy as np, os, sys
+d = sys.argv[1]
+m = (np.arange(15, dtype='<f8').reshape(5, 3) * 1.25 - 4).T  # a transposed view: np.save writes fortran_order True
+hwc = np.asfortranarray(np.arange(24, dtype='<i2').reshape(2, 3, 4) * 3 - 20)
+for name, a in (('m', m), ('hwc', hwc)):
+    np.save(os.path.join(d, name + '.npy'), a)
+    with open(os.path.join(d, name + '.npy'), 'rb') as f:
+        np.lib.format.read_magic(f)
+        assert np.lib.format.read_array_header_1_0(f)[1], name  # fortran_order
+    a.astype('<f8').tofile(os.path.join(d, name + '.expect'))  # C order
+)PY") == 0);
+  for (const bool f32 : {false, true}) {
+    INFO((f32 ? "f32" : "f64"));
+    ReadOptions opt;
+    opt.prec = f32 ? Precision::kF32 : Precision::kF64;
+    const std::vector<double> em = read_f64_file(dir.file("m.expect")), eh = read_f64_file(dir.file("hwc.expect"));
+    Dataset m = read_npy(dir.file("m.npy"), opt);
+    REQUIRE(m.tensor.shape() == Shape2{3, 5});
+    for (std::int64_t k = 0; k < 15; ++k) CHECK(m.tensor.get(k) == em[static_cast<std::size_t>(k)]);
+
+    Dataset hwc = read_npy(dir.file("hwc.npy"), opt);  // (H, W, C): C planes
+    REQUIRE(hwc.tensor.shape() == Shape2{2, 3});
+    REQUIRE(hwc.tensor.channels() == 4);
+    for (std::int64_t c = 0; c < 4; ++c)
+      for (std::int64_t p = 0; p < 6; ++p) CHECK(hwc.tensor.get(c * 6 + p) == eh[static_cast<std::size_t>(p * 4 + c)]);
+
+    opt.volume = true;  // a volume: (A·B) x C in C order
+    Dataset vol = read_npy(dir.file("hwc.npy"), opt);
+    REQUIRE(vol.tensor.shape() == Shape2{6, 4});
+    for (std::int64_t k = 0; k < 24; ++k) CHECK(vol.tensor.get(k) == eh[static_cast<std::size_t>(k)]);
+  }
+  // The streamed and distributed reads take file order: they refuse the layout rather than misread it.
+  const NpyLayout l = read_npy_layout(dir.file("m.npy"));
+  CHECK(l.fortran);
+  std::vector<double> buf(15);
+  CHECK(error_of([&] { read_npy_values(dir.file("m.npy"), l, 0, 15, buf.data(), Precision::kF64, false, 1); }).code() ==
+        ErrorCode::kInput);
+}
+
+TEST_CASE("npy: unsupported dtypes, byte order and layouts are input errors", "[core][npy]") {
   TempDir dir;
   REQUIRE(run_python(dir, R"PY(
 import numpy as np, os, sys
@@ -277,7 +319,6 @@ np.save(os.path.join(d, 'u3.npy'), a.astype('<U3'))
 np.save(os.path.join(d, 'm8.npy'), a.astype('<M8[ns]'))
 np.save(os.path.join(d, 'be.npy'), a.astype('>f4'))
 np.save(os.path.join(d, 'be8.npy'), a.astype('>i8'))
-np.save(os.path.join(d, 'fortran.npy'), np.asfortranarray(a.astype('<f4')))
 np.save(os.path.join(d, 'obj.npy'), np.array([[1, 'x']], dtype=object), allow_pickle=True)
 np.save(os.path.join(d, 'rec.npy'), np.zeros(3, dtype=[('a', '<f4'), ('b', '<i4')]))
 np.save(os.path.join(d, 'scalar.npy'), np.float32(3))
@@ -290,7 +331,6 @@ np.save(os.path.join(d, 'zero.npy'), np.zeros((0, 3), dtype='<f4'))
       {"m8.npy", "unsupported dtype '<M8[ns]'"},
       {"be.npy", "unsupported dtype '>f4' (big-endian)"},
       {"be8.npy", "unsupported dtype '>i8' (big-endian)"},
-      {"fortran.npy", "fortran_order True is not supported"},
       {"obj.npy", "unsupported dtype '|O'"},
       {"rec.npy", "unsupported dtype (structured array)"},
       {"scalar.npy", "unsupported shape ()"},
