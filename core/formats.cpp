@@ -132,32 +132,14 @@ void decode_chunk(const unsigned char* src, std::int64_t n, std::int64_t first, 
 template <class Out>
 void decode_chunk_to(Dtype d, const unsigned char* src, std::int64_t n, std::int64_t first, std::int64_t channels,
                      std::int64_t plane, Out* dst) {
-  switch (d) {
-    case Dtype::kF32:
-      return decode_chunk<Out, float>(src, n, first, channels, plane, dst);
-    case Dtype::kF64:
-      return decode_chunk<Out, double>(src, n, first, channels, plane, dst);
-    case Dtype::kU8:
-      return decode_chunk<Out, std::uint8_t>(src, n, first, channels, plane, dst);
-    case Dtype::kU16:
-      return decode_chunk<Out, std::uint16_t>(src, n, first, channels, plane, dst);
-    case Dtype::kI16:
-      return decode_chunk<Out, std::int16_t>(src, n, first, channels, plane, dst);
-    case Dtype::kI32:
-      return decode_chunk<Out, std::int32_t>(src, n, first, channels, plane, dst);
-    case Dtype::kI8:
-      return decode_chunk<Out, std::int8_t>(src, n, first, channels, plane, dst);
-    case Dtype::kU32:
-      return decode_chunk<Out, std::uint32_t>(src, n, first, channels, plane, dst);
-    case Dtype::kI64:
-      return decode_chunk<Out, std::int64_t>(src, n, first, channels, plane, dst);
-    case Dtype::kU64:
-      return decode_chunk<Out, std::uint64_t>(src, n, first, channels, plane, dst);
-    case Dtype::kF16:
-      return decode_chunk<Out, Half>(src, n, first, channels, plane, dst);
-    case Dtype::kBool:  // numpy stores False / True as the bytes 0 / 1
-      return decode_chunk<Out, std::uint8_t>(src, n, first, channels, plane, dst);
-  }
+  using Decode = void (*)(const unsigned char*, std::int64_t, std::int64_t, std::int64_t, std::int64_t, Out*);
+  // In the order of Dtype; numpy stores bool False / True as the bytes 0 / 1.
+  static constexpr std::array<Decode, kDtypes.size()> kDecode{
+      &decode_chunk<Out, float>,         &decode_chunk<Out, double>,        &decode_chunk<Out, std::uint8_t>,
+      &decode_chunk<Out, std::uint16_t>, &decode_chunk<Out, std::int16_t>,  &decode_chunk<Out, std::int32_t>,
+      &decode_chunk<Out, std::int8_t>,   &decode_chunk<Out, std::uint32_t>, &decode_chunk<Out, std::int64_t>,
+      &decode_chunk<Out, std::uint64_t>, &decode_chunk<Out, Half>,          &decode_chunk<Out, std::uint8_t>};
+  kDecode[static_cast<std::size_t>(d)](src, n, first, channels, plane, dst);
 }
 
 // The inverse for writing: stored elements first.. of an (H, W, C) file from planar `src`.
