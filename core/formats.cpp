@@ -64,6 +64,18 @@ std::string dtype_list(bool numpy) {
 
 const DtypeInfo& info(Dtype d) { return kDtypes[static_cast<std::size_t>(d)]; }
 
+// How values are stored in a file: their type and, for a .npy, their byte order.
+struct Stored {
+  Stored(Dtype t, bool b = false) : type(t), big(b) {}  // NOLINT(google-explicit-constructor): a Dtype is little-endian
+  Dtype type;
+  bool big;  // big-endian ('>' in a .npy descr)
+};
+
+// Reverses the bytes of each of `n` values of `size` bytes in place (big-endian values read on a little-endian host).
+void swap_bytes(unsigned char* p, std::int64_t n, std::size_t size) {
+  for (std::int64_t k = 0; k < n; ++k, p += size) std::reverse(p, p + size);
+}
+
 Dtype dtype_of(Precision p) { return p == Precision::kF32 ? Dtype::kF32 : Dtype::kF64; }
 
 Dtype parse_dtype(const std::string& s) {
@@ -202,9 +214,10 @@ class InputFile {
     pos_ += static_cast<std::int64_t>(bytes);
   }
   // Reads `count` values of `d` at byte `offset` into `dst` as `prec` (one channel), without a value check.
-  void read_values_at(Dtype d, std::int64_t offset, std::int64_t count, void* dst, Precision prec) const {
+  void read_values_at(Stored s, std::int64_t offset, std::int64_t count, void* dst, Precision prec) const {
+    const Dtype d = s.type;
     const std::size_t esize = info(d).size;
-    if (std::endian::native == std::endian::little && d == dtype_of(prec)) {
+    if (std::endian::native == std::endian::little && !s.big && d == dtype_of(prec)) {
       read_at(dst, static_cast<std::size_t>(count) * esize, offset);
       return;
     }
@@ -212,6 +225,7 @@ class InputFile {
     for (std::int64_t first = 0; first < count; first += kChunkElements) {
       const std::int64_t n = std::min(kChunkElements, count - first);
       read_at(buf.data(), static_cast<std::size_t>(n) * esize, offset + first * static_cast<std::int64_t>(esize));
+      if (s.big) swap_bytes(buf.data(), n, esize);
       if (prec == Precision::kF32)
         decode_chunk_to(d, buf.data(), n, first, 1, count, static_cast<float*>(dst));
       else
@@ -221,11 +235,12 @@ class InputFile {
   // Reads `elements` values of `d` into planar `t` (which has `channels` interleaved in the file); with
   // `check_finite`, a NaN or Inf among them is an input error. `threads` > 1: a large file's values are read in that
   // many parts at once.
-  void read_values(Dtype d, std::int64_t elements, HostTensor& t, bool check_finite, int threads) {
+  void read_values(Stored s, std::int64_t elements, HostTensor& t, bool check_finite, int threads) {
+    const Dtype d = s.type;
     const std::size_t esize = info(d).size;
     // The common case, one channel stored as the tensor holds it: the bytes go straight into the tensor (no
     // conversion pass), each chunk checked while it is in cache.
-    if (same_layout(d, t)) {
+    if (!s.big && same_layout(d, t)) {
       const std::size_t total = static_cast<std::size_t>(elements) * esize;
       const std::size_t parts =
           std::clamp<std::size_t>(total / kMinReadPart, 1, static_cast<std::size_t>(std::max(1, threads)));
@@ -242,6 +257,7 @@ class InputFile {
     for (std::int64_t first = 0; first < elements; first += kChunkElements) {
       const std::int64_t n = std::min(kChunkElements, elements - first);
       read(buf.data(), static_cast<std::size_t>(n) * esize);
+      if (s.big) swap_bytes(buf.data(), n, esize);
       if (t.precision() == Precision::kF32)
         decode_chunk_to(d, buf.data(), n, first, channels, plane, t.data<float>());
       else
@@ -480,12 +496,16 @@ Dtype npy_dtype(const std::string& descr) {
     for (const auto& d : kDtypes) {
       if (body != d.descr) continue;
       // One-byte types have no byte order: numpy reads '|u1', '<u1' and '>u1' alike.
-      const bool little = order == '<' || d.size == 1;
-      if (little) return d.id;
-      if (order == '>' && d.size > 1) throw Error(ErrorCode::kInput, "unsupported dtype '" + descr + "' (big-endian)");
+      if (order == '<' || order == '>' || d.size == 1) return d.id;
     }
   }
   throw Error(ErrorCode::kInput, "unsupported dtype '" + descr + "' (expected " + dtype_list(true) + ")");
+}
+
+// The values of a .npy of dtype `descr` as stored (npy_dtype checks it).
+Stored npy_stored(const std::string& descr) {
+  const Dtype d = npy_dtype(descr);
+  return Stored(d, descr[0] == '>' && info(d).size > 1);
 }
 
 // ---- text ----------------------------------------------------------------------------------------------
@@ -617,9 +637,9 @@ void read_npy_values(const std::string& path, const NpyLayout& layout, std::int6
                      void* dst, Precision prec, bool allow_nonfinite, int threads) {
   try {
     require_c_order(layout);
-    const Dtype dtype = npy_dtype(layout.descr);
+    const Stored stored = npy_stored(layout.descr);
     InputFile f(path);
-    const auto esize = static_cast<std::int64_t>(info(dtype).size),
+    const auto esize = static_cast<std::int64_t>(info(stored.type).size),
                osize = static_cast<std::int64_t>(element_size(prec));
     const auto parts = static_cast<std::size_t>(
         std::clamp<std::int64_t>(count * esize / static_cast<std::int64_t>(kMinReadPart), 1, std::max(1, threads)));
@@ -628,7 +648,7 @@ void read_npy_values(const std::string& path, const NpyLayout& layout, std::int6
       const std::int64_t b = count * static_cast<std::int64_t>(k) / static_cast<std::int64_t>(parts);
       const std::int64_t e = count * static_cast<std::int64_t>(k + 1) / static_cast<std::int64_t>(parts);
       void* at = static_cast<char*>(dst) + b * osize;
-      f.read_values_at(dtype, layout.data_offset + (first + b) * esize, e - b, at, prec);
+      f.read_values_at(stored, layout.data_offset + (first + b) * esize, e - b, at, prec);
       finite[k] = allow_nonfinite || all_finite(at, e - b, prec) ? 1 : 0;
     });
     if (std::find(finite.begin(), finite.end(), 0) == finite.end()) return;
@@ -645,7 +665,7 @@ struct NpySource::File {
   File(const std::string& p, const NpyLayout& l, Precision pr, bool allow)
       : path(p),
         file(p),
-        dtype(npy_dtype(l.descr)),
+        stored(npy_stored(l.descr)),
         data_offset(l.data_offset),
         cols(l.shape.back()),
         prec(pr),
@@ -654,7 +674,7 @@ struct NpySource::File {
   }
   std::string path;
   InputFile file;
-  Dtype dtype;
+  Stored stored;
   std::int64_t data_offset, cols;
   Precision prec;
   bool allow_nonfinite;
@@ -671,13 +691,13 @@ NpySource::~NpySource() = default;
 
 void NpySource::read(std::size_t at, void* dst, std::size_t bytes) const {
   const File& f = *f_;
-  const std::size_t osize = element_size(f.prec), esize = info(f.dtype).size;
+  const std::size_t osize = element_size(f.prec), esize = info(f.stored.type).size;
   try {
     for (std::size_t done = 0; done < bytes; done += kReadChunk) {  // each chunk checked while in cache
       const std::size_t n = std::min(kReadChunk, bytes - done);
       const auto first = static_cast<std::int64_t>((at + done) / osize), count = static_cast<std::int64_t>(n / osize);
       void* p = static_cast<char*>(dst) + done;
-      f.file.read_values_at(f.dtype, f.data_offset + first * static_cast<std::int64_t>(esize), count, p, f.prec);
+      f.file.read_values_at(f.stored, f.data_offset + first * static_cast<std::int64_t>(esize), count, p, f.prec);
       if (f.allow_nonfinite || all_finite(p, count, f.prec)) continue;
       for (std::int64_t i = 0; i < count; ++i) {
         const double v = f.prec == Precision::kF32 ? static_cast<const float*>(p)[i] : static_cast<const double*>(p)[i];
@@ -696,7 +716,7 @@ bool NpySource::saw_nonfinite() const { return f_->nonfinite.load(); }
 
 void NpySource::throw_first_nonfinite() const {
   const std::size_t esize = element_size(f_->prec);
-  const std::size_t total = static_cast<std::size_t>(f_->file.size() - f_->data_offset) / info(f_->dtype).size *
+  const std::size_t total = static_cast<std::size_t>(f_->file.size() - f_->data_offset) / info(f_->stored.type).size *
                             esize;  // the values' bytes as `prec`
   std::vector<unsigned char> buf(kReadChunk);
   for (std::size_t at = 0; at < total; at += kReadChunk) read(at, buf.data(), std::min(kReadChunk, total - at));
@@ -786,7 +806,7 @@ Dataset read_npy(const std::string& path, const ReadOptions& opt) {
     InputFile f(path);
     std::int64_t data_offset = 0;
     const NpyHeader h = read_checked_npy_header(f, data_offset);
-    const Dtype dtype = npy_dtype(h.descr);
+    const Stored stored = npy_stored(h.descr);
     const std::int64_t elements = checked_elements(h.shape);
     Shape2 shape{1, h.shape[0]};
     std::int64_t channels = 1;
@@ -796,13 +816,13 @@ Dataset read_npy(const std::string& path, const ReadOptions& opt) {
     // read_values writes every element.
     Dataset ds{take_tensor(opt.pool, shape, channels, opt.prec), SourceKind::kMatrix};
     if (!h.fortran_order || h.shape.size() == 1) {
-      f.read_values(dtype, elements, ds.tensor, !opt.allow_nonfinite, opt.threads);
+      f.read_values(stored, elements, ds.tensor, !opt.allow_nonfinite, opt.threads);
       return ds;
     }
     // Fortran order (numpy's np.save of a transposed array): the file holds the values column-major. Read them in file
     // order, then gather each C-order element (i0, i1[, i2]) from file position i0 + s0·(i1 + s1·i2).
     HostTensor file_order(Shape2{1, elements}, 1, opt.prec);
-    f.read_values(dtype, elements, file_order, !opt.allow_nonfinite, opt.threads);
+    f.read_values(stored, elements, file_order, !opt.allow_nonfinite, opt.threads);
     const std::int64_t s0 = h.shape[0], s1 = h.shape[1], s2 = h.shape.size() == 3 ? h.shape[2] : 1;
     const std::int64_t plane = s0 * s1;
     const auto gather = [&](auto* dst, const auto* src) {

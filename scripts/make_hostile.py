@@ -485,7 +485,7 @@ def make_npy():
         "ok", "float16: subnormal, 1, +-65504, -0, 1/3")
     add("npy_dtype_f16_inf.npy", npy(hdr("<f2", "(1, 2)"), struct.pack("<2H", 0x3c00, 0x7c00)), "err3", "float16 Inf")
     add("npy_dtype_bool.npy", npy(hdr("|b1", "(2, 3)"), bytes([0, 1, 1, 0, 0, 1])), "ok", "bool")
-    add("npy_dtype_bigendian_f4.npy", npy(hdr(">f4", "(3, 4)"), struct.pack(">12f", *range(12))), "any",
+    add("npy_dtype_bigendian_f4.npy", npy(hdr(">f4", "(3, 4)"), struct.pack(">12f", *range(12))), "ok",
         "big-endian float32")
     add("npy_huge_shape.npy", npy(hdr("<f4", "(100000, 100000)"), v), "err3", "shape 100000^2 with 48 bytes")
     add("npy_shape_overflow.npy", npy(hdr("<f8", "(4611686018427387904, 4)"), v), "err3", "shape 2^62 x 4")

@@ -1,5 +1,7 @@
 // Edges of the formats and bench (README "Formats", "Exit codes"): one-byte .npy dtypes in any byte order, and a
 // bench where nothing can run.
+#include <cstring>
+
 #include "app_support.hpp"
 
 namespace {
@@ -7,7 +9,9 @@ using namespace dct::test;
 using namespace dct::test::cli;
 }  // namespace
 
-TEST_CASE(".npy: one-byte dtypes are read whatever their byte-order character ('|u1', '<u1', '>u1')", "[npy]") {
+TEST_CASE(
+    ".npy: one-byte dtypes are read whatever their byte-order character ('|u1', '<u1', '>u1'), big-endian ones swapped",
+    "[npy]") {
   TempDir dir;
   std::string data;
   for (int i = 0; i < 16; ++i) data += static_cast<char>(i * 7);
@@ -18,10 +22,18 @@ TEST_CASE(".npy: one-byte dtypes are read whatever their byte-order character ('
     INFO(descr << ": " << r.err);
     CHECK(r.code == 0);
   }
-  // Multi-byte big-endian types stay refused, naming the file.
-  const std::string be = dir.file("be.npy");
-  spit(be, npy_bytes(npy_header(">f4", "(1, 1)"), std::string(4, '\0')));
-  check_one_line_error(run_dctool("dct2 " + q(be) + " -o " + q(dir.file("x.npy"))), 3, {"be.npy"});
+  // A multi-byte big-endian type is read too (its byte-swapped value); a big-endian complex one is refused, naming the
+  // file.
+  const std::string be = dir.file("be.npy"), out = dir.file("x.npy");
+  spit(be, npy_bytes(npy_header(">f4", "(1, 1)"), std::string("\x40\x40\0\0", 4)));      // 3.0f
+  REQUIRE(run_dctool("-p f64 dct2 --norm ortho " + q(be) + " -o " + q(out)).code == 0);  // 1x1 ortho: y = x
+  const std::string o = slurp(out);
+  double y = 0;
+  std::memcpy(&y, o.data() + o.size() - 8, 8);
+  CHECK(y == 3.0);
+  const std::string bc = dir.file("bc.npy");
+  spit(bc, npy_bytes(npy_header(">c8", "(1, 1)"), std::string(8, '\0')));
+  check_one_line_error(run_dctool("dct2 " + q(bc) + " -o " + q(dir.file("y.npy"))), 3, {"bc.npy"});
 }
 
 TEST_CASE("bench: nothing measurable is exit 4 with the reason, not an empty table", "[bench]") {

@@ -3,6 +3,8 @@
 // both/rows/cols, shapes 1x1, 1xN, Nx1, odd/prime, 64x64 and >= 1000x1000, inputs .npy, .txt and raw.
 // Relative L2 against scipy in f64: f32 <= 1e-5, f64 <= 1e-11. The output .npy must be float32 for
 // -p f32 and float64 for -p f64.
+#include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -250,5 +252,43 @@ TEST_CASE("formats: npy with fortran_order True (np.save of a transpose) gives w
     REQUIRE(run_dctool(cmd + " " + q(dir.file("c3.npy")) + " -o " + q(dir.file("c3.out.npy"))).code == 0);
     REQUIRE(run_dctool(cmd + " " + q(dir.file("f3.npy")) + " -o " + q(dir.file("f3.out.npy"))).code == 0);
     CHECK(slurp(dir.file("c3.out.npy")) == slurp(dir.file("f3.out.npy")));
+  }
+}
+
+TEST_CASE("formats: a big-endian npy gives what its little-endian copy gives (streamed, batch and volume)",
+          "[app][formats]") {
+  TempDir dir;
+  std::vector<double> v(6 * 10);
+  for (std::size_t k = 0; k < v.size(); ++k) v[k] = static_cast<double>((k * 13) % 17) * 0.375 - 2;
+  std::string le = raw_bytes(v), be = le;
+  for (std::size_t k = 0; k < be.size(); k += 8)
+    std::reverse(be.begin() + static_cast<std::ptrdiff_t>(k), be.begin() + static_cast<std::ptrdiff_t>(k + 8));
+  spit(dir.file("le.npy"), npy_bytes(npy_header("<f8", "(6, 10)"), le));
+  spit(dir.file("be.npy"), npy_bytes(npy_header(">f8", "(6, 10)"), be));
+  spit(dir.file("le3.npy"), npy_bytes(npy_header("<f8", "(3, 4, 5)"), le));
+  spit(dir.file("be3.npy"), npy_bytes(npy_header(">f8", "(3, 4, 5)"), be));
+  // One .npy to a .npy is streamed; two inputs are a batch (read whole); dct of a 3-D array is a volume.
+  for (const std::string cmd :
+       {"-p f64 dct2 {in} -o {out}", "-p f64 dct2 {in} {in2} -o {dir}", "dct --type 2 {in3} -o {out}"}) {
+    INFO(cmd);
+    for (const std::string e : {"le", "be"}) {
+      std::string c = cmd;
+      const auto sub = [&](const std::string& key, const std::string& val) {
+        if (const auto at = c.find(key); at != std::string::npos) c.replace(at, key.size(), val);
+      };
+      std::filesystem::create_directories(dir.file(e + ".d"));
+      sub("{in}", q(dir.file(e + ".npy")));
+      sub("{in2}", q(dir.file(e + "3.npy")));
+      sub("{in3}", q(dir.file(e + "3.npy")));
+      sub("{out}", q(dir.file(e + ".out.npy")));
+      sub("{dir}", q(dir.file(e + ".d")));
+      REQUIRE(run_dctool(c).code == 0);
+    }
+    if (cmd.find("{dir}") != std::string::npos) {
+      CHECK(slurp(dir.file("le.d/le.npy")) == slurp(dir.file("be.d/be.npy")));
+      CHECK(slurp(dir.file("le.d/le3.npy")) == slurp(dir.file("be.d/be3.npy")));
+    } else {
+      CHECK(slurp(dir.file("le.out.npy")) == slurp(dir.file("be.out.npy")));
+    }
   }
 }

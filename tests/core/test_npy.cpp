@@ -54,7 +54,7 @@ double pattern(std::int64_t c, std::int64_t h, std::int64_t w) { return (c * 100
 
 }  // namespace
 
-TEST_CASE("npy: numpy files of every supported dtype read exactly", "[core][npy]") {
+TEST_CASE("npy: numpy files of every supported dtype, either byte order, read exactly", "[core][npy]") {
   TempDir dir;
   REQUIRE(run_python(dir, R"PY(
 import numpy as np, os, sys
@@ -77,6 +77,7 @@ vals = {
 for name, v in vals.items():
     a = np.array(v).astype(name).reshape(3, 5)
     np.save(os.path.join(d, name + '.npy'), a)
+    np.save(os.path.join(d, name + '.be.npy'), a.astype(a.dtype.newbyteorder('>')))  # big-endian
     a.astype('<f8').tofile(os.path.join(d, name + '.expect'))
 )PY") == 0);
   for (const char* name : {"float32", "float64", "uint8", "uint16", "int16", "int32", "int8", "uint32", "int64",
@@ -84,19 +85,22 @@ for name, v in vals.items():
     INFO(name);
     const std::vector<double> expect = read_f64_file(dir.file(std::string(name) + ".expect"));
     REQUIRE(expect.size() == 15);
-    ReadOptions opt;
-    opt.prec = Precision::kF64;
-    Dataset d64 = read_npy(dir.file(std::string(name) + ".npy"), opt);
-    CHECK(d64.kind == SourceKind::kMatrix);
-    REQUIRE(d64.tensor.shape() == Shape2{3, 5});
-    REQUIRE(d64.tensor.channels() == 1);
-    CHECK(d64.tensor.precision() == Precision::kF64);
-    for (std::int64_t k = 0; k < 15; ++k) CHECK(d64.tensor.get(k) == expect[k]);
+    for (const std::string file : {std::string(name) + ".npy", std::string(name) + ".be.npy"}) {
+      INFO(file);
+      ReadOptions opt;
+      opt.prec = Precision::kF64;
+      Dataset d64 = read_npy(dir.file(file), opt);
+      CHECK(d64.kind == SourceKind::kMatrix);
+      REQUIRE(d64.tensor.shape() == Shape2{3, 5});
+      REQUIRE(d64.tensor.channels() == 1);
+      CHECK(d64.tensor.precision() == Precision::kF64);
+      for (std::int64_t k = 0; k < 15; ++k) CHECK(d64.tensor.get(k) == expect[k]);
 
-    opt.prec = Precision::kF32;
-    Dataset d32 = read_any(dir.file(std::string(name) + ".npy"), opt, nullptr);
-    REQUIRE(d32.tensor.precision() == Precision::kF32);
-    for (std::int64_t k = 0; k < 15; ++k) CHECK(d32.tensor.data<float>()[k] == static_cast<float>(expect[k]));
+      opt.prec = Precision::kF32;
+      Dataset d32 = read_any(dir.file(file), opt, nullptr);
+      REQUIRE(d32.tensor.precision() == Precision::kF32);
+      for (std::int64_t k = 0; k < 15; ++k) CHECK(d32.tensor.data<float>()[k] == static_cast<float>(expect[k]));
+    }
   }
 }
 
@@ -317,8 +321,7 @@ a = np.arange(6).reshape(2, 3)
 np.save(os.path.join(d, 'c8.npy'), a.astype('<c8'))
 np.save(os.path.join(d, 'u3.npy'), a.astype('<U3'))
 np.save(os.path.join(d, 'm8.npy'), a.astype('<M8[ns]'))
-np.save(os.path.join(d, 'be.npy'), a.astype('>f4'))
-np.save(os.path.join(d, 'be8.npy'), a.astype('>i8'))
+np.save(os.path.join(d, 'c16be.npy'), a.astype('>c16'))
 np.save(os.path.join(d, 'obj.npy'), np.array([[1, 'x']], dtype=object), allow_pickle=True)
 np.save(os.path.join(d, 'rec.npy'), np.zeros(3, dtype=[('a', '<f4'), ('b', '<i4')]))
 np.save(os.path.join(d, 'scalar.npy'), np.float32(3))
@@ -326,15 +329,10 @@ np.save(os.path.join(d, 'four.npy'), np.zeros((1, 2, 2, 2), dtype='<f4'))
 np.save(os.path.join(d, 'zero.npy'), np.zeros((0, 3), dtype='<f4'))
 )PY") == 0);
   const std::vector<std::pair<std::string, std::string>> cases{
-      {"c8.npy", "unsupported dtype '<c8'"},
-      {"u3.npy", "unsupported dtype '<U3'"},
-      {"m8.npy", "unsupported dtype '<M8[ns]'"},
-      {"be.npy", "unsupported dtype '>f4' (big-endian)"},
-      {"be8.npy", "unsupported dtype '>i8' (big-endian)"},
-      {"obj.npy", "unsupported dtype '|O'"},
-      {"rec.npy", "unsupported dtype (structured array)"},
-      {"scalar.npy", "unsupported shape ()"},
-      {"four.npy", "unsupported shape (1, 2, 2, 2)"},
+      {"c8.npy", "unsupported dtype '<c8'"},      {"u3.npy", "unsupported dtype '<U3'"},
+      {"m8.npy", "unsupported dtype '<M8[ns]'"},  {"c16be.npy", "unsupported dtype '>c16'"},
+      {"obj.npy", "unsupported dtype '|O'"},      {"rec.npy", "unsupported dtype (structured array)"},
+      {"scalar.npy", "unsupported shape ()"},     {"four.npy", "unsupported shape (1, 2, 2, 2)"},
       {"zero.npy", "empty array (shape (0, 3))"},
   };
   for (const auto& [file, message] : cases) {
