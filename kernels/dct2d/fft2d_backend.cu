@@ -8,7 +8,8 @@
  * takes it too except where the row kernels fold the reorder into the row FFTs (fft2d_route,
  * kernels/dct2d/pipelines.cu).
  * Planned with --effort measure, cuda-fft2d times that route against the smooth route (kernels/dct2d/smooth.cuh:
- * one kernel per axis for sizes of prime factors 2..13, the named backend cuda-fft2d-smooth) and keeps the faster.
+ * one kernel per axis for sizes of prime factors 2..13, the named backend cuda-fft2d-smooth) and keeps the faster;
+ * without, it takes the smooth route by a measured rule (smooth_by_rule) where both sides have compiled kernels.
  * --axis rows|cols: the 1-D N-point algorithm (eqs. 9-11) batched over the rows, or down the columns
  * with a strided cuFFT plan (no transpose), for powers of two; other smooth lengths take one SmoothLines kernel
  * (cuda-fft2d-smooth's route for one axis), and under --effort measure power-of-two columns are timed both ways.
@@ -49,6 +50,16 @@ core::Support supports_smooth(const core::TransformDesc& d) {
 
 enum class Route2d { kAuto, kCufft, kSmooth };
 
+// Without --effort measure, one matrix whose sides both have compiled smooth kernels takes the smooth route where it
+// measured faster than the reorder + 2-D cuFFT plan (docs/decisions.md §10): f64 up to 2^23 values; f32 up to 1536
+// rows (columns of at most 1536 points keep two CTAs per SM) and 2^22 values.
+template <class T>
+bool smooth_by_rule(core::Shape2 c, i64 batch) {
+  if (batch != 1 || !SmoothLines<T>::compiled(c.rows, true) || !SmoothLines<T>::compiled(c.cols, false)) return false;
+  const i64 values = c.rows * c.cols;
+  return sizeof(T) == 8 ? values <= (i64{1} << 23) : c.rows <= 1536 && values <= (i64{1} << 22);
+}
+
 template <class T>
 std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, Route2d which) {
   if (d.axis == core::Axis::kBoth) {
@@ -59,8 +70,10 @@ std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, Route2d whi
     const auto plan = [&](Fft2dRoute r) {
       return std::make_unique<EnginePlan<T, ThreeStage2d<T>>>(d, d.op, d.norm, d.shape, d.batch, r);
     };
-    if (which == Route2d::kAuto && route == Fft2dRoute::kR2c && d.effort == core::Effort::kMeasure && smooth_axes<T>(d))
-      return faster_plan(plan(Fft2dRoute::kR2c), plan(Fft2dRoute::kSmooth), d);
+    if (which == Route2d::kAuto && route == Fft2dRoute::kR2c && smooth_axes<T>(d)) {
+      if (d.effort == core::Effort::kMeasure) return faster_plan(plan(Fft2dRoute::kR2c), plan(Fft2dRoute::kSmooth), d);
+      if (smooth_by_rule<T>(c, d.batch)) return plan(Fft2dRoute::kSmooth);
+    }
     return plan(route);
   }
   const bool cols = d.axis == core::Axis::kCols;

@@ -1,4 +1,5 @@
-/* SmoothLines: launchers of the smooth-size line DCT kernels of kernels/dct2d/smooth.cuh (the math is derived there).
+/* SmoothLines: launchers of the smooth-size line DCT kernels of kernels/dct2d/smooth.cuh (the math is derived there):
+   the kernel compiled for the length where smooth::CompiledLengths has it, else the run-time one.
    The FFT twiddles are built in long double at construction (smooth::fft_twiddles, shared with
    tests/emulate/emulate_smooth.cpp) and uploaded once with the axis tables (gain 2: each axis is a 1-D DCT-II). */
 #include "kernels/dct2d/smooth.hpp"
@@ -40,6 +41,11 @@ bool SmoothLines<T>::supports(std::int64_t n, bool along_cols) {
 }
 
 template <class T>
+bool SmoothLines<T>::compiled(std::int64_t n, bool along_cols) {
+  return supports(n, along_cols) && smooth::compiled(n);
+}
+
+template <class T>
 SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse, double scale)
     : n_(n), cols_(along_cols), inverse_(inverse), tables_(n, norm, 2.0, scale) {
   if (!supports(n, along_cols))
@@ -56,8 +62,10 @@ SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bo
   threads_ = c.threads;
   smem_ = c.smem_bytes;
   kc_ = c.kc;
-  fn_ = along_cols ? (inverse ? kernel_for<T, true, true>(kc_) : kernel_for<T, true, false>(kc_))
-                   : (inverse ? kernel_for<T, false, true>(kc_) : kernel_for<T, false, false>(kc_));
+  fn_ = smooth_compiled_kernel<T>(n, along_cols, inverse);  // the same launch shape (config())
+  if (fn_ == nullptr)
+    fn_ = along_cols ? (inverse ? kernel_for<T, true, true>(kc_) : kernel_for<T, true, false>(kc_))
+                     : (inverse ? kernel_for<T, false, true>(kc_) : kernel_for<T, false, false>(kc_));
   const std::vector<cx_t<T>> tw = smooth::fft_twiddles<T>(n);
   fft_tw_ = DeviceBuffer(sizeof(cx_t<T>) * tw.size());
   DCT_CUDA_CHECK(cudaMemcpy(fft_tw_.get(), tw.data(), fft_tw_.bytes(), cudaMemcpyHostToDevice));

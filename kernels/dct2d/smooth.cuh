@@ -26,9 +26,15 @@
    adjacent columns of one matrix (kC·sizeof(T) contiguous bytes per row). Shared memory: 2·P·N complex, padded by one
    element per 128 bytes (bank conflicts of the strided passes). Index arithmetic: 32-bit, divisions by a multiply-high.
 
+   Two kernels share the body: smooth_lines takes N and its passes at run time (a pass table in device memory,
+   divisions by a multiply-high); smooth_lines_ct is compiled for one N (every index a constant, every loop of fixed
+   count), for the lengths of CompiledLengths — common photograph and frame sides, 10–20% faster (docs/decisions.md §10).
+
    Plain CUDA C++ with no host-runtime dependencies: tests/emulate/emulate_smooth.cpp compiles it on the host. */
 
 #include <cmath>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernels/dct2d/prepost_math.cuh"
@@ -274,6 +280,96 @@ __device__ __forceinline__ C* fft(const Pass* __restrict__ passes, int npass, co
   return src;
 }
 
+// ---- The same passes with the length known at compile time (smooth_lines_ct) --------------------------------------
+
+// The radices of FFT_N in factor()'s order, and Ns before each pass.
+struct CtPlan {
+  int npass = 0;
+  int radix[kMaxPasses] = {};
+  int ns[kMaxPasses] = {};
+};
+constexpr CtPlan ct_plan(int n) {
+  CtPlan p;
+  const int order[] = {8, 4, 2, 3, 5, 7, 11, 13};
+  int ns = 1;
+  for (int r : order)
+    while (n % r == 0 && p.npass < kMaxPasses) {
+      p.radix[p.npass] = r;
+      p.ns[p.npass] = ns;
+      ++p.npass;
+      ns *= r;
+      n /= r;
+    }
+  return p;
+}
+
+// One Stockham pass of radix R over kP lines of N points with NT threads: every index a constant or a
+// multiply-shift by one.
+template <int R, int N, int NS, int kP, int NT, class C>
+__device__ __forceinline__ void pass_ct(const C* src, C* dst, const C* __restrict__ fft_tw) {
+  constexpr int NR = N / R, step = NR / NS, total = kP * NR;
+  const int tid = static_cast<int>(threadIdx.x);
+#pragma unroll
+  for (int q0 = 0; q0 < total; q0 += NT) {
+    const int q = q0 + tid;
+    if (total % NT != 0 && q >= total) break;
+    const unsigned uq = static_cast<unsigned>(q);
+    const int line = static_cast<int>(uq / NR), j = static_cast<int>(uq % NR);
+    const int k = static_cast<int>(static_cast<unsigned>(j) % NS);
+    const int s0 = line * N + j;
+    C a[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) a[r] = src[pad<C>(s0 + r * NR)];
+    if constexpr (NS > 1) {
+#pragma unroll
+      for (int r = 1; r < R; ++r) a[r] = cmul(a[r], __ldg(fft_tw + k * r * step));
+    }
+    dft<R>(a);
+    const int d0 = line * N + (j - k) * R + k;
+#pragma unroll
+    for (int r = 0; r < R; ++r) dst[pad<C>(d0 + r * NS)] = a[r];
+  }
+}
+
+template <int N, int kP, int NT, int I, class C>
+__device__ __forceinline__ C* fft_ct_from(const C* __restrict__ tw, C* src, C* dst) {
+  constexpr CtPlan plan = ct_plan(N);
+  if constexpr (I == plan.npass) {
+    return src;
+  } else {
+    pass_ct<plan.radix[I], N, plan.ns[I], kP, NT>(src, dst, tw);
+    __syncthreads();
+    return fft_ct_from<N, kP, NT, I + 1>(tw, dst, src);
+  }
+}
+
+// The line length and the CTA's threads known at run time (smooth_lines: args.n, blockDim.x; the passes from the
+// table in device memory) ...
+struct RtLen {
+  int n;
+  FastDiv dn;
+  const Pass* passes;
+  int npass;
+  __device__ __forceinline__ int len() const { return n; }
+  __device__ __forceinline__ int div(int q) const { return static_cast<int>(dn.div(static_cast<unsigned>(q))); }
+  __device__ __forceinline__ int threads() const { return static_cast<int>(blockDim.x); }
+  template <class C>
+  __device__ __forceinline__ C* run_fft(const C* tw, C* b0, C* b1, int pairs) const {
+    return fft<C>(passes, npass, tw, n, b0, b1, pairs);
+  }
+};
+// ... or at compile time (smooth_lines_ct: N points, NT threads, always kP pairs through the FFT).
+template <int N, int kP, int NT>
+struct CtLen {
+  __device__ __forceinline__ static constexpr int len() { return N; }
+  __device__ __forceinline__ static int div(int q) { return static_cast<int>(static_cast<unsigned>(q) / N); }
+  __device__ __forceinline__ static constexpr int threads() { return NT; }
+  template <class C>
+  __device__ __forceinline__ C* run_fft(const C* tw, C* b0, C* b1, int) const {
+    return fft_ct_from<N, kP, NT, 0>(tw, b0, b1);
+  }
+};
+
 // Forward: V of line `part` (0: a, 1: b) at k from Z(k), Z(N−k) of its pair (z: the pair's first element, l0 its
 // unpadded index), then Y(k).
 template <class T, class C>
@@ -308,17 +404,17 @@ constexpr int padded(int points) {
 // kCols = false: rows layout, CTA b takes real lines 2P·b .. (lines of n contiguous elements, a.lines of them).
 // kCols = true: columns layout, CTA b takes tile b mod n_tiles of matrix b / n_tiles (n rows x width columns).
 // In place is allowed (in == out): a CTA reads all of its lines before it writes any.
-// Block: any multiple of 32 threads (kC divides it); dynamic shared memory smem_bytes<T>(P, N).
-template <class T, bool kCols, bool kInverse, int kC>
-__global__ void __launch_bounds__(1024) smooth_lines(const Args<T> args) {
+// Block: any multiple of 32 threads (kC divides it); dynamic shared memory smem_bytes<T>(P, N). The body of both
+// kernels below; L gives the line length, the thread count and the FFT (detail::RtLen or detail::CtLen).
+template <class T, bool kCols, bool kInverse, int kC, class L>
+__device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, const int maxpairs) {
   using namespace detail;
   using C = typename Cx<T>::type;
   const T* const in = args.in;
   T* const out = args.out;
   const Tabs<T, C> tabs{args.tw, args.fs, args.ia};
-  const FastDiv dn = args.dn;
-  const int n = args.n, width = args.width, n_tiles = args.n_tiles, maxpairs = args.pairs;
-  const int tid = static_cast<int>(threadIdx.x), nth = static_cast<int>(blockDim.x);
+  const int n = len.len(), width = args.width, n_tiles = args.n_tiles;
+  const int tid = static_cast<int>(threadIdx.x), nth = len.threads();
   C* const buf0 = reinterpret_cast<C*>(smooth_smem);
   C* const buf1 = buf0 + padded<C>(maxpairs * n);
   long long base;  // rows: first element of the CTA's first line; columns: its tile's (0, c0)
@@ -344,7 +440,7 @@ __global__ void __launch_bounds__(1024) smooth_lines(const Args<T> args) {
       c = e / kC;
       l = e % kC;
     } else {
-      l = static_cast<int>(dn.div(static_cast<unsigned>(e)));
+      l = len.div(e);
       c = e - l * n;
     }
   };
@@ -388,7 +484,7 @@ __global__ void __launch_bounds__(1024) smooth_lines(const Args<T> args) {
     load_all([&](int l, int c, T v) { yr[l * n + c] = v; });
     __syncthreads();
     for (int q = tid; q < pairs * n; q += nth) {
-      const int p = static_cast<int>(dn.div(static_cast<unsigned>(q))), k = q - p * n, km = k == 0 ? 0 : n - k;
+      const int p = len.div(q), k = q - p * n, km = k == 0 ? 0 : n - k;
       const T* ya = yr + 2 * p * n;
       const C va = pre<T, C>(ya[k], k == 0 ? T(0) : ya[km], k, n, tabs);
       C vb{T(0), T(0)};
@@ -397,7 +493,7 @@ __global__ void __launch_bounds__(1024) smooth_lines(const Args<T> args) {
     }
   }
   __syncthreads();
-  const C* const z = fft<C>(args.passes, args.npass, args.fft_tw, n, buf0, buf1, pairs);
+  const C* const z = len.template run_fft<C>(args.fft_tw, buf0, buf1, pairs);
 
   // Stores: forward Y(k) of line l at position k; inverse: z holds conj(IFFT(Z)), x_a = Re, x_b = −Im.
 #pragma unroll 4
@@ -412,6 +508,18 @@ __global__ void __launch_bounds__(1024) smooth_lines(const Args<T> args) {
       out[offset(l, c)] = (l & 1) ? -v.y : v.x;
     }
   }
+}
+
+template <class T, bool kCols, bool kInverse, int kC>
+__global__ void __launch_bounds__(1024) smooth_lines(const Args<T> args) {
+  smooth_body<T, kCols, kInverse, kC>(args, detail::RtLen{args.n, args.dn, args.passes, args.npass}, args.pairs);
+}
+
+// The same kernel for one length N known at compile time: kP pairs per CTA (config()'s), NT threads (its threads).
+// Every index is then a constant or a multiply-shift by one and every loop has a fixed count.
+template <class T, bool kCols, bool kInverse, int kC, int N, int kP, int NT>
+__global__ void __launch_bounds__(NT) smooth_lines_ct(const Args<T> args) {
+  smooth_body<T, kCols, kInverse, kC>(args, detail::CtLen<N, kP, NT>{}, kP);
 }
 
 // DCT-IV of rows of even length 2M, M smooth (args.n = M, args.dn2 = 2M): cuda-dct4-fft's N/2-point complex algorithm
@@ -538,7 +646,7 @@ struct Config {
 // per CTA. Threads: a radix-8 butterfly each (P·N/8), 64 .. 1024. pairs = 0 when N does not fit.
 constexpr long long kMaxPoints = 16384, kTwoCtaSmem = 112 * 1024;
 template <class T>
-Config config(long long n, bool cols) {
+constexpr Config config(long long n, bool cols) {
   Config c;
   if (n < 1 || smem_bytes<T>(1, n) > kMaxSmem) return c;
   if (cols) {
@@ -561,6 +669,61 @@ Config config(long long n, bool cols) {
   const long long t = (c.pairs * n / 8 + 31) / 32 * 32;
   c.threads = static_cast<int>(t < 64 ? 64 : t > 1024 ? 1024 : t);
   return c;
+}
+
+// ---- Lengths compiled ahead (smooth_lines_ct) -------------------------------------------------------------------
+
+// The sides of common photographs, video frames and their halves that are smooth and not powers of two
+// (docs/decisions.md §3.1): 10-20% faster than smooth_lines. Every other smooth length takes smooth_lines.
+using CompiledLengths = std::integer_sequence<int, 240, 360, 480, 540, 576, 600, 720, 768, 960, 1000, 1080, 1200, 1280,
+                                              1440, 1536, 1600, 1920, 2000, 2160, 2400, 2560, 2880, 3000, 3024, 3840,
+                                              4000, 4032, 4320, 6000>;
+
+template <int... Ns>
+constexpr bool compiled_in(long long n, std::integer_sequence<int, Ns...>) {
+  return ((n == Ns) || ...);
+}
+constexpr bool compiled(long long n) { return compiled_in(n, CompiledLengths{}); }
+
+// smooth_lines_ct for length N in config()'s launch shape; ok = false where config() finds no room for N.
+template <class T, bool kCols, bool kInverse, int N>
+struct CompiledKernel {
+  static constexpr Config c = config<T>(N, kCols);
+  static constexpr bool ok = c.pairs > 0;
+  static constexpr int kc = kCols ? c.kc : 1;
+};
+
+// Calls f(kernel) with the compiled kernel of length n (a pointer to smooth_lines_ct<...>); false if there is none.
+template <class T, bool kCols, bool kInverse, class F, int... Ns>
+bool with_compiled_in(long long n, F&& f, std::integer_sequence<int, Ns...>) {
+  const auto one = [&]<int N>(std::integral_constant<int, N>) {
+    using K = CompiledKernel<T, kCols, kInverse, N>;
+    if constexpr (K::ok) {
+      if (n != N) return false;
+      f(&smooth_lines_ct<T, kCols, kInverse, K::kc, N, K::c.pairs, K::c.threads>);
+      return true;
+    } else {
+      return false;
+    }
+  };
+  return (one(std::integral_constant<int, Ns>{}) || ...);
+}
+template <class T, bool kCols, bool kInverse, class F>
+bool with_compiled(long long n, F&& f) {
+  return with_compiled_in<T, kCols, kInverse>(n, f, CompiledLengths{});
+}
+
+// The compiled kernel of length n as the launchers take it (nullptr: none). Instantiated only in
+// kernels/dct2d/smooth_compiled_f32.cu and _f64.cu (the build compiles the two in parallel).
+template <class T>
+const void* compiled_kernel(long long n, bool cols, bool inverse) {
+  const void* fn = nullptr;
+  const auto take = [&](auto k) { fn = reinterpret_cast<const void*>(k); };
+  if (cols)
+    inverse ? with_compiled<T, true, true>(n, take) : with_compiled<T, true, false>(n, take);
+  else
+    inverse ? with_compiled<T, false, true>(n, take) : with_compiled<T, false, false>(n, take);
+  return fn;
 }
 
 }  // namespace dct::cuda::smooth

@@ -12,11 +12,22 @@
 
 namespace dct::cuda {
 
+// The kernel of kernels/dct2d/smooth.cuh compiled for length n (smooth::CompiledLengths), or nullptr
+// (kernels/dct2d/smooth_compiled_f32.cu, _f64.cu).
+template <class T>
+const void* smooth_compiled_kernel(std::int64_t n, bool cols, bool inverse);
+template <>
+const void* smooth_compiled_kernel<float>(std::int64_t n, bool cols, bool inverse);
+template <>
+const void* smooth_compiled_kernel<double>(std::int64_t n, bool cols, bool inverse);
+
 template <class T>
 class SmoothLines {
  public:
   // n smooth, and its lines fit a CTA's shared memory in this layout (f32: n <= 13,673; f64: n <= 6,456).
   static bool supports(std::int64_t n, bool along_cols);
+  // supports(n, along_cols), with a kernel compiled for n (smooth::CompiledLengths).
+  static bool compiled(std::int64_t n, bool along_cols);
   // The plan of one axis (DCT-II, or its inverse DCT-III with `inverse`) in `norm`, times `scale` (on the forward
   // output, or the inverse input: AxisTableBuffers); throws kUsage if !supports.
   SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse, double scale = 1.0);

@@ -8,7 +8,8 @@
 #   dct2d-<dev>.csv   Table V layout: dct2/idct2, cuda-rowcol vs cuda-fft2d, f64 and f32, 512^2..8192^2,
 #                     100x10000 and 10000x100
 #   shapes-<dev>.csv  dct2/idct2 f32/f64 on photograph shapes and 40 random smooth shapes (dct2 only), cuda-fft2d-smooth
-#                     against cuda-fft2d-cufft (the two routes cuda-fft2d chooses between off powers of two)
+#                     against cuda-fft2d-cufft (the two routes cuda-fft2d chooses between off powers of two), and
+#                     cuda-fft2d itself (its pick without --effort measure)
 #   dct1d-<dev>.csv   Table IV layout: 1 x N, N = 2^14..2^18, the four 1-D algorithms, f64 and f32
 #   block8-<dev>.csv  cuda-8x8 and cuda-8x8-def, --block 8 --norm ortho, f32, 2048^2..8192^2
 #   dct4-<dev>.csv    N = 17 (direct / 4-section / 8-section / small / fft; 1 and 2^20 transforms); cuda-dct4-small
@@ -174,8 +175,8 @@ else
     --sizes 512x512,1024x1024,2048x2048,4096x4096,8192x8192,100x10000,10000x100 \
     --backends cuda-rowcol,cuda-fft2d --precision f64,f32 --axis both --batch 1
   wanted shapes && capability shapes -- --ops dct2,idct2 --sizes "$IMAGE_SHAPES" \
-    --backends cuda-fft2d-smooth,cuda-fft2d-cufft --precision f32,f64 --axis both --batch 1 \
-    -- --ops dct2 --sizes "$RANDOM_SHAPES" --backends cuda-fft2d-smooth,cuda-fft2d-cufft --precision f32,f64 \
+    --backends cuda-fft2d,cuda-fft2d-smooth,cuda-fft2d-cufft --precision f32,f64 --axis both --batch 1 \
+    -- --ops dct2 --sizes "$RANDOM_SHAPES" --backends cuda-fft2d,cuda-fft2d-smooth,cuda-fft2d-cufft --precision f32,f64 \
     --axis both --batch 1
   wanted dct1d && capability dct1d -- --ops dct2,idct2 --sizes 1x16384,1x32768,1x65536,1x131072,1x262144 \
     --backends cuda-1d-4n,cuda-1d-2n-mirror,cuda-1d-2n-pad,cuda-1d-n --precision f64,f32 --axis rows --batch 1

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -77,8 +78,23 @@ void launch(smooth::Args<T> a, const smooth::Config& c, long long ctas) {
   }
 }
 
+// The kernel compiled for the length (smooth_lines_ct, smooth::CompiledLengths) in the same launch shape.
 template <class T, bool kCols, bool kInverse>
-void launch_kc(const smooth::Args<T>& a, const smooth::Config& c, long long ctas) {
+void launch_compiled(const smooth::Args<T>& a, const smooth::Config& c, long long ctas) {
+  const bool found = smooth::with_compiled<T, kCols, kInverse>(a.n, [&](auto kernel) {
+    blockDim = {static_cast<unsigned>(c.threads), 1, 1};
+    for (long long b = 0; b < ctas; ++b) {
+      blockIdx = {static_cast<unsigned>(b), 0, 0};
+      std::memset(smooth::smooth_smem, 0xFF, static_cast<std::size_t>(c.smem_bytes));
+      emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) { kernel(a); });
+    }
+  });
+  if (!found) std::abort();
+}
+
+template <class T, bool kCols, bool kInverse>
+void launch_kc(const smooth::Args<T>& a, const smooth::Config& c, long long ctas, bool compiled) {
+  if (compiled) return launch_compiled<T, kCols, kInverse>(a, c, ctas);
   if constexpr (!kCols) {
     launch<T, false, kInverse, 1>(a, c, ctas);
   } else {
@@ -102,7 +118,7 @@ void launch_kc(const smooth::Args<T>& a, const smooth::Config& c, long long ctas
 // Returns the relative error (INFINITY: unwritten output, modified input, no plan).
 template <class T>
 double run(long long n, bool cols, bool inverse, bool ortho, long long lines_or_width, long long batch,
-           std::mt19937_64& rng, bool in_place) {
+           std::mt19937_64& rng, bool in_place, bool compiled) {
   smooth::Args<T> a;
   std::vector<smooth::Pass> passes;
   if (!smooth::plan_passes(n, passes)) return INFINITY;
@@ -137,14 +153,14 @@ double run(long long n, bool cols, bool inverse, bool ortho, long long lines_or_
   }
   if (!inverse) {
     if (cols)
-      launch_kc<T, true, false>(a, c, ctas);
+      launch_kc<T, true, false>(a, c, ctas, compiled);
     else
-      launch_kc<T, false, false>(a, c, ctas);
+      launch_kc<T, false, false>(a, c, ctas, compiled);
   } else {
     if (cols)
-      launch_kc<T, true, true>(a, c, ctas);
+      launch_kc<T, true, true>(a, c, ctas, compiled);
     else
-      launch_kc<T, false, true>(a, c, ctas);
+      launch_kc<T, false, true>(a, c, ctas, compiled);
   }
   const std::vector<T>& out = in_place ? x : y;
   if (!in_place && std::memcmp(x0.data(), x.data(), x.size() * sizeof(T)) != 0) return INFINITY;
@@ -240,11 +256,14 @@ int main() {
         return 1;
       }
   }
-  // Every radix alone, mixed lengths, odd N, and the image sizes' factors (1080 = 8*27*5, 1920 = 8*16*15, 1000).
-  const long long sizes[] = {1,  2,  3,  4,   5,   6,   7,   8,   9,   11,  12,  13,  15,  16,  21,   30,
-                             45, 64, 77, 100, 120, 143, 169, 175, 243, 270, 360, 375, 500, 720, 1000, 1080};
+  // Every radix alone, mixed lengths, odd N, and the image sizes' factors (1080 = 8*27*5, 1920 = 8*16*15, 1000);
+  // the lengths of smooth::CompiledLengths among them also through their compiled kernels (240, 360, 720, 1080;
+  // not 1000, whose reference sums cost the most and whose kernel is the same template).
+  const long long sizes[] = {1,  2,  3,  4,   5,   6,   7,   8,   9,   11,  12,  13,  15,  16,  21,   30,  45,
+                             64, 77, 100, 120, 143, 169, 175, 240, 243, 270, 360, 375, 500, 720, 1000, 1080};
   int failed = 0, cases = 0;
   for (long long n : sizes)
+    for (int compiled = 0; compiled <= (smooth::compiled(n) && n != 1000 ? 1 : 0); ++compiled)
     for (int prec = 0; prec < 2; ++prec)
       for (int cols = 0; cols < 2; ++cols)
         for (int inv = 0; inv < 2; ++inv) {
@@ -253,16 +272,16 @@ int main() {
           // rows: 2·P·2 + 1 lines (two CTAs and a last one with one line); columns: widths with a partial tile.
           const smooth::Config c = prec ? smooth::config<double>(n, cols) : smooth::config<float>(n, cols);
           const long long extent = cols ? 2 * c.kc + 3 : 4 * c.pairs + 1, batch = cols ? 2 : 1;
-          const double err = prec ? run<double>(n, cols, inv, ortho, extent, batch, rng, in_place)
-                                  : run<float>(n, cols, inv, ortho, extent, batch, rng, in_place);
+          const double err = prec ? run<double>(n, cols, inv, ortho, extent, batch, rng, in_place, compiled)
+                                  : run<float>(n, cols, inv, ortho, extent, batch, rng, in_place, compiled);
           const double tol = prec ? 1e-12 : 2e-6 * std::log2(2.0 * n) + 1e-6;
           const bool ok = err <= tol;
           ++cases;
           if (!ok) ++failed;
-          if (!ok || n >= 720)
-            std::printf("%s N=%lld %s %s %s %s%s: rel err %.3g (tol %.1g)\n", ok ? "ok  " : "FAIL", n,
+          if (!ok || n >= 720 || compiled)
+            std::printf("%s N=%lld %s %s %s %s%s%s: rel err %.3g (tol %.1g)\n", ok ? "ok  " : "FAIL", n,
                         prec ? "f64" : "f32", cols ? "cols" : "rows", inv ? "inverse" : "forward",
-                        ortho ? "ortho" : "none", in_place ? " in place" : "", err, tol);
+                        ortho ? "ortho" : "none", in_place ? " in place" : "", compiled ? " compiled" : "", err, tol);
         }
   // DCT-IV rows (smooth_dct4_rows, cuda-dct4-fft's route for even N whose half is smooth and not a power of two).
   for (long long m : {1, 3, 5, 6, 7, 12, 13, 15, 50, 77, 143, 500})

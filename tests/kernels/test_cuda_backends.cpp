@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <iterator>
 #include <map>
 #include <random>
 #include <sstream>
@@ -376,6 +377,20 @@ TEST_CASE("cuda-fft2d-smooth on random smooth sizes matches the oracle", "[gpu][
   require_device();
   std::uint64_t seed = 4600;
   fft2d_matches_oracle(random_smooth_shapes(20, 2027, 6456), seed, "cuda-fft2d-smooth");
+}
+
+// Every length with a kernel compiled for it (smooth::CompiledLengths in kernels/dct2d/smooth.cuh), once along rows and
+// once down columns: the list paired with itself reversed.
+TEST_CASE("cuda-fft2d-smooth on every length with a compiled kernel matches the oracle", "[gpu][dct2gpu]") {
+  require_device();
+  std::uint64_t seed = 4650;
+  const std::int64_t lengths[] = {240,  360,  480,  540,  576,  600,  720,  768,  960,  1000,
+                                  1080, 1200, 1280, 1440, 1536, 1600, 1920, 2000, 2160, 2400,
+                                  2560, 2880, 3000, 3024, 3840, 4000, 4032, 4320, 6000};
+  const std::size_t count = std::size(lengths);
+  std::vector<Shape2> shapes;
+  for (std::size_t k = 0; k < count; ++k) shapes.push_back(Shape2{lengths[k], lengths[count - 1 - k]});
+  fft2d_matches_oracle(shapes, seed, "cuda-fft2d-smooth", core::Effort::kEstimate, Axis::kBoth, 1);
 }
 
 TEST_CASE("cuda-fft2d on image shapes matches the oracle", "[gpu][dct2gpu]") {
