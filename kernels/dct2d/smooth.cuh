@@ -214,6 +214,23 @@ __device__ __forceinline__ int pad(int i) {
   return i + (i >> (sizeof(C) == 8 ? 4 : 3));
 }
 
+// One butterfly of a Stockham pass: the R points src[s0 + r·nr], twiddled by W_N^{t·r} (t = k·N/(Ns·R); none in the
+// first pass, ns = 1), through DFT_R, to dst[d0 + r·ns] (padded indices).
+template <int R, class C>
+__device__ __forceinline__ void butterfly(const C* src, C* dst, const C* __restrict__ fft_tw, int s0, int nr, int d0,
+                                          int ns, int t) {
+  C a[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) a[r] = src[pad<C>(s0 + r * nr)];
+  if (ns > 1) {
+#pragma unroll
+    for (int r = 1; r < R; ++r) a[r] = cmul(a[r], __ldg(fft_tw + t * r));
+  }
+  dft<R>(a);
+#pragma unroll
+  for (int r = 0; r < R; ++r) dst[pad<C>(d0 + r * ns)] = a[r];
+}
+
 // One Stockham pass of radix R over `pairs` lines of n points: src -> dst (padded indices).
 template <int R, class C>
 __device__ __forceinline__ void pass(const C* src, C* dst, const C* __restrict__ fft_tw, int n, FastDiv dnr,
@@ -222,18 +239,7 @@ __device__ __forceinline__ void pass(const C* src, C* dst, const C* __restrict__
   for (int q = static_cast<int>(threadIdx.x); q < total; q += static_cast<int>(blockDim.x)) {
     const int line = static_cast<int>(dnr.div(static_cast<unsigned>(q))), j = q - line * nr;
     const int k = j - static_cast<int>(dns.div(static_cast<unsigned>(j))) * ns;
-    const int s0 = line * n + j;
-    C a[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r) a[r] = src[pad<C>(s0 + r * nr)];
-    if (ns > 1) {
-#pragma unroll
-      for (int r = 1; r < R; ++r) a[r] = cmul(a[r], __ldg(fft_tw + k * r * step));
-    }
-    dft<R>(a);
-    const int d0 = line * n + (j - k) * R + k;
-#pragma unroll
-    for (int r = 0; r < R; ++r) dst[pad<C>(d0 + r * ns)] = a[r];
+    butterfly<R>(src, dst, fft_tw, line * n + j, nr, line * n + (j - k) * R + k, ns, k * step);
   }
 }
 
@@ -316,18 +322,7 @@ __device__ __forceinline__ void pass_ct(const C* src, C* dst, const C* __restric
     const unsigned uq = static_cast<unsigned>(q);
     const int line = static_cast<int>(uq / NR), j = static_cast<int>(uq % NR);
     const int k = static_cast<int>(static_cast<unsigned>(j) % NS);
-    const int s0 = line * N + j;
-    C a[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r) a[r] = src[pad<C>(s0 + r * NR)];
-    if constexpr (NS > 1) {
-#pragma unroll
-      for (int r = 1; r < R; ++r) a[r] = cmul(a[r], __ldg(fft_tw + k * r * step));
-    }
-    dft<R>(a);
-    const int d0 = line * N + (j - k) * R + k;
-#pragma unroll
-    for (int r = 0; r < R; ++r) dst[pad<C>(d0 + r * NS)] = a[r];
+    butterfly<R>(src, dst, fft_tw, line * N + j, NR, line * N + (j - k) * R + k, NS, k * step);
   }
 }
 
