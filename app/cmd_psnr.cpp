@@ -68,6 +68,7 @@ double peak_of(const PsnrOptions& o, const core::Dataset& ref) {
 }
 
 int run_psnr(const GlobalOptions& g, const PsnrOptions& o) {
+  check_raw_options(o.in, {o.reference, o.test});
   const core::ReadOptions ro = read_options(g, o.in, core::Precision::kF64);
   core::Dataset ref = read_input(o.reference, ro);
   core::Dataset test = read_input(o.test, ro);

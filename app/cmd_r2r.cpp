@@ -287,6 +287,7 @@ class R2rTask : public BatchTask {
 int run_r2r(const GlobalOptions& g, const R2rOptions& o) {
   const core::Stopwatch total;
   core::parse_norm(o.norm);  // usage errors before any file is touched
+  check_raw_options(o.in, o.inputs);
   const BatchTargets targets = resolve_targets(o.inputs, o.output, o.batch.format);
   for (const auto& out : targets.outputs) check_image_output(o, out);
   if (distributed_mode(o.distributed, o.inputs.size(), targets.dir)) {

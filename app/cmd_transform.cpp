@@ -322,6 +322,7 @@ std::unique_ptr<BatchTask> make_task(const GlobalOptions& g, const TransformOpti
 int run_transform(const GlobalOptions& g, const TransformOptions& o) {
   const core::Stopwatch total;
   if (o.jpeg_coefficients) check_jpeg_coefficients_options(o);
+  check_raw_options(o.in, o.inputs);
   const core::TransformDesc d = describe(g, o);
   const BatchTargets targets = resolve_targets(o.inputs, o.output, o.batch.format);
   for (const auto& out : targets.outputs) picture_output(o, d, out);

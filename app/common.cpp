@@ -23,6 +23,15 @@ core::ReadOptions read_options(const GlobalOptions& g, const InputOptions& in, c
   return r;
 }
 
+void check_raw_options(const InputOptions& in, const std::vector<std::string>& inputs) {
+  if ((in.shape.empty() && in.dtype.empty()) || inputs.empty()) return;
+  for (const std::string& p : inputs)
+    if (core::is_raw_path(p)) return;
+  throw Error(ErrorCode::kUsage, inputs.front(),
+              std::string(in.shape.empty() ? "--dtype" : "--shape") +
+                  " is for raw inputs (.raw, .f32, .f64); this file carries its own shape and type");
+}
+
 core::Dataset read_input(const std::string& path, const core::ReadOptions& opt) {
   try {
     return core::read_any(path, opt, &image_codec());

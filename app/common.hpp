@@ -14,6 +14,9 @@ namespace dct::app {
 
 core::Precision precision_of(const GlobalOptions& g);
 core::ReadOptions read_options(const GlobalOptions& g, const InputOptions& in, core::Precision prec);
+// --shape and --dtype describe raw inputs: a usage error naming the first input when they are given and no input is
+// raw (a .npy or an image carries its own shape and type; the options would otherwise be ignored without a word).
+void check_raw_options(const InputOptions& in, const std::vector<std::string>& inputs);
 // Reads `path`; errors name the file.
 core::Dataset read_input(const std::string& path, const core::ReadOptions& opt);
 void note(const GlobalOptions& g, const std::string& msg);  // "dctool: <msg>" on stderr unless --quiet

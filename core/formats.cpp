@@ -995,6 +995,11 @@ void write_raw(const std::string& path, const HostTensor& t, const WriteOptions&
 
 // ---- dispatch ------------------------------------------------------------------------------------------
 
+bool is_raw_path(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  return ext == ".raw" || ext == ".f32" || ext == ".f64";
+}
+
 bool is_image_path(const std::string& path) {
   const std::string ext = lower_extension(path);
   return std::find(kImageReadExtensions.begin(), kImageReadExtensions.end(), ext) != kImageReadExtensions.end();
@@ -1004,7 +1009,7 @@ Dataset read_any(const std::string& path, const ReadOptions& opt, const ImageCod
   const std::string ext = lower_extension(path);
   if (ext == ".npy") return read_npy(path, opt);
   if (ext == ".txt" || ext == ".csv") return read_text(path, opt);
-  if (ext == ".raw" || ext == ".f32" || ext == ".f64") return read_raw(path, opt);
+  if (is_raw_path(path)) return read_raw(path, opt);
   if (is_image_path(path)) {
     require_input_file(path);
     if (codec == nullptr || !codec->handles_read(path))
@@ -1030,7 +1035,7 @@ void write_any(const std::string& path, const HostTensor& t, const WriteOptions&
   const std::string ext = lower_extension(path);
   if (ext == ".npy") return write_npy(path, t, opt);
   if (ext == ".txt" || ext == ".csv") return write_text(path, t, opt);
-  if (ext == ".raw" || ext == ".f32" || ext == ".f64") return write_raw(path, t, opt);
+  if (is_raw_path(path)) return write_raw(path, t, opt);
   if (is_image_path(path)) {
     if (codec == nullptr) throw Error(ErrorCode::kUnsupported, path, "image output is not available in this build");
     if (!codec->handles_write(path))

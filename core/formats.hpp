@@ -224,6 +224,7 @@ void write_any(const std::string& path, const HostTensor& t, const WriteOptions&
 void write_any(const std::string& path, const HostTensor& t, const WriteOptions& opt, const ImageCodec* codec,
                std::int64_t* clamped);
 bool is_image_path(const std::string& path);  // .png .jpg .jpeg .bmp .tga .pgm .ppm
+bool is_raw_path(const std::string& path);    // .raw .f32 .f64 (read with --shape, --dtype)
 
 // Refuses (kInput) an output that names one of the inputs (same file, also through links), and (kInput)
 // an output whose directory does not exist.

@@ -212,6 +212,25 @@ TEST_CASE("bad input: raw file without --shape -> exit 2 (usage)", "[app][bad-in
     expect_failure(dir, dct2(dir, in), 2, {in}, dir.file("out.npy"));
 }
 
+TEST_CASE("bad input: --shape or --dtype with no raw input -> exit 2 naming the input", "[app][bad-input]") {
+  TempDir dir;
+  spit(dir.file("a.npy"), npy_4x4_with(1.0));
+  spit(dir.file("b.npy"), npy_4x4_with(2.0));
+  expect_failure(dir, dct2(dir, "a.npy", " --dtype u8"), 2, {"a.npy", "--dtype"}, dir.file("out.npy"));
+  expect_failure(dir, dct2(dir, "a.npy", " --shape 2x8"), 2, {"a.npy", "--shape"}, dir.file("out.npy"));
+  expect_failure(dir, "dct " + q(dir.file("a.npy")) + " --type 1 -o " + q(dir.file("out.npy")) + " --shape 2x8", 2,
+                 {"a.npy", "--shape"}, dir.file("out.npy"));
+  expect_failure(dir, "psnr " + q(dir.file("a.npy")) + " " + q(dir.file("b.npy")) + " --dtype f64", 2,
+                 {"a.npy", "--dtype"});
+  expect_failure(dir, "dct2 " + q(camera()) + " -o " + q(dir.file("out.npy")) + " --shape 512x512", 2,
+                 {"camera.png", "--shape"}, dir.file("out.npy"));
+  // Among several inputs one raw file is enough: the options are for it.
+  spit(dir.file("c.f32"), raw_bytes(std::vector<float>(16, 1.0f)));
+  const RunResult r = run_dctool("dct2 " + q(dir.file("a.npy")) + " " + q(dir.file("c.f32")) + " -o " +
+                                 q(dir.file("outdir")) + " --shape 4x4");
+  CHECK(r.code == 0);
+}
+
 TEST_CASE("bad input: raw file with the wrong --shape -> exit 3 and malformed --shape -> exit 2", "[app][bad-input]") {
   TempDir dir;
   spit(dir.file("a.f32"), raw_bytes(std::vector<float>(12, 1.0f)));  // 12 values
