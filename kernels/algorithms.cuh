@@ -16,6 +16,7 @@ struct Algorithm {
 Algorithm fft2d_algorithm();         // cuda-fft2d
 Algorithm fft2d_cufft_algorithm();   // cuda-fft2d-cufft
 Algorithm fft2d_smooth_algorithm();  // cuda-fft2d-smooth
+Algorithm fft2d_tiles_algorithm();   // cuda-fft2d-tiles
 Algorithm rowcol_algorithm();        // cuda-rowcol
 Algorithm lines_npoint_algorithm();  // cuda-1d-n
 Algorithm lines_mirror2n_algorithm();

@@ -16,6 +16,8 @@ Algorithm algorithm_of(Algo a) {
       return fft2d_cufft_algorithm();
     case Algo::kFft2dSmooth:
       return fft2d_smooth_algorithm();
+    case Algo::kFft2dTiles:
+      return fft2d_tiles_algorithm();
     case Algo::kRowcol:
       return rowcol_algorithm();
     case Algo::kLinesN:

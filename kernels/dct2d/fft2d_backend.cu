@@ -48,7 +48,19 @@ core::Support supports_smooth(const core::TransformDesc& d) {
   return core::Support::yes();
 }
 
-enum class Route2d { kAuto, kCufft, kSmooth };
+core::Support supports_tiles(const core::TransformDesc& d) {
+  if (core::Support s = supports_2d(d); !s) return s;
+  const core::Shape2 c = canonical(d.shape);
+  const bool ok = d.prec == core::Precision::kF32 ? SmoothTiles<float>::supports(c.rows, c.cols)
+                                                  : SmoothTiles<double>::supports(c.rows, c.cols);
+  if (!ok)
+    return core::Support::no(
+        "sides with prime factors 2, 3, 5, 7, 11, 13 only, whose matrix fits one CTA's shared memory (f32 up to about "
+        "28000 values, f64 14000)");
+  return core::Support::yes();
+}
+
+enum class Route2d { kAuto, kCufft, kSmooth, kTiles };
 
 // Without --effort measure, one matrix whose sides both have compiled smooth kernels takes the smooth route where it
 // measured faster than the reorder + 2-D cuFFT plan (docs/decisions.md §10): f64 up to 2^23 values; f32 up to 1536
@@ -66,6 +78,7 @@ std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, Route2d whi
     const core::Shape2 c = canonical(d.shape);
     const Fft2dRoute route = which == Route2d::kCufft    ? Fft2dRoute::kR2c
                              : which == Route2d::kSmooth ? Fft2dRoute::kSmooth
+                             : which == Route2d::kTiles  ? Fft2dRoute::kTiles
                                                          : fft2d_route<T>(c.rows, c.cols, d.batch);
     const auto plan = [&](Fft2dRoute r) {
       return std::make_unique<EnginePlan<T, ThreeStage2d<T>>>(d, d.op, d.norm, d.shape, d.batch, r);
@@ -106,5 +119,6 @@ std::unique_ptr<core::Plan> make(const core::TransformDesc& d) {
 Algorithm fft2d_algorithm() { return {&supports, &make<Route2d::kAuto>}; }
 Algorithm fft2d_cufft_algorithm() { return {&supports_2d, &make<Route2d::kCufft>}; }
 Algorithm fft2d_smooth_algorithm() { return {&supports_smooth, &make<Route2d::kSmooth>}; }
+Algorithm fft2d_tiles_algorithm() { return {&supports_tiles, &make<Route2d::kTiles>}; }
 
 }  // namespace dct::cuda

@@ -98,6 +98,9 @@ bool column_fft_wanted(i64 n1) { return n1 == 2048 || n1 == 4096 || n1 == 8192; 
 
 template <class T>
 Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch) {
+  // Tiles for matrices of up to 4096 values, and batches of the compiled shapes (docs/decisions.md §10).
+  if (SmoothTiles<T>::supports(n1, n2) && (n1 * n2 <= 4096 || (batch > 1 && SmoothTiles<T>::compiled(n1, n2))))
+    return Fft2dRoute::kTiles;
   // Rows where the row kernels support N2, except f32 rows of 8192 and more whose columns would go through cuFFT
   // (the 2-D plan is faster there, docs/decisions.md), and batches whose columns would go through cuFFT: its strided
   // column plan is one launch per matrix (docs/decisions.md §1).
@@ -126,6 +129,12 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
   const FftType cols = forward_ ? FftType::kC2CForward : FftType::kC2CInverse;
   // The smooth kernels make their own tables and have no DST masks.
   if ((dst_ != 0 || scale[0] != 1.0 || scale[1] != 1.0) && route == Fft2dRoute::kSmooth) route = Fft2dRoute::kR2c;
+  if (route == Fft2dRoute::kTiles) {
+    const bool tr = transposed(shape);
+    tiles_ = std::make_unique<SmoothTiles<T>>(n1_, n2_, norm, !forward_, dst_,
+                                              std::array<double, 2>{scale[tr ? 1 : 0], scale[tr ? 0 : 1]});
+    return;
+  }
   if (route == Fft2dRoute::kSmooth) {
     srows_ = std::make_unique<SmoothLines<T>>(n2_, norm, false, !forward_);
     scols_ = std::make_unique<SmoothLines<T>>(n1_, norm, true, !forward_);
@@ -150,7 +159,9 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
 
 template <class T>
 void ThreeStage2d<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
-  if (srows_ && forward_) {
+  if (tiles_) {
+    tiles_->run(in, out, batch_, s);
+  } else if (srows_ && forward_) {
     srows_->run(in, out, n1_ * batch_, 0, s);
     scols_->run(out, out, batch_, n2_, s);
   } else if (srows_) {

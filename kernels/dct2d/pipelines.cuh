@@ -41,8 +41,10 @@ class NPointLines {
 //   r2c    a separate reorder pass and cuFFT's plain 2-D R2C / C2R plan ([1]'s three stages literally).
 //   smooth the separable route for any smooth size: SmoothLines along the rows, then down the columns in place (the
 //          inverse: columns, then rows); each pass one kernel with the reorder and the pre/postprocess folded in.
-enum class Fft2dRoute { kRows, kR2c, kSmooth };
-// cuda-fft2d's route for `batch` matrices of canonical shape n1 x n2 as planned without measuring: rows where
+//   tiles  each matrix of a batch in one CTA, rows then columns in shared memory (SmoothTiles): one read, one write.
+enum class Fft2dRoute { kRows, kR2c, kSmooth, kTiles };
+// cuda-fft2d's route for `batch` matrices of canonical shape n1 x n2 as planned without measuring: tiles where
+// SmoothTiles<T> supports the shape and it has at most 4096 values, or a batch of a compiled tile shape; else rows where
 // RfftRows<T> supports n2, except f32 rows of 8192 and more whose columns would go through cuFFT, and batches whose
 // columns would (cuFFT's strided column plan is one launch per matrix); r2c otherwise. Planned with --effort measure,
 // cuda-fft2d times r2c against smooth (where SmoothLines supports both axes) and keeps the faster
@@ -64,8 +66,8 @@ class ThreeStage2d {
  public:
   ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, i64 batch, Fft2dRoute route, unsigned dst = 0,
                std::array<double, 2> scale = {1.0, 1.0});
-  i64 real_elems() const { return rows_ || srows_ ? 0 : n1_ * n2_ * batch_; }  // rows, smooth: no reorder buffer
-  i64 cplx_elems() const { return srows_ ? 0 : n1_ * pitch_ * batch_; }
+  i64 real_elems() const { return rows_ || srows_ || tiles_ ? 0 : n1_ * n2_ * batch_; }  // only r2c reorders
+  i64 cplx_elems() const { return srows_ || tiles_ ? 0 : n1_ * pitch_ * batch_; }
   void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const;
 
  private:
@@ -81,6 +83,7 @@ class ThreeStage2d {
   bool fused_ = false;                     // col_fft_ with post_2d / pre_2d fused into its passes
   RowMap map_;
   std::unique_ptr<SmoothLines<T>> srows_, scols_;  // smooth route
+  std::unique_ptr<SmoothTiles<T>> tiles_;          // tiles route
 };
 
 // 1-D DCT-II / DCT-III along rows or down columns by one SmoothLines kernel (--axis rows|cols on the smooth route:

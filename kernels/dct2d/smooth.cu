@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "kernels/dct2d/smooth.cuh"
+#include "kernels/dct2d/smooth_tiles.cuh"
 
 namespace dct::cuda {
 namespace {
@@ -31,6 +31,26 @@ const void* kernel_for(int kc) {
   }
 }
 
+// The FFT passes of length n in device memory (npass: their count).
+DeviceBuffer upload_passes(std::int64_t n, int& npass) {
+  std::vector<smooth::Pass> passes;
+  smooth::plan_passes(n, passes);
+  DeviceBuffer d(sizeof(smooth::Pass) * passes.size() + 1);
+  if (!passes.empty())
+    DCT_CUDA_CHECK(cudaMemcpy(d.get(), passes.data(), sizeof(smooth::Pass) * passes.size(), cudaMemcpyHostToDevice));
+  npass = static_cast<int>(passes.size());
+  return d;
+}
+
+// The FFT twiddles of length n in device memory.
+template <class T>
+DeviceBuffer upload_twiddles(std::int64_t n) {
+  const std::vector<cx_t<T>> tw = smooth::fft_twiddles<T>(n);
+  DeviceBuffer d(sizeof(cx_t<T>) * tw.size());
+  DCT_CUDA_CHECK(cudaMemcpy(d.get(), tw.data(), d.bytes(), cudaMemcpyHostToDevice));
+  return d;
+}
+
 }  // namespace
 
 template <class T>
@@ -50,13 +70,7 @@ SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bo
     : n_(n), cols_(along_cols), inverse_(inverse), tables_(n, norm, 2.0, scale) {
   if (!supports(n, along_cols))
     throw Error(ErrorCode::kUsage, "smooth lines", "unsupported line length " + std::to_string(n));
-  std::vector<smooth::Pass> passes;
-  smooth::plan_passes(n, passes);
-  passes_ = DeviceBuffer(sizeof(smooth::Pass) * passes.size() + 1);
-  if (!passes.empty())
-    DCT_CUDA_CHECK(
-        cudaMemcpy(passes_.get(), passes.data(), sizeof(smooth::Pass) * passes.size(), cudaMemcpyHostToDevice));
-  npass_ = static_cast<int>(passes.size());
+  passes_ = upload_passes(n, npass_);
   const smooth::Config c = smooth::config<T>(n, along_cols);
   pairs_ = c.pairs;
   threads_ = c.threads;
@@ -66,9 +80,7 @@ SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bo
   if (fn_ == nullptr)
     fn_ = along_cols ? (inverse ? kernel_for<T, true, true>(kc_) : kernel_for<T, true, false>(kc_))
                      : (inverse ? kernel_for<T, false, true>(kc_) : kernel_for<T, false, false>(kc_));
-  const std::vector<cx_t<T>> tw = smooth::fft_twiddles<T>(n);
-  fft_tw_ = DeviceBuffer(sizeof(cx_t<T>) * tw.size());
-  DCT_CUDA_CHECK(cudaMemcpy(fft_tw_.get(), tw.data(), fft_tw_.bytes(), cudaMemcpyHostToDevice));
+  fft_tw_ = upload_twiddles<T>(n);
   // The attribute is the kernel's, shared by every plan that launches it: the largest any plan may ask for.
   if (smem_ > 48 * 1024)
     DCT_CUDA_CHECK(cudaFuncSetAttribute(fn_, cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
@@ -106,7 +118,72 @@ void SmoothLines<T>::run(const T* in, T* out, std::int64_t count, std::int64_t w
                                   static_cast<std::size_t>(smem_), s));
 }
 
+// ---- SmoothTiles -------------------------------------------------------------------------------------------------
+
+template <class T>
+bool SmoothTiles<T>::supports(std::int64_t h, std::int64_t w) {
+  return h < (std::int64_t{1} << 24) && w < (std::int64_t{1} << 24) && smooth::tile_config<T>(h, w).threads > 0;
+}
+
+template <class T>
+bool SmoothTiles<T>::compiled(std::int64_t h, std::int64_t w) {
+  return supports(h, w) && smooth::with_compiled_tile<T, false>(h, w, [](auto) {});
+}
+
+template <class T>
+SmoothTiles<T>::Axis::Axis(std::int64_t n, core::Norm norm, double scale)
+    : tables(n, norm, 2.0, scale), fft_tw(upload_twiddles<T>(n)), passes(upload_passes(n, npass)) {}
+
+template <class T>
+SmoothTiles<T>::SmoothTiles(std::int64_t h, std::int64_t w, core::Norm norm, bool inverse, unsigned dst,
+                            std::array<double, 2> scale)
+    : h_(h), w_(w), inverse_(inverse), dst_(dst), rows_(w, norm, scale[1]), cols_(h, norm, scale[0]) {
+  if (!supports(h, w))
+    throw Error(ErrorCode::kUsage, "smooth tiles",
+                "unsupported matrix " + std::to_string(h) + "x" + std::to_string(w));
+  const smooth::TileConfig c = smooth::tile_config<T>(h, w);
+  threads_ = c.threads;
+  smem_ = c.smem_bytes;
+  const auto take = [&](auto k) { fn_ = reinterpret_cast<const void*>(k); };
+  if (!(inverse ? smooth::with_compiled_tile<T, true>(h, w, take) : smooth::with_compiled_tile<T, false>(h, w, take)))
+    fn_ = inverse ? reinterpret_cast<const void*>(&smooth::smooth_tiles<T, true>)
+                  : reinterpret_cast<const void*>(&smooth::smooth_tiles<T, false>);
+  if (smem_ > 48 * 1024)
+    DCT_CUDA_CHECK(cudaFuncSetAttribute(fn_, cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
+}
+
+template <class T>
+void SmoothTiles<T>::run(const T* in, T* out, std::int64_t count, cudaStream_t s) const {
+  if (count < 1) return;
+  if (count >= (std::int64_t{1} << 31)) throw Error(ErrorCode::kUsage, "smooth tiles", "too many matrices for one launch");
+  smooth::TileArgs<T> a;
+  a.in = in;
+  a.out = out;
+  const auto axis = [](const Axis& x, std::int64_t n) {
+    smooth::TileAxis<T> t;
+    const AxisTables<T> v = x.tables.view();
+    t.fft_tw = x.fft_tw.template as<const cx_t<T>>();
+    t.tw = v.tw;
+    t.fs = v.fs;
+    t.ia = v.ia;
+    t.passes = x.passes.template as<const smooth::Pass>();
+    t.n = static_cast<int>(n);
+    t.npass = x.npass;
+    return t;
+  };
+  a.rows = axis(rows_, w_);
+  a.cols = axis(cols_, h_);
+  a.dw = smooth::FastDiv(static_cast<unsigned>(w_));
+  a.dh = smooth::FastDiv(static_cast<unsigned>(h_));
+  a.dst = dst_;
+  void* args[] = {&a};
+  DCT_CUDA_CHECK(cudaLaunchKernel(fn_, dim3(static_cast<unsigned>(count)), dim3(static_cast<unsigned>(threads_)), args,
+                                  static_cast<std::size_t>(smem_), s));
+}
+
 template class SmoothLines<float>;
 template class SmoothLines<double>;
+template class SmoothTiles<float>;
+template class SmoothTiles<double>;
 
 }  // namespace dct::cuda

@@ -1,8 +1,10 @@
 #pragma once
 // N-point DCT-II / DCT-III of lines of any smooth length (2^a 3^b 5^c 7^d 11^e 13^f) along rows or down columns, one
 // kernel per call with the reorder and the pre/postprocess folded in (kernels/dct2d/smooth.cuh derives the math;
-// kernels/dct2d/smooth.cu launches). Internal to kernels/: the 2-D smooth route (rows then columns) of
-// cuda-fft2d-smooth and of cuda-fft2d where it measures faster.
+// kernels/dct2d/smooth.cu launches), and the 2-D transform of batches of small matrices in one kernel
+// (kernels/dct2d/smooth_tiles.cuh). Internal to kernels/: the 2-D smooth and tiles routes of cuda-fft2d-smooth and
+// cuda-fft2d, and cuda-r2r's smooth line steps.
+#include <array>
 #include <cstdint>
 
 #include <cuda_runtime.h>
@@ -42,6 +44,35 @@ class SmoothLines {
   DeviceBuffer fft_tw_, passes_;  // twiddles; the passes (smooth::Pass)
   int npass_ = 0, pairs_ = 0, threads_ = 0, smem_ = 0, kc_ = 1;
   const void* fn_ = nullptr;
+};
+
+// The 2-D DCT-II (or its inverse) of `count` contiguous matrices of h x w, each held whole by one CTA
+// (kernels/dct2d/smooth_tiles.cuh): one read and one write of the data. dst: kFlipAxis0 / kFlipAxis1 mask of the axes
+// computed as DST-II (DST-III inverse); scale: a factor per axis (rows h, columns w) as ThreeStage2d's.
+template <class T>
+class SmoothTiles {
+ public:
+  // h and w smooth, and both buffers of a matrix fit one CTA (f32: h·w up to about 28,000; f64 about 14,000).
+  static bool supports(std::int64_t h, std::int64_t w);
+  // supports(h, w), with a kernel compiled for h x w (smooth::CompiledTiles).
+  static bool compiled(std::int64_t h, std::int64_t w);
+  SmoothTiles(std::int64_t h, std::int64_t w, core::Norm norm, bool inverse, unsigned dst = 0,
+              std::array<double, 2> scale = {1.0, 1.0});
+  void run(const T* in, T* out, std::int64_t count, cudaStream_t s) const;
+
+ private:
+  struct Axis {
+    Axis(std::int64_t n, core::Norm norm, double scale);
+    int npass = 0;  // before passes: its initializer sets it
+    AxisTableBuffers<T> tables;
+    DeviceBuffer fft_tw, passes;
+  };
+  std::int64_t h_, w_;
+  bool inverse_;
+  unsigned dst_;
+  Axis rows_, cols_;  // rows: length w; cols: length h
+  int threads_ = 0, smem_ = 0;
+  const void* fn_ = nullptr;  // smooth_tiles_ct for the shape where compiled, else smooth_tiles
 };
 
 }  // namespace dct::cuda

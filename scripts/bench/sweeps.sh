@@ -22,6 +22,9 @@
 #                     mixed r2r:dct2+dst2, r2r:dct3+dst3 at 4096^2, 2048^2, 1080x1920 and 1920x1080 (f32, f64); 20000
 #                     matrices of 240x240 (--batch 20000, f32): dct2 by
 #                     cuda-fft2d and cuda-fft2d-smooth, r2r:dct2+dct2 by cuda-r2r (the shapes of peer-vkfft-r2r)
+#   batch2d-<dev>.csv batches of small matrices (the benchmark tiles: 8^2 .. 1024^2, 24x20, 100x90, 120x128, about 2^22
+#                     elements or more each): dct2, idct2 by cuda-fft2d, cuda-fft2d-tiles and cuda-fft2d-cufft (f32,
+#                     f64), one command per batch size
 #   peer-vkfft-<dev>.csv  (only with VKBENCH, the peer binary built by ../shared/peers/build.sh) VkFFT's 2-D DCT-II/III
 #                     and batched DCT-IV with cuFFT and the copy of the same shapes, in its own process
 #   peer-vkfft-dct4-<dev>.csv  (capability peer-dct4; only with VKBENCH) VkFFT's batched DCT-IV at the lengths of dct4
@@ -29,12 +32,14 @@
 #   peer-vkfft-r2r-<dev>.csv  (capability peer-r2r; only with VKBENCH_R2R, the 4th argument or the environment variable:
 #                     the binary built by scripts/bench/peers/build.sh) VkFFT's 3-D DCT-II/III, 2-D DCT-I, DST-II/III
 #                     and DCT-II/III of 20000 matrices of 240x240, with cuFFT and the copy of the same shapes
+#   peer-vkfft-batch2d-<dev>.csv  (capability peer-batch2d; only with VKBENCH_R2R) VkFFT's 2-D DCT-II/III of the
+#                     batches of batch2d (f32), with cuFFT and the copy of the same shapes; run it beside batch2d
 # Every file starts with `# command: <the command that made it>` (one per command), `# device: <GPU name>`,
 # `# date: YYYY-MM-DD`, then the CSV (one header). Then, on the build machine:
 #   cp OUT_DIR/*.csv bench/results/ && /usr/bin/python3 scripts/bench/make_performance_docs.py
 #
 # Environment: REPS (default 20) timed repetitions per point; SWEEPS (comma list, default
-# "dct2d,shapes,dct1d,block8,dct4,lot,r2r,peer-vkfft,peer-dct4,peer-r2r") to run a subset; VKBENCH_R2R (when no 4th argument);
+# "dct2d,shapes,dct1d,block8,dct4,lot,r2r,batch2d,peer-vkfft,peer-dct4,peer-r2r,peer-batch2d") to run a subset; VKBENCH_R2R (when no 4th argument);
 # DEVICE_SLUG; SWEEPS_VERBOSE=1 prints every row at the end.
 # Each invocation runs under `timeout 240`; a failed one is reported, its capability file is written from the
 # commands that succeeded (or not at all), and the script exits non-zero at the end.
@@ -45,7 +50,7 @@ OUTDIR=${2:?usage: scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH [VKBENCH_R
 VKBENCH=${3:-}
 VKBENCH_R2R=${4:-${VKBENCH_R2R:-}}
 REPS=${REPS:-20}
-SWEEPS=${SWEEPS:-dct2d,shapes,dct1d,block8,dct4,lot,r2r,peer-vkfft,peer-dct4,peer-r2r}
+SWEEPS=${SWEEPS:-dct2d,shapes,dct1d,block8,dct4,lot,r2r,batch2d,peer-vkfft,peer-dct4,peer-r2r,peer-batch2d}
 # Photograph and matrix shapes, and 40 random smooth shapes (sides 16..16384 of prime factors 2..13, 2^14..2^24
 # elements, Python's random.Random(27)), for the shapes capability and the peer.
 IMAGE_SHAPES=1080x1920,1920x1080,720x1280,1000x1000,1536x1536,2160x3840,3000x4000,6144x6144,4000x6000,100x10000,10000x100
@@ -63,6 +68,9 @@ SHAPES_3D=256x256x256,512x512x512,384x512x640
 SHAPES_R2R_2D=4096x4096,2048x2048,1080x1920,1920x1080
 BATCH_SHAPE=240x240
 BATCH_COUNT=20000
+# The batch2d capability and its peer: COUNTxHxW.
+BATCH2D="65536x8x8 16384x16x16 4096x32x32 4096x64x64 512x128x128 256x256x256 64x512x512 16x1024x1024 20000x24x20
+1000x100x90 500x120x128"
 DCTOOL=$BUILD/dctool
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
@@ -200,6 +208,14 @@ else
     -- --ops dct2,r2r:dct2+dct2 --sizes "$BATCH_SHAPE" --batch "$BATCH_COUNT" --backends cuda-fft2d,cuda-fft2d-smooth,cuda-r2r \
     --precision f32
   VERIFY=(--verify)
+  if wanted batch2d; then
+    b2d=()
+    for cb in $BATCH2D; do
+      b2d+=(-- --ops dct2,idct2 --sizes "${cb#*x}" --batch "${cb%%x*}" --backends cuda-fft2d,cuda-fft2d-tiles,cuda-fft2d-cufft
+        --precision f32,f64)
+    done
+    capability batch2d "${b2d[@]}"
+  fi
 fi
 if wanted peer-vkfft && [[ -n $VKBENCH ]]; then
   if [[ -x $VKBENCH ]]; then
@@ -223,6 +239,14 @@ if wanted peer-r2r && [[ -n $VKBENCH_R2R ]]; then
     capability peer-vkfft-r2r -- @peer-r2r --only 3d --shapes3d "$SHAPES_3D" --max-seconds 200 \
       -- @peer-r2r --only 2d --shapes "$SHAPES_R2R_2D" --max-seconds 200 \
       -- @peer-r2r --only batch --batch2d "${BATCH_COUNT}x$BATCH_SHAPE" --max-seconds 200
+  else
+    say "sweeps: VKBENCH_R2R '$VKBENCH_R2R' is not an executable"
+    status=1
+  fi
+fi
+if wanted peer-batch2d && [[ -n $VKBENCH_R2R ]]; then
+  if [[ -x $VKBENCH_R2R ]]; then
+    capability peer-vkfft-batch2d -- @peer-r2r --only batch --batch2d "$(echo $BATCH2D | tr ' ' ,)" --max-seconds 200
   else
     say "sweeps: VKBENCH_R2R '$VKBENCH_R2R' is not an executable"
     status=1

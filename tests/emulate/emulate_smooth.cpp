@@ -21,7 +21,7 @@
 
 #include "cuda_host.hpp"
 #define __shared__
-#include "kernels/dct2d/smooth.cuh"
+#include "kernels/dct2d/smooth_tiles.cuh"
 
 namespace dct::cuda::smooth {
 alignas(16) unsigned char smooth_smem[kMaxSmem];
@@ -43,26 +43,31 @@ struct Tables {
   using C = typename smooth::Cx<T>::type;
   std::vector<C> fft_tw, tw;
   std::vector<T> fs, ia;
-  Tables(long long n, bool ortho) : fft_tw(smooth::fft_twiddles<T>(n)) {
+  Tables(long long n, bool ortho, LD scale = 1.0L) : fft_tw(smooth::fft_twiddles<T>(n)) {
     for (long long k = 0; k < n; ++k) {  // as kernels/common/plan.cu's AxisTableBuffers(n, norm, 2.0)
       const LD th = kPi * k / (2.0L * n), f = fk(k, n, ortho);
       tw.push_back(C{static_cast<T>(std::cos(th)), static_cast<T>(-std::sin(th))});
-      fs.push_back(static_cast<T>(2.0L * f));
-      ia.push_back(static_cast<T>((ortho ? 1.0L / f : 1.0L) / (2.0L * n)));
+      fs.push_back(static_cast<T>(2.0L * f * scale));
+      ia.push_back(static_cast<T>(scale * (ortho ? 1.0L / f : 1.0L) / (2.0L * n)));
     }
   }
 };
 
-// One 1-D transform of line values v (length n) by the definition.
-std::vector<LD> reference(const std::vector<LD>& v, long long n, bool inverse, bool ortho) {
+// One 1-D transform of line values v (length n) by the definition; dst: the DST-II (scipy dst type 2,
+// y_k = f(N−1−k) 2 sum_n x(n) sin(pi (k+1) (2n+1) / 2N)) and the DST-III that inverts it.
+std::vector<LD> reference(const std::vector<LD>& v, long long n, bool inverse, bool ortho, bool dst = false) {
   std::vector<LD> out(n, 0.0L);
+  const auto basis = [&](long long k, long long m) {
+    return dst ? std::sin(kPi * (k + 1) * (2 * m + 1) / (2.0L * n)) : std::cos(kPi * k * (2 * m + 1) / (2.0L * n));
+  };
+  const auto kf = [&](long long k) { return dst ? n - 1 - k : k; };  // the DCT index of the same norm factor
   for (long long a = 0; a < n; ++a)
     for (long long b = 0; b < n; ++b) {
       if (!inverse) {
-        out[a] += 2.0L * fk(a, n, ortho) * v[b] * std::cos(kPi * a * (2 * b + 1) / (2.0L * n));
+        out[a] += 2.0L * fk(kf(a), n, ortho) * v[b] * basis(a, b);
       } else {
-        const LD g = ortho ? 2.0L * fk(b, n, true) : (b == 0 ? 1.0L : 2.0L) / (2.0L * n);
-        out[a] += g * v[b] * std::cos(kPi * b * (2 * a + 1) / (2.0L * n));
+        const LD g = ortho ? 2.0L * fk(kf(b), n, true) : (kf(b) == 0 ? 1.0L : 2.0L) / (2.0L * n);
+        out[a] += g * v[b] * basis(b, a);
       }
     }
   return out;
@@ -184,6 +189,78 @@ double run(long long n, bool cols, bool inverse, bool ortho, long long lines_or_
   return err / (scale > 0 ? scale : 1.0);
 }
 
+// `batch` matrices of h x w by smooth_tiles (kernels/dct2d/smooth_tiles.cuh) against the 2-D definition: the 1-D
+// reference along every row (DST if dst has kFlipAxis1), then down every column (DST if kFlipAxis0), times the axis
+// scales s0 (columns) and s1 (rows). Returns the relative error (INFINITY: unwritten output, modified input, no plan).
+template <class T>
+double run_tiles(long long h, long long w, bool inverse, bool ortho, unsigned dst, LD s0, LD s1, long long batch,
+                 std::mt19937_64& rng, bool in_place, bool compiled) {
+  const smooth::TileConfig c = smooth::tile_config<T>(h, w);
+  std::vector<smooth::Pass> pw, ph;
+  if (c.threads == 0 || !smooth::plan_passes(w, pw) || !smooth::plan_passes(h, ph)) return INFINITY;
+  const Tables<T> tw(w, ortho, s1), th(h, ortho, s0);
+  smooth::TileArgs<T> a;
+  const auto axis = [](const Tables<T>& t, const std::vector<smooth::Pass>& p, long long n) {
+    smooth::TileAxis<T> x;
+    x.fft_tw = t.fft_tw.data();
+    x.tw = t.tw.data();
+    x.fs = t.fs.data();
+    x.ia = t.ia.data();
+    x.passes = p.data();
+    x.npass = static_cast<int>(p.size());
+    x.n = static_cast<int>(n);
+    return x;
+  };
+  a.rows = axis(tw, pw, w);
+  a.cols = axis(th, ph, h);
+  a.dw = smooth::FastDiv(static_cast<unsigned>(w));
+  a.dh = smooth::FastDiv(static_cast<unsigned>(h));
+  a.dst = dst;
+  const long long hw = h * w;
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<T> x(static_cast<std::size_t>(batch * hw)), y(x.size());
+  for (T& v : x) v = static_cast<T>(static_cast<float>(u(rng)));
+  std::memset(y.data(), 0xFF, y.size() * sizeof(T));
+  const std::vector<T> x0 = x;
+  a.in = x.data();
+  a.out = in_place ? x.data() : y.data();
+  blockDim = {static_cast<unsigned>(c.threads), 1, 1};
+  for (long long b = 0; b < batch; ++b) {
+    blockIdx = {static_cast<unsigned>(b), 0, 0};
+    std::memset(smooth::smooth_smem, 0xFF, static_cast<std::size_t>(c.smem_bytes));
+    const auto cta = [&](auto kernel) { emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) { kernel(a); }); };
+    if (!compiled)
+      inverse ? cta(smooth::smooth_tiles<T, true>) : cta(smooth::smooth_tiles<T, false>);
+    else if (!(inverse ? smooth::with_compiled_tile<T, true>(h, w, cta) : smooth::with_compiled_tile<T, false>(h, w, cta)))
+      return INFINITY;
+  }
+  const std::vector<T>& out = in_place ? x : y;
+  if (!in_place && std::memcmp(x0.data(), x.data(), x.size() * sizeof(T)) != 0) return INFINITY;
+  double err = 0, scale = 0;
+  for (long long b = 0; b < batch; ++b) {
+    std::vector<LD> m(static_cast<std::size_t>(hw));
+    for (long long i = 0; i < hw; ++i) m[i] = static_cast<LD>(x0[b * hw + i]);
+    for (long long r = 0; r < h; ++r) {
+      const std::vector<LD> v(m.begin() + r * w, m.begin() + (r + 1) * w);
+      const std::vector<LD> o = reference(v, w, inverse, ortho, (dst & 2u) != 0);
+      for (long long k = 0; k < w; ++k) m[r * w + k] = o[k] * s1;
+    }
+    for (long long col = 0; col < w; ++col) {
+      std::vector<LD> v(h);
+      for (long long r = 0; r < h; ++r) v[r] = m[r * w + col];
+      const std::vector<LD> o = reference(v, h, inverse, ortho, (dst & 1u) != 0);
+      for (long long r = 0; r < h; ++r) m[r * w + col] = o[r] * s0;
+    }
+    for (long long i = 0; i < hw; ++i) {
+      const double o = static_cast<double>(out[b * hw + i]);
+      if (std::isnan(o)) return INFINITY;
+      err = std::max(err, static_cast<double>(std::fabs(o - m[i])));
+      scale = std::max(scale, static_cast<double>(std::fabs(m[i])));
+    }
+  }
+  return err / (scale > 0 ? scale : 1.0);
+}
+
 // DCT-IV rows of 2M points by smooth_dct4_rows (tables as kernels/dct4/fft.cu builds them; σ = 2, or √(2/N) ortho)
 // against the long-double definition Y_k = σ Σ x_n cos(π(2n+1)(2k+1)/4N). INFINITY: unwritten output or no plan.
 template <class T>
@@ -294,6 +371,31 @@ int main() {
       std::printf("%s DCT-IV N=%lld %s%s: rel err %.3g (tol %.1g)\n", err <= tol ? "ok  " : "FAIL", 2 * m,
                   prec ? "f64" : "f32", in_place ? " in place" : "", err, tol);
     }
+  // 2-D tiles (smooth_tiles): odd, prime, one-row and one-column matrices, every DST mask, scaled axes, in place;
+  // the shapes of smooth::CompiledTiles among them also through smooth_tiles_ct (but 128 x 128: its 1024-thread CTAs
+  // are slow to emulate, and the template is the same).
+  const long long tiles[][2] = {{1, 1},   {1, 7},   {6, 1},   {2, 2},   {3, 5},   {7, 11},  {13, 12}, {8, 8},
+                                {16, 16}, {16, 30}, {24, 20}, {45, 32}, {32, 32}, {9, 143}, {64, 40}, {64, 64}};
+  int t = 0;
+  for (const auto& hw : tiles)
+    for (int compiled = 0; compiled <= (hw[0] == hw[1] && (hw[0] & (hw[0] - 1)) == 0 && hw[0] >= 8 ? 1 : 0);
+         ++compiled)
+    for (int prec = 0; prec < 2; ++prec)
+      for (int inv = 0; inv < 2; ++inv) {
+        ++t;
+        const bool ortho = (t + t / 4) % 2 == 0, in_place = t % 3 == 0;
+        const unsigned dst = static_cast<unsigned>(t % 4);
+        const LD s0 = t % 5 == 0 ? 0.5L : 1.0L, s1 = t % 5 == 0 ? 3.0L : 1.0L;
+        const double err = prec ? run_tiles<double>(hw[0], hw[1], inv, ortho, dst, s0, s1, 3, rng, in_place, compiled)
+                                : run_tiles<float>(hw[0], hw[1], inv, ortho, dst, s0, s1, 3, rng, in_place, compiled);
+        const double tol = prec ? 1e-12 : 2e-6 * std::log2(2.0 * static_cast<double>(hw[0] * hw[1])) + 1e-6;
+        ++cases;
+        if (!(err <= tol)) ++failed;
+        std::printf("%s tiles %lldx%lld %s %s %s dst %u%s%s%s: rel err %.3g (tol %.1g)\n",
+                    err <= tol ? "ok  " : "FAIL", hw[0], hw[1], prec ? "f64" : "f32", inv ? "inverse" : "forward",
+                    ortho ? "ortho" : "none", dst, s0 != 1.0L ? " scaled" : "", in_place ? " in place" : "",
+                    compiled ? " compiled" : "", err, tol);
+      }
   std::printf("emulate_smooth: %d cases, %d failed\n", cases, failed);
   return failed == 0 ? 0 : 1;
 }

@@ -316,9 +316,9 @@ void fft2d_matches_oracle(const std::vector<Shape2>& shapes, std::uint64_t& seed
 }
 }  // namespace
 
-// Every route of cuda-fft2d, fixed by the shape when the plan is made (kernels/dct2d/pipelines.cu): the rows route
-// (n2 = 2^p >= 16: 8 x 16, 17 x 64, 5 x 1024, 33 x 4096, 256 x 1 computed as 1 x 256), the 2-D cuFFT plan (the other
-// n2), and the rows route's column stages: ColumnFft with the post/preprocess fused at n1 = 2048 (one-pass kernels for
+// Every route of cuda-fft2d, fixed by the shape when the plan is made (kernels/dct2d/pipelines.cu): the tiles route
+// (smooth sides, at most 4096 values: 2 x 2, 64 x 48, 8 x 16, 256 x 1 computed as 1 x 256), the rows route (n2 = 2^p
+// >= 16: 17 x 64, 5 x 1024, 33 x 4096, where the batch or n1 allows), the 2-D cuFFT plan (the other n2), and the rows route's column stages: ColumnFft with the post/preprocess fused at n1 = 2048 (one-pass kernels for
 // f32 and the f64 inverse, two kernels for the f64 forward), 4096 and 8192, cuFFT's strided C2C at 16384; partial
 // column tiles (n2/2+1 = 2, 9, 25, 33, 129 columns). cuda-fft2d-cufft (reorder + cuFFT 2-D plan + post) on the same.
 TEST_CASE("cuda-fft2d and cuda-fft2d-cufft: every FFT route matches the oracle", "[gpu][dct2gpu]") {
@@ -406,8 +406,9 @@ TEST_CASE("cuda-fft2d on random smooth sizes matches the oracle", "[gpu][dct2gpu
 }
 
 // Batches of small matrices (the tiles of an image, a dataset's crops): the routes cuda-fft2d takes for batch > 1 (the
-// 2-D cuFFT plan, or the rows route with ColumnFft) and cuda-fft2d-smooth's two passes, on the benchmarks' tile
-// shapes, odd and thin ones and random smooth sizes 2 .. 512, with a batch of 2 and of 37.
+// tiles route where a matrix fits one CTA, as 32 x 32 and f32 128 x 128; the 2-D cuFFT plan, or the rows route with
+// ColumnFft, elsewhere) and cuda-fft2d-smooth's two passes, on the benchmarks' tile shapes, odd and thin ones and
+// random smooth sizes 2 .. 512, with a batch of 2 and of 37.
 TEST_CASE("cuda-fft2d on batches of small smooth matrices matches the oracle", "[gpu][dct2gpu]") {
   require_device();
   std::uint64_t seed = 8300;
@@ -418,6 +419,18 @@ TEST_CASE("cuda-fft2d on batches of small smooth matrices matches the oracle", "
     fft2d_matches_oracle(shapes, seed, "cuda-fft2d", core::Effort::kEstimate, Axis::kBoth, batch);
     fft2d_matches_oracle(shapes, seed, "cuda-fft2d-smooth", core::Effort::kEstimate, Axis::kBoth, batch);
   }
+}
+
+// cuda-fft2d-tiles (one CTA per matrix, kernels/dct2d/smooth_tiles.cuh): 1 x 1, one row, odd, prime and mixed sides,
+// random smooth sizes up to 90 (every matrix fits f64's CTA), batches of 1, 3 and 130 (more CTAs than SMs).
+TEST_CASE("cuda-fft2d-tiles on batches of small matrices matches the oracle", "[gpu][dct2gpu]") {
+  require_device();
+  std::uint64_t seed = 8400;
+  std::vector<Shape2> shapes{Shape2{1, 1},   Shape2{1, 9},   Shape2{2, 3},   Shape2{7, 13},   Shape2{8, 8},
+                             Shape2{24, 20}, Shape2{32, 32}, Shape2{45, 77}, Shape2{64, 64}, Shape2{100, 90}};
+  for (const Shape2 s : random_smooth_shapes(10, 2032, 90, 2)) shapes.push_back(s);
+  for (const std::int64_t batch : {std::int64_t{1}, std::int64_t{3}, std::int64_t{130}})
+    fft2d_matches_oracle(shapes, seed, "cuda-fft2d-tiles", core::Effort::kEstimate, Axis::kBoth, batch);
 }
 
 // Planned with --effort measure, cuda-fft2d times the cuFFT route against the smooth one and keeps the faster.
