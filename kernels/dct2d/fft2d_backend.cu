@@ -62,16 +62,6 @@ core::Support supports_tiles(const core::TransformDesc& d) {
 
 enum class Route2d { kAuto, kCufft, kSmooth, kTiles };
 
-// Without --effort measure, one matrix whose sides both have compiled smooth kernels takes the smooth route where it
-// measured faster than the reorder + 2-D cuFFT plan (docs/decisions.md §10): f64 up to 2^23 values; f32 up to 1536
-// rows and 2^22 values (1920×1080, 2160×3840 and larger f32 matrices measured slower on the smooth route).
-template <class T>
-bool smooth_by_rule(core::Shape2 c, i64 batch) {
-  if (batch != 1 || !SmoothLines<T>::compiled(c.rows, true) || !SmoothLines<T>::compiled(c.cols, false)) return false;
-  const i64 values = c.rows * c.cols;
-  return sizeof(T) == 8 ? values <= (i64{1} << 23) : c.rows <= 1536 && values <= (i64{1} << 22);
-}
-
 template <class T>
 std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, Route2d which) {
   if (d.axis == core::Axis::kBoth) {
@@ -85,7 +75,7 @@ std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, Route2d whi
     };
     if (which == Route2d::kAuto && route == Fft2dRoute::kR2c && smooth_axes<T>(d)) {
       if (d.effort == core::Effort::kMeasure) return faster_plan(plan(Fft2dRoute::kR2c), plan(Fft2dRoute::kSmooth), d);
-      if (smooth_by_rule<T>(c, d.batch)) return plan(Fft2dRoute::kSmooth);
+      if (smooth_by_rule<T>(c.rows, c.cols, d.batch)) return plan(Fft2dRoute::kSmooth);
     }
     return plan(route);
   }

@@ -109,6 +109,19 @@ Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch) {
   return rows ? Fft2dRoute::kRows : Fft2dRoute::kR2c;
 }
 
+template <class T>
+bool smooth_by_rule(i64 n1, i64 n2, i64 batch) {
+  if (batch != 1 || !SmoothLines<T>::compiled(n1, true) || !SmoothLines<T>::compiled(n2, false)) return false;
+  const i64 values = n1 * n2;
+  return sizeof(T) == 8 ? values <= (i64{1} << 23) : n1 <= 1536 && values <= (i64{1} << 22);
+}
+
+template <class T>
+Fft2dRoute fft2d_estimate_route(i64 n1, i64 n2, i64 batch) {
+  const Fft2dRoute r = fft2d_route<T>(n1, n2, batch);
+  return r == Fft2dRoute::kR2c && smooth_by_rule<T>(n1, n2, batch) ? Fft2dRoute::kSmooth : r;
+}
+
 namespace {
 // Row pitch of the rows route's half spectrum: n2/2+1 complex rounded up to a multiple of 16 (128 bytes in f32),
 // so that every row, and the column FFT's row segments, start on a sector boundary.
@@ -128,16 +141,17 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
       t2_(canonical(shape).cols, norm, 1.0, scale[transposed(shape) ? 0 : 1]) {
   const FftType cols = forward_ ? FftType::kC2CForward : FftType::kC2CInverse;
   // The smooth kernels make their own tables and have no DST masks.
-  if ((dst_ != 0 || scale[0] != 1.0 || scale[1] != 1.0) && route == Fft2dRoute::kSmooth) route = Fft2dRoute::kR2c;
+  const bool tr = transposed(shape);
   if (route == Fft2dRoute::kTiles) {
-    const bool tr = transposed(shape);
     tiles_ = std::make_unique<SmoothTiles<T>>(n1_, n2_, norm, !forward_, dst_,
                                               std::array<double, 2>{scale[tr ? 1 : 0], scale[tr ? 0 : 1]});
     return;
   }
   if (route == Fft2dRoute::kSmooth) {
-    srows_ = std::make_unique<SmoothLines<T>>(n2_, norm, false, !forward_);
-    scols_ = std::make_unique<SmoothLines<T>>(n1_, norm, true, !forward_);
+    srows_ = std::make_unique<SmoothLines<T>>(n2_, norm, false, !forward_, scale[tr ? 0 : 1],
+                                              (dst_ & dct2d::kFlipAxis1) != 0);
+    scols_ = std::make_unique<SmoothLines<T>>(n1_, norm, true, !forward_, scale[tr ? 1 : 0],
+                                              (dst_ & dct2d::kFlipAxis0) != 0);
     return;
   }
   if (route == Fft2dRoute::kRows) {
@@ -242,6 +256,10 @@ template class NPointLines<float>;
 template class NPointLines<double>;
 template Fft2dRoute fft2d_route<float>(i64, i64, i64);
 template Fft2dRoute fft2d_route<double>(i64, i64, i64);
+template bool smooth_by_rule<float>(i64, i64, i64);
+template bool smooth_by_rule<double>(i64, i64, i64);
+template Fft2dRoute fft2d_estimate_route<float>(i64, i64, i64);
+template Fft2dRoute fft2d_estimate_route<double>(i64, i64, i64);
 template class ThreeStage2d<float>;
 template class ThreeStage2d<double>;
 template class FamilyLines<float>;

@@ -51,15 +51,23 @@ enum class Fft2dRoute { kRows, kR2c, kSmooth, kTiles };
 // (kernels/dct2d/fft2d_backend.cu). cuda-fft2d-cufft always takes r2c, cuda-fft2d-smooth always smooth.
 template <class T>
 Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch);
+// Without --effort measure, one matrix whose sides both have compiled smooth kernels takes the smooth route where it
+// measured faster than the reorder + 2-D cuFFT plan (docs/decisions.md §10): f64 up to 2^23 values; f32 up to 1536
+// rows and 2^22 values (1920×1080, 2160×3840 and larger f32 matrices measured slower on the smooth route).
+template <class T>
+bool smooth_by_rule(i64 n1, i64 n2, i64 batch);
+// fft2d_route, with the smooth route where it would be r2c and smooth_by_rule holds: cuda-fft2d's and cuda-r2r's 2-D
+// route planned without measuring.
+template <class T>
+Fft2dRoute fft2d_estimate_route(i64 n1, i64 n2, i64 batch);
 // Whether the rows route's column stage is ColumnFft (two passes with 128-byte row segments) instead of cuFFT's
 // strided C2C: n1 = 2048, 4096, 8192 (at 8192 cuFFT's one-kernel column FFT reads 16-byte row segments).
 bool column_fft_wanted(i64 n1);
 
 // dst: a kFlipAxis0/1 mask (kernels/dct2d/prepost_math.cuh) of the axes computed as DST-II (op dct2) or DST-III (op
 // idct2) instead: the signs folded into the first kernel's loads (forward) or the last one's stores (inverse), the
-// reversal into the last one's stores (forward) or the first one's loads (inverse). Such plans take the rows route
-// with the column FFT and the postprocess as separate passes, or the r2c route (the fused column passes and the smooth
-// kernels have no masks). scale: a factor per axis (rows, columns) on its forward output or
+// reversal into the last one's stores (forward) or the first one's loads (inverse). On the rows route such plans take
+// the column FFT and the postprocess as separate passes (the fused column passes have no masks). scale: a factor per axis (rows, columns) on its forward output or
 // inverse input scale tables (the norms of cuda-r2r that cuda-fft2d lacks: the unnormalized DCT-III, norm forward).
 template <class T>
 class ThreeStage2d {

@@ -66,8 +66,8 @@ bool SmoothLines<T>::compiled(std::int64_t n, bool along_cols) {
 }
 
 template <class T>
-SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse, double scale)
-    : n_(n), cols_(along_cols), inverse_(inverse), tables_(n, norm, 2.0, scale) {
+SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse, double scale, bool dst)
+    : n_(n), cols_(along_cols), inverse_(inverse), dst_(dst), tables_(n, norm, 2.0, scale) {
   if (!supports(n, along_cols))
     throw Error(ErrorCode::kUsage, "smooth lines", "unsupported line length " + std::to_string(n));
   passes_ = upload_passes(n, npass_);
@@ -101,6 +101,7 @@ void SmoothLines<T>::run(const T* in, T* out, std::int64_t count, std::int64_t w
   a.fs = t.fs;
   a.ia = t.ia;
   a.pairs = pairs_;
+  a.dst = dst_ ? 1 : 0;
   std::int64_t ctas;
   if (cols_) {
     a.width = static_cast<int>(width);

@@ -13,6 +13,8 @@
      Z(k) = V_a(k) + i V_b(k),  z = IFFT_N(Z) (unnormalized: ia carries 1/(2N)),  x_a(nat(m)) = Re z(m),
      x_b(nat(m)) = Im z(m);  IFFT(Z) = conj FFT(conj Z): the kernel stores conj Z and conjugates on the way out.
    The input position c of the natural line is reordered position inv_nat(c) = c/2 (c even), N − (c+1)/2 (c odd).
+   DST-II lines (args.dst): DST-II(x)_k = DCT-II((−1)^n x_n)_{N−1−k}, so the loads negate the odd positions and the
+   stores read output N−1−k; DST-III (its inverse) reads input N−1−k and negates the odd outputs.
 
    FFT_N: Stockham autosort passes of radix R ∈ {8, 4, 2, 3, 5, 7, 11, 13} between two shared-memory buffers (natural
    order in, natural order out, one barrier per pass). Pass with Ns = product of the radices before it:
@@ -96,6 +98,7 @@ struct Args {
   FastDiv dn;               // N
   const C* post = nullptr;  // smooth_dct4_rows: the post-twiddle (tw is its pre-twiddle)
   FastDiv dn2;              // smooth_dct4_rows: 2N, the real line's length
+  int dst = 0;              // 1: the lines' DST-II (DST-III inverse): input signs alternated, outputs reversed
 };
 
 namespace detail {
@@ -410,6 +413,7 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
   const Tabs<T, C> tabs{args.tw, args.fs, args.ia};
   const int n = len.len(), width = args.width, n_tiles = args.n_tiles;
   const int tid = static_cast<int>(threadIdx.x), nth = len.threads();
+  const bool dst = args.dst != 0;
   C* const buf0 = reinterpret_cast<C*>(smooth_smem);
   C* const buf1 = buf0 + padded<C>(maxpairs * n);
   long long base;  // rows: first element of the CTA's first line; columns: its tile's (0, c0)
@@ -471,12 +475,12 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
   const auto zpart = [&](int i, int part) -> T& { return reinterpret_cast<T*>(buf0 + pad<C>(i))[part]; };
 
   if constexpr (!kInverse) {
-    load_all([&](int l, int c, T v) { zpart((l >> 1) * n + inv_nat(c, n), l & 1) = v; });
+    load_all([&](int l, int c, T v) { zpart((l >> 1) * n + inv_nat(c, n), l & 1) = dst && (c & 1) ? -v : v; });
     if (nreal & 1)
       for (int m = tid; m < n; m += nth) zpart((nreal >> 1) * n + m, 1) = T(0);
   } else {
     T* const yr = reinterpret_cast<T*>(buf1);  // raw inputs, line l at yr[l·n ..] (2P·N reals fit buffer 1)
-    load_all([&](int l, int c, T v) { yr[l * n + c] = v; });
+    load_all([&](int l, int c, T v) { yr[l * n + (dst ? n - 1 - c : c)] = v; });
     __syncthreads();
     for (int q = tid; q < pairs * n; q += nth) {
       const int p = len.div(q), k = q - p * n, km = k == 0 ? 0 : n - k;
@@ -497,10 +501,11 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
     split(e, l, c);
     if (l >= nreal) continue;
     if constexpr (!kInverse) {
-      out[offset(l, c)] = post(z, (l >> 1) * n, c, n, l & 1, tabs);
+      out[offset(l, c)] = post(z, (l >> 1) * n, dst ? n - 1 - c : c, n, l & 1, tabs);
     } else {
       const C v = z[pad<C>((l >> 1) * n + inv_nat(c, n))];
-      out[offset(l, c)] = (l & 1) ? -v.y : v.x;
+      const T x = (l & 1) ? -v.y : v.x;
+      out[offset(l, c)] = dst && (c & 1) ? -x : x;
     }
   }
 }

@@ -30,16 +30,16 @@ class SmoothLines {
   static bool supports(std::int64_t n, bool along_cols);
   // supports(n, along_cols), with a kernel compiled for n (smooth::CompiledLengths).
   static bool compiled(std::int64_t n, bool along_cols);
-  // The plan of one axis (DCT-II, or its inverse DCT-III with `inverse`) in `norm`, times `scale` (on the forward
-  // output, or the inverse input: AxisTableBuffers); throws kUsage if !supports.
-  SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse, double scale = 1.0);
+  // The plan of one axis (DCT-II, or its inverse DCT-III with `inverse`; with `dst`, DST-II or DST-III) in `norm`, times
+  // `scale` (on the forward output, or the inverse input: AxisTableBuffers); throws kUsage if !supports.
+  SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse, double scale = 1.0, bool dst = false);
   // Rows: `count` lines of n contiguous elements. Columns: `count` matrices of n rows x `width` columns, the lines
   // their columns. in == out is allowed.
   void run(const T* in, T* out, std::int64_t count, std::int64_t width, cudaStream_t s) const;
 
  private:
   std::int64_t n_;
-  bool cols_, inverse_;
+  bool cols_, inverse_, dst_;
   AxisTableBuffers<T> tables_;
   DeviceBuffer fft_tw_, passes_;  // twiddles; the passes (smooth::Pass)
   int npass_ = 0, pairs_ = 0, threads_ = 0, smem_ = 0, kc_ = 1;

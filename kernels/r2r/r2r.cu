@@ -13,8 +13,8 @@
  *     loads and last stores: kernels/dct2d/prepost_math.cuh; the norm as ortho, or none times a factor per axis).
  *   - a line step for every other transformed axis: a gather of the axis' lines into the FFT's input layout (the
  *     kind's reorder, extension or twiddle folded in), cuFFT on contiguous lines, a scatter with the kind's
- *     postprocess; a DCT-II or DCT-III axis of a smooth length instead takes one kernel of cuda-fft2d's smooth route
- *     (SmoothStep), along contiguous lines or down the columns of the trailing axes, in place.
+ *     postprocess; a DCT-II/III or DST-II/III axis of a smooth length instead takes one kernel of cuda-fft2d's smooth
+ *     route (SmoothStep), along contiguous lines or down the columns of the trailing axes, in place.
  * The norms are core/r2r.hpp's per-index factors, uploaded per axis and applied in the gather and the scatter.
  */
 #include <algorithm>
@@ -193,8 +193,8 @@ class NdStep {
 };
 
 // A 2-D run of the DCT-II/DST-II family (or the DCT-III/DST-III family) on both axes: cuda-fft2d's engine
-// (kernels/dct2d/pipelines.cuh) on the route cuda-fft2d takes (make(): under --effort measure the faster of its
-// estimate and the smooth route, as cuda-fft2d, for plain DCTs), with the reorder folded into its FFT passes where the
+// (kernels/dct2d/pipelines.cuh) on the route cuda-fft2d takes (fft2d_estimate_route; make(): under --effort measure the
+// faster of the cuFFT route and the smooth route, as cuda-fft2d), with the reorder folded into its FFT passes where the
 // sizes allow; the run's norm as the engine's (ortho, or none times a factor per axis), dst its mask of DST axes.
 struct Dct2dRun {
   core::Op op;
@@ -232,22 +232,25 @@ std::optional<EngineNorm> engine_norm(const core::R2rSpec& s, core::Norm norm, i
   const core::r2r::AxisScale sc = core::r2r::axis_scale(as_dct(s.kinds[a]), s.inverse, norm, s.dims[a]);
   if (!sc.pre.empty()) return std::nullopt;
   const double f = sc.post.empty() ? 1.0 : sc.post[0];
-  return EngineNorm{core::Norm::kNone, c == R2rKind::kDct2 ? f : f * 2.0 * static_cast<double>(s.dims[a])};
+  return EngineNorm{core::Norm::kNone, as_dct(c) == R2rKind::kDct2 ? f : f * 2.0 * static_cast<double>(s.dims[a])};
 }
 
-// A DCT-II or DCT-III axis (not a DST) of a smooth length outside the N-D step: one SmoothLines kernel of cuda-fft2d's
-// smooth route (kernels/dct2d/smooth.hpp, the reorder and the pre/postprocess in its loads and stores, in place)
-// instead of a LineStep's gather, cuFFT and scatter: lines contiguous (inner 1) or down the columns of outer n x inner
-// matrices.
+// A DCT-II/III or DST-II/III axis of a smooth length outside the N-D step: one SmoothLines kernel of cuda-fft2d's
+// smooth route (kernels/dct2d/smooth.hpp, the reorder, the DST's signs and reversal and the pre/postprocess in its
+// loads and stores, in place) instead of a LineStep's gather, cuFFT and scatter: lines contiguous (inner 1) or down the
+// columns of outer n x inner matrices.
 template <class T>
 class SmoothStep {
  public:
   static bool fits(R2rKind computed, i64 n, i64 inner) {
-    return (computed == R2rKind::kDct2 || computed == R2rKind::kDct3) && n >= 2 && inner < (i64{1} << 31) &&
+    const R2rKind c = as_dct(computed);
+    return (c == R2rKind::kDct2 || c == R2rKind::kDct3) && n >= 2 && inner < (i64{1} << 31) &&
            SmoothLines<T>::supports(n, inner > 1);
   }
   SmoothStep(R2rKind computed, EngineNorm nm, i64 outer, i64 n, i64 inner)
-      : lines_(n, nm.norm, inner > 1, computed == R2rKind::kDct3, nm.scale), outer_(outer), inner_(inner) {}
+      : lines_(n, nm.norm, inner > 1, as_dct(computed) == R2rKind::kDct3, nm.scale, as_dct(computed) != computed),
+        outer_(outer),
+        inner_(inner) {}
   std::size_t ws1() const { return 0; }
   std::size_t ws2() const { return 0; }
   void run(const T* src, T* dst, void*, void*, cudaStream_t s) const {
@@ -309,7 +312,7 @@ class R2rPlan final : public GpuPlan {
     if (const auto dct2d = as_dct2d(s, d.norm, start))
       steps_.push_back(
           std::make_unique<Step<T>>(std::in_place_type<Dct2dStep<T>>, *dct2d, s.dims[start], s.dims[start + 1], lead,
-                                    route.value_or(fft2d_route<T>(s.dims[start], s.dims[start + 1], lead))));
+                                    route.value_or(fft2d_estimate_route<T>(s.dims[start], s.dims[start + 1], lead))));
     else if (s.rank - start == 2)
       steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<NdStep<T, 2>>, s, d.norm, d.batch, start));
     else if (s.rank - start == 3)
@@ -362,8 +365,7 @@ template <class T>
 std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d) {
   const core::R2rSpec& s = d.r2r;
   const int start = nd_start(s);
-  if (const auto run = as_dct2d(s, d.norm, start);
-      d.effort == core::Effort::kMeasure && run && run->dst == 0 && run->scale == std::array<double, 2>{1.0, 1.0}) {
+  if (const auto run = as_dct2d(s, d.norm, start); d.effort == core::Effort::kMeasure && run) {
     const i64 n0 = s.dims[start], n1 = s.dims[start + 1];
     i64 lead = d.batch;
     for (int a = 0; a < start; ++a) lead *= s.dims[a];

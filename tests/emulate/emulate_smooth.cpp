@@ -123,7 +123,7 @@ void launch_kc(const smooth::Args<T>& a, const smooth::Config& c, long long ctas
 // Returns the relative error (INFINITY: unwritten output, modified input, no plan).
 template <class T>
 double run(long long n, bool cols, bool inverse, bool ortho, long long lines_or_width, long long batch,
-           std::mt19937_64& rng, bool in_place, bool compiled) {
+           std::mt19937_64& rng, bool in_place, bool compiled, bool dst) {
   smooth::Args<T> a;
   std::vector<smooth::Pass> passes;
   if (!smooth::plan_passes(n, passes)) return INFINITY;
@@ -145,6 +145,7 @@ double run(long long n, bool cols, bool inverse, bool ortho, long long lines_or_
   a.fs = t.fs.data();
   a.ia = t.ia.data();
   a.pairs = c.pairs;
+  a.dst = dst ? 1 : 0;
   a.in = x.data();
   a.out = in_place ? x.data() : y.data();
   long long ctas;
@@ -178,7 +179,7 @@ double run(long long n, bool cols, bool inverse, bool ortho, long long lines_or_
     };
     std::vector<LD> v(n);
     for (long long i = 0; i < n; ++i) v[i] = static_cast<LD>(x0[idx(i)]);
-    const std::vector<LD> r = reference(v, n, inverse, ortho);
+    const std::vector<LD> r = reference(v, n, inverse, ortho, dst);
     for (long long i = 0; i < n; ++i) {
       const double o = static_cast<double>(out[idx(i)]);
       if (std::isnan(o)) return INFINITY;
@@ -346,18 +347,19 @@ int main() {
         for (int inv = 0; inv < 2; ++inv) {
           const bool ortho = (n + inv + cols) % 2 == 0;
           const bool in_place = (n + prec) % 3 == 0;
+          const bool dst = (n + cols + prec) % 3 == 1;  // the DST-II / DST-III lines
           // rows: 2·P·2 + 1 lines (two CTAs and a last one with one line); columns: widths with a partial tile.
           const smooth::Config c = prec ? smooth::config<double>(n, cols) : smooth::config<float>(n, cols);
           const long long extent = cols ? 2 * c.kc + 3 : 4 * c.pairs + 1, batch = cols ? 2 : 1;
-          const double err = prec ? run<double>(n, cols, inv, ortho, extent, batch, rng, in_place, compiled)
-                                  : run<float>(n, cols, inv, ortho, extent, batch, rng, in_place, compiled);
+          const double err = prec ? run<double>(n, cols, inv, ortho, extent, batch, rng, in_place, compiled, dst)
+                                  : run<float>(n, cols, inv, ortho, extent, batch, rng, in_place, compiled, dst);
           const double tol = prec ? 1e-12 : 2e-6 * std::log2(2.0 * n) + 1e-6;
           const bool ok = err <= tol;
           ++cases;
           if (!ok) ++failed;
           if (!ok || n >= 720 || compiled)
-            std::printf("%s N=%lld %s %s %s %s%s%s: rel err %.3g (tol %.1g)\n", ok ? "ok  " : "FAIL", n,
-                        prec ? "f64" : "f32", cols ? "cols" : "rows", inv ? "inverse" : "forward",
+            std::printf("%s N=%lld %s %s %s %s %s%s%s: rel err %.3g (tol %.1g)\n", ok ? "ok  " : "FAIL", n,
+                        prec ? "f64" : "f32", cols ? "cols" : "rows", dst ? "DST" : "DCT", inv ? "inverse" : "forward",
                         ortho ? "ortho" : "none", in_place ? " in place" : "", compiled ? " compiled" : "", err, tol);
         }
   // DCT-IV rows (smooth_dct4_rows, cuda-dct4-fft's route for even N whose half is smooth and not a power of two).

@@ -1,9 +1,9 @@
 // cuda-r2r (the real-to-real family on the GPU) against cpu-fftw in f64 on arrays larger than the conformance
 // shapes: the three-stage N-D route (2-D and 3-D runs of one family, dst axes mixed in), the line route along every
-// axis (strided and contiguous; DCT-II/III axes of smooth lengths by one smooth-lines kernel), 1-D vectors, batches,
-// odd, prime and power-of-two extents, random kinds, axes, directions and norms (seeded); every norm where the run goes
-// through cuda-fft2d's engine (2-D DCT-II/III, also batched, and the DST-II/III and DCT/DST mixes it computes with
-// signs and reversals folded in, on each of its routes). Outputs poisoned with NaN bytes on the device. Label gpu:
+// axis (strided and contiguous; DCT-II/III and DST-II/III axes of smooth lengths by one smooth-lines kernel), 1-D
+// vectors, batches, odd, prime and power-of-two extents, random kinds, axes, directions and norms (seeded); every
+// norm where the run goes through cuda-fft2d's engine (2-D DCT-II/III, also batched, and the DST-II/III and DCT/DST
+// mixes it computes with signs and reversals folded in, on each of its routes). Outputs poisoned with NaN bytes on the device. Label gpu:
 // needs a GPU.
 #include <catch2/catch.hpp>
 
@@ -127,10 +127,10 @@ TEST_CASE("cuda-r2r: 2-D DST-II/III runs (and DCT/DST mixes) through cuda-fft2d'
           "[gpu][r2r]") {
   // Rows route with cuFFT's column stage (96 x 256), with ColumnFft unfused (2048 x 64, 4096 x 32), the r2c route
   // (250 x 96), the tiles route of batches (33 x 128 twice, 45 x 30 three times, 3 x 64 x 128 with the first axis
-  // untransformed); every mask of DST
+  // untransformed), the smooth route (240 x 360: both sides have compiled smooth kernels); every mask of DST
   // axes, both families (the type III run forward too: the unnormalized DCT-III), all three norms, both directions.
   const std::vector<Shape> shapes = {{2, {96, 256}, 1}, {2, {33, 128}, 2}, {2, {2048, 64}, 1},  {2, {4096, 32}, 1},
-                                     {2, {250, 96}, 1}, {2, {45, 30}, 3},  {3, {3, 64, 128}, 1}};
+                                     {2, {250, 96}, 1}, {2, {45, 30}, 3},  {3, {3, 64, 128}, 1}, {2, {240, 360}, 1}};
   std::uint64_t seed = 3100;
   for (const Shape& sh : shapes)
     for (Precision prec : {Precision::kF32, Precision::kF64})
@@ -147,7 +147,8 @@ TEST_CASE("cuda-r2r: 2-D DST-II/III runs (and DCT/DST mixes) through cuda-fft2d'
             }
 }
 
-TEST_CASE("cuda-r2r: DCT-II/III along one smooth axis (one smooth-lines kernel) and batched 2-D runs, every norm",
+TEST_CASE("cuda-r2r: DCT-II/III and DST-II/III along one smooth axis (one smooth-lines kernel) and batched 2-D runs, "
+          "every norm",
           "[gpu][r2r]") {
   // One axis alone: contiguous lines, and down the columns of the trailing axes (strided).
   const std::vector<Shape> shapes = {{1, {1000}, 2}, {2, {96, 120}, 1}, {3, {12, 35, 64}, 1}, {2, {2, 4096}, 1}};
@@ -155,7 +156,7 @@ TEST_CASE("cuda-r2r: DCT-II/III along one smooth axis (one smooth-lines kernel) 
   for (const Shape& sh : shapes)
     for (Precision prec : {Precision::kF32, Precision::kF64})
       for (int a = 0; a < sh.rank; ++a)
-        for (R2rKind k : {R2rKind::kDct2, R2rKind::kDct3})
+        for (R2rKind k : {R2rKind::kDct2, R2rKind::kDct3, R2rKind::kDst2, R2rKind::kDst3})
           for (bool inverse : {false, true})
             for (Norm norm : {Norm::kNone, Norm::kOrtho, Norm::kForward}) {
               std::array<R2rKind, 3> kinds{};
