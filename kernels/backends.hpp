@@ -60,11 +60,9 @@ inline constexpr BackendRow kBackendTable[] = {
      "DCT-II/III separably, one kernel per axis for any smooth size: the reorder, a mixed-radix Stockham FFT of two "
      "real lines at once in shared memory and the twiddle postprocess [1, 5] (cuda-fft2d takes it where it measures "
      "faster at plan time)"},
-    {"cuda-fft2d-tiles", Algo::kFft2dTiles, kDct23Ops, false,
-     "--axis both; sides of prime factors 2, 3, 5, 7, 11, 13 whose matrix fits one CTA (f32 h*w <= ~28000, f64 "
-     "~14000)",
+    {"cuda-fft2d-tiles", Algo::kFft2dTiles, kDct23Ops, false, "smooth sides, f32 h*w <= ~28000, f64 ~14000 (both)",
      "2-D DCT-II/III of each matrix of a batch in one CTA: the smooth route's row and column passes in shared memory, "
-     "one read and one write (cuda-fft2d takes it for batches)"},
+     "one read and one write (cuda-fft2d takes it for matrices of <= 4096 values and batches of 8^2..128^2)"},
     {"cuda-rowcol", Algo::kRowcol, kDct23Ops, false, "any",
      "2-D DCT-II/III row-column baseline [1]: batched 1-D N-point DCT, transpose, again, transpose back"},
     {"cuda-1d-n", Algo::kLinesN, kDct23Ops, false, "any (--axis rows)",

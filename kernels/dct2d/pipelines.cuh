@@ -44,10 +44,10 @@ class NPointLines {
 //   tiles  each matrix of a batch in one CTA, rows then columns in shared memory (SmoothTiles): one read, one write.
 enum class Fft2dRoute { kRows, kR2c, kSmooth, kTiles };
 // cuda-fft2d's route for `batch` matrices of canonical shape n1 x n2 as planned without measuring: tiles where
-// SmoothTiles<T> supports the shape and it has at most 4096 values, or a batch of a compiled tile shape; else rows where
-// RfftRows<T> supports n2, except f32 rows of 8192 and more whose columns would go through cuFFT, and batches whose
-// columns would (cuFFT's strided column plan is one launch per matrix); r2c otherwise. Planned with --effort measure,
-// cuda-fft2d times r2c against smooth (where SmoothLines supports both axes) and keeps the faster
+// SmoothTiles<T> supports the shape and it has at most 4096 values, or a batch of a compiled tile shape; else rows
+// where RfftRows<T> supports n2, except f32 rows of 8192 and more whose columns would go through cuFFT, and batches
+// whose columns would (cuFFT's strided column plan is one launch per matrix); r2c otherwise. Planned with --effort
+// measure, cuda-fft2d times r2c against smooth (where SmoothLines supports both axes) and keeps the faster
 // (kernels/dct2d/fft2d_backend.cu). cuda-fft2d-cufft always takes r2c, cuda-fft2d-smooth always smooth.
 template <class T>
 Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch);
@@ -67,7 +67,8 @@ bool column_fft_wanted(i64 n1);
 // dst: a kFlipAxis0/1 mask (kernels/dct2d/prepost_math.cuh) of the axes computed as DST-II (op dct2) or DST-III (op
 // idct2) instead: the signs folded into the first kernel's loads (forward) or the last one's stores (inverse), the
 // reversal into the last one's stores (forward) or the first one's loads (inverse). On the rows route such plans take
-// the column FFT and the postprocess as separate passes (the fused column passes have no masks). scale: a factor per axis (rows, columns) on its forward output or
+// the column FFT and the postprocess as separate passes (the fused column passes have no masks). scale: a factor per
+// axis (rows, columns) on its forward output or
 // inverse input scale tables (the norms of cuda-r2r that cuda-fft2d lacks: the unnormalized DCT-III, norm forward).
 template <class T>
 class ThreeStage2d {

@@ -140,8 +140,7 @@ SmoothTiles<T>::SmoothTiles(std::int64_t h, std::int64_t w, core::Norm norm, boo
                             std::array<double, 2> scale)
     : h_(h), w_(w), inverse_(inverse), dst_(dst), rows_(w, norm, scale[1]), cols_(h, norm, scale[0]) {
   if (!supports(h, w))
-    throw Error(ErrorCode::kUsage, "smooth tiles",
-                "unsupported matrix " + std::to_string(h) + "x" + std::to_string(w));
+    throw Error(ErrorCode::kUsage, "smooth tiles", "unsupported matrix " + std::to_string(h) + "x" + std::to_string(w));
   const smooth::TileConfig c = smooth::tile_config<T>(h, w);
   threads_ = c.threads;
   smem_ = c.smem_bytes;
@@ -156,7 +155,8 @@ SmoothTiles<T>::SmoothTiles(std::int64_t h, std::int64_t w, core::Norm norm, boo
 template <class T>
 void SmoothTiles<T>::run(const T* in, T* out, std::int64_t count, cudaStream_t s) const {
   if (count < 1) return;
-  if (count >= (std::int64_t{1} << 31)) throw Error(ErrorCode::kUsage, "smooth tiles", "too many matrices for one launch");
+  if (count >= (std::int64_t{1} << 31))
+    throw Error(ErrorCode::kUsage, "smooth tiles", "too many matrices for one launch");
   smooth::TileArgs<T> a;
   a.in = in;
   a.out = out;

@@ -30,8 +30,8 @@ class SmoothLines {
   static bool supports(std::int64_t n, bool along_cols);
   // supports(n, along_cols), with a kernel compiled for n (smooth::CompiledLengths).
   static bool compiled(std::int64_t n, bool along_cols);
-  // The plan of one axis (DCT-II, or its inverse DCT-III with `inverse`; with `dst`, DST-II or DST-III) in `norm`, times
-  // `scale` (on the forward output, or the inverse input: AxisTableBuffers); throws kUsage if !supports.
+  // The plan of one axis (DCT-II, or its inverse DCT-III with `inverse`; with `dst`, DST-II or DST-III) in `norm`,
+  // times `scale` (on the forward output, or the inverse input: AxisTableBuffers); throws kUsage if !supports.
   SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse, double scale = 1.0, bool dst = false);
   // Rows: `count` lines of n contiguous elements. Columns: `count` matrices of n rows x `width` columns, the lines
   // their columns. in == out is allowed.

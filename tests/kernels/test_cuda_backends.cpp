@@ -318,9 +318,10 @@ void fft2d_matches_oracle(const std::vector<Shape2>& shapes, std::uint64_t& seed
 
 // Every route of cuda-fft2d, fixed by the shape when the plan is made (kernels/dct2d/pipelines.cu): the tiles route
 // (smooth sides, at most 4096 values: 2 x 2, 64 x 48, 8 x 16, 256 x 1 computed as 1 x 256), the rows route (n2 = 2^p
-// >= 16: 17 x 64, 5 x 1024, 33 x 4096, where the batch or n1 allows), the 2-D cuFFT plan (the other n2), and the rows route's column stages: ColumnFft with the post/preprocess fused at n1 = 2048 (one-pass kernels for
-// f32 and the f64 inverse, two kernels for the f64 forward), 4096 and 8192, cuFFT's strided C2C at 16384; partial
-// column tiles (n2/2+1 = 2, 9, 25, 33, 129 columns). cuda-fft2d-cufft (reorder + cuFFT 2-D plan + post) on the same.
+// >= 16: 17 x 64, 5 x 1024, 33 x 4096, where the batch or n1 allows), the 2-D cuFFT plan (the other n2), and the rows
+// route's column stages: ColumnFft with the post/preprocess fused at n1 = 2048 (one-pass kernels for f32 and the f64
+// inverse, two kernels for the f64 forward), 4096 and 8192, cuFFT's strided C2C at 16384; partial column tiles (n2/2+1
+// = 2, 9, 25, 33, 129 columns). cuda-fft2d-cufft (reorder + cuFFT 2-D plan + post) on the same.
 TEST_CASE("cuda-fft2d and cuda-fft2d-cufft: every FFT route matches the oracle", "[gpu][dct2gpu]") {
   require_device();
   std::uint64_t seed = 4000;
@@ -426,7 +427,7 @@ TEST_CASE("cuda-fft2d on batches of small smooth matrices matches the oracle", "
 TEST_CASE("cuda-fft2d-tiles on batches of small matrices matches the oracle", "[gpu][dct2gpu]") {
   require_device();
   std::uint64_t seed = 8400;
-  std::vector<Shape2> shapes{Shape2{1, 1},   Shape2{1, 9},   Shape2{2, 3},   Shape2{7, 13},   Shape2{8, 8},
+  std::vector<Shape2> shapes{Shape2{1, 1},   Shape2{1, 9},   Shape2{2, 3},   Shape2{7, 13},  Shape2{8, 8},
                              Shape2{24, 20}, Shape2{32, 32}, Shape2{45, 77}, Shape2{64, 64}, Shape2{100, 90}};
   for (const Shape2 s : random_smooth_shapes(10, 2032, 90, 2)) shapes.push_back(s);
   for (const std::int64_t batch : {std::int64_t{1}, std::int64_t{3}, std::int64_t{130}})

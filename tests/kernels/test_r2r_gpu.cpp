@@ -3,8 +3,8 @@
 // axis (strided and contiguous; DCT-II/III and DST-II/III axes of smooth lengths by one smooth-lines kernel), 1-D
 // vectors, batches, odd, prime and power-of-two extents, random kinds, axes, directions and norms (seeded); every
 // norm where the run goes through cuda-fft2d's engine (2-D DCT-II/III, also batched, and the DST-II/III and DCT/DST
-// mixes it computes with signs and reversals folded in, on each of its routes). Outputs poisoned with NaN bytes on the device. Label gpu:
-// needs a GPU.
+// mixes it computes with signs and reversals folded in, on each of its routes). Outputs poisoned with NaN bytes on the
+// device. Label gpu: needs a GPU.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -129,7 +129,7 @@ TEST_CASE("cuda-r2r: 2-D DST-II/III runs (and DCT/DST mixes) through cuda-fft2d'
   // (250 x 96), the tiles route of batches (33 x 128 twice, 45 x 30 three times, 3 x 64 x 128 with the first axis
   // untransformed), the smooth route (240 x 360: both sides have compiled smooth kernels); every mask of DST
   // axes, both families (the type III run forward too: the unnormalized DCT-III), all three norms, both directions.
-  const std::vector<Shape> shapes = {{2, {96, 256}, 1}, {2, {33, 128}, 2}, {2, {2048, 64}, 1},  {2, {4096, 32}, 1},
+  const std::vector<Shape> shapes = {{2, {96, 256}, 1}, {2, {33, 128}, 2}, {2, {2048, 64}, 1},   {2, {4096, 32}, 1},
                                      {2, {250, 96}, 1}, {2, {45, 30}, 3},  {3, {3, 64, 128}, 1}, {2, {240, 360}, 1}};
   std::uint64_t seed = 3100;
   for (const Shape& sh : shapes)
@@ -147,9 +147,10 @@ TEST_CASE("cuda-r2r: 2-D DST-II/III runs (and DCT/DST mixes) through cuda-fft2d'
             }
 }
 
-TEST_CASE("cuda-r2r: DCT-II/III and DST-II/III along one smooth axis (one smooth-lines kernel) and batched 2-D runs, "
-          "every norm",
-          "[gpu][r2r]") {
+TEST_CASE(
+    "cuda-r2r: DCT-II/III and DST-II/III along one smooth axis (one smooth-lines kernel) and batched 2-D runs, "
+    "every norm",
+    "[gpu][r2r]") {
   // One axis alone: contiguous lines, and down the columns of the trailing axes (strided).
   const std::vector<Shape> shapes = {{1, {1000}, 2}, {2, {96, 120}, 1}, {3, {12, 35, 64}, 1}, {2, {2, 4096}, 1}};
   std::uint64_t seed = 3100;
