@@ -66,17 +66,17 @@ template <class T>
 std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, Route2d which) {
   if (d.axis == core::Axis::kBoth) {
     const core::Shape2 c = canonical(d.shape);
-    const Fft2dRoute route = which == Route2d::kCufft    ? Fft2dRoute::kR2c
-                             : which == Route2d::kSmooth ? Fft2dRoute::kSmooth
-                             : which == Route2d::kTiles  ? Fft2dRoute::kTiles
-                                                         : fft2d_route<T>(c.rows, c.cols, d.batch);
+    const Fft2dRoute route = which == Route2d::kCufft             ? Fft2dRoute::kR2c
+                             : which == Route2d::kSmooth          ? Fft2dRoute::kSmooth
+                             : which == Route2d::kTiles           ? Fft2dRoute::kTiles
+                             : d.effort == core::Effort::kMeasure ? fft2d_route<T>(c.rows, c.cols, d.batch)
+                                                                  : fft2d_estimate_route<T>(c.rows, c.cols, d.batch);
     const auto plan = [&](Fft2dRoute r) {
       return std::make_unique<EnginePlan<T, ThreeStage2d<T>>>(d, d.op, d.norm, d.shape, d.batch, r);
     };
-    if (which == Route2d::kAuto && route == Fft2dRoute::kR2c && smooth_axes<T>(d)) {
-      if (d.effort == core::Effort::kMeasure) return faster_plan(plan(Fft2dRoute::kR2c), plan(Fft2dRoute::kSmooth), d);
-      if (smooth_by_rule<T>(c.rows, c.cols, d.batch)) return plan(Fft2dRoute::kSmooth);
-    }
+    // --effort measure times the cuFFT route against the smooth one where the rule would choose between them.
+    if (which == Route2d::kAuto && d.effort == core::Effort::kMeasure && route == Fft2dRoute::kR2c && smooth_axes<T>(d))
+      return faster_plan(plan(Fft2dRoute::kR2c), plan(Fft2dRoute::kSmooth), d);
     return plan(route);
   }
   const bool cols = d.axis == core::Axis::kCols;

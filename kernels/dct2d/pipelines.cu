@@ -99,7 +99,7 @@ bool column_fft_wanted(i64 n1) { return n1 == 2048 || n1 == 4096 || n1 == 8192; 
 template <class T>
 Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch) {
   // Tiles for matrices of up to 4096 values, and batches of the compiled shapes (docs/decisions.md §10).
-  if (SmoothTiles<T>::supports(n1, n2) && (n1 * n2 <= 4096 || (batch > 1 && SmoothTiles<T>::compiled(n1, n2))))
+  if ((n1 * n2 <= 4096 && SmoothTiles<T>::supports(n1, n2)) || (batch > 1 && SmoothTiles<T>::compiled(n1, n2)))
     return Fft2dRoute::kTiles;
   // Rows where the row kernels support N2, except f32 rows of 8192 and more whose columns would go through cuFFT
   // (the 2-D plan is faster there, docs/decisions.md), and batches whose columns would go through cuFFT: its strided

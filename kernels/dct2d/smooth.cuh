@@ -30,7 +30,8 @@
 
    Two kernels share the body: smooth_lines takes N and its passes at run time (a pass table in device memory,
    divisions by a multiply-high); smooth_lines_ct is compiled for one N (every index a constant, every loop of fixed
-   count), for the lengths of CompiledLengths — common photograph and frame sides, 10–20% faster (docs/decisions.md §10).
+   count), for the lengths of CompiledLengths — common photograph and frame sides, 10–20% faster (docs/decisions.md
+   §10).
 
    Plain CUDA C++ with no host-runtime dependencies: tests/emulate/emulate_smooth.cpp compiles it on the host. */
 
@@ -397,6 +398,24 @@ constexpr int padded(int points) {
   return points + (points >> (sizeof(C) == 8 ? 4 : 3)) + 1;
 }
 
+// Reads in[0 .. count) with kU global loads in flight per thread (their latencies overlap), then put(e, in[e]) for
+// each of them: the contiguous loads of the line and tile kernels.
+template <int kU, class T, class Put>
+__device__ __forceinline__ void load_staged(const T* in, int count, int tid, int nth, Put put) {
+  for (int e0 = tid; e0 < count; e0 += kU * nth) {
+    T v[kU];
+#pragma unroll
+    for (int u = 0; u < kU; ++u)
+      if (e0 + u * nth < count) v[u] = in[e0 + u * nth];
+#pragma unroll
+    for (int u = 0; u < kU; ++u) {
+      const int e = e0 + u * nth;
+      if (e >= count) break;
+      put(e, v[u]);
+    }
+  }
+}
+
 }  // namespace detail
 
 // kCols = false: rows layout, CTA b takes real lines 2P·b .. (lines of n contiguous elements, a.lines of them).
@@ -547,20 +566,11 @@ __global__ void __launch_bounds__(1024) smooth_dct4_rows(const Args<T> args) {
     part = c & 1;
     return l * m + (part ? (n - 1 - c) >> 1 : c >> 1);
   };
-  constexpr int kU = sizeof(T) == 4 ? 16 : 8;
-  for (int e0 = tid; e0 < count; e0 += kU * nth) {
-    T v[kU];
-#pragma unroll
-    for (int u = 0; u < kU; ++u)
-      if (e0 + u * nth < count) v[u] = in[e0 + u * nth];
-#pragma unroll
-    for (int u = 0; u < kU; ++u)
-      if (e0 + u * nth < count) {
-        int part;
-        const int q = slot(e0 + u * nth, part);
-        reinterpret_cast<T*>(buf0 + pad<C>(q))[part] = v[u];
-      }
-  }
+  load_staged<sizeof(T) == 4 ? 16 : 8>(in, count, tid, nth, [&](int e, T v) {
+    int part;
+    const int q = slot(e, part);
+    reinterpret_cast<T*>(buf0 + pad<C>(q))[part] = v;
+  });
   __syncthreads();
   for (int q = tid; q < nl * m; q += nth) {
     const int k = q - static_cast<int>(args.dn.div(static_cast<unsigned>(q))) * m;
@@ -675,9 +685,9 @@ constexpr Config config(long long n, bool cols) {
 
 // The sides of common photographs, video frames and their halves that are smooth and not powers of two
 // (docs/decisions.md §3.1): 10-20% faster than smooth_lines. Every other smooth length takes smooth_lines.
-using CompiledLengths = std::integer_sequence<int, 240, 360, 480, 540, 576, 600, 720, 768, 960, 1000, 1080, 1200, 1280,
-                                              1440, 1536, 1600, 1920, 2000, 2160, 2400, 2560, 2880, 3000, 3024, 3840,
-                                              4000, 4032, 4320, 6000>;
+using CompiledLengths =
+    std::integer_sequence<int, 240, 360, 480, 540, 576, 600, 720, 768, 960, 1000, 1080, 1200, 1280, 1440, 1536, 1600,
+                          1920, 2000, 2160, 2400, 2560, 2880, 3000, 3024, 3840, 4000, 4032, 4320, 6000>;
 
 template <int... Ns>
 constexpr bool compiled_in(long long n, std::integer_sequence<int, Ns...>) {

@@ -72,19 +72,10 @@ __device__ __forceinline__ void tiles_body(const TileArgs<T>& a, const LW lw, co
   constexpr int kU = sizeof(T) == 4 ? 8 : 4;  // global loads in flight per thread before their shared stores
 
   if constexpr (!kInverse) {
-    for (int e0 = tid; e0 < hw; e0 += kU * nth) {
-      T v[kU];
-#pragma unroll
-      for (int u = 0; u < kU; ++u)
-        if (e0 + u * nth < hw) v[u] = in[e0 + u * nth];
-#pragma unroll
-      for (int u = 0; u < kU; ++u) {
-        const int e = e0 + u * nth;
-        if (e >= hw) break;
-        const int r = row_of(e), c = e - r * w;
-        part(buf0, (r >> 1) * w + inv_nat(c, w), r & 1) = sign(r, c) ? -v[u] : v[u];
-      }
-    }
+    load_staged<kU>(in, hw, tid, nth, [&](int e, T v) {
+      const int r = row_of(e), c = e - r * w;
+      part(buf0, (r >> 1) * w + inv_nat(c, w), r & 1) = sign(r, c) ? -v : v;
+    });
     if (h & 1)
       for (int m = tid; m < w; m += nth) part(buf0, (h >> 1) * w + m, 1) = T(0);
     __syncthreads();
@@ -104,19 +95,10 @@ __device__ __forceinline__ void tiles_body(const TileArgs<T>& a, const LW lw, co
     }
   } else {
     T* const yr = reinterpret_cast<T*>(buf1);  // the raw input, row-major (H·W reals fit a buffer)
-    for (int e0 = tid; e0 < hw; e0 += kU * nth) {
-      T v[kU];
-#pragma unroll
-      for (int u = 0; u < kU; ++u)
-        if (e0 + u * nth < hw) v[u] = in[e0 + u * nth];
-#pragma unroll
-      for (int u = 0; u < kU; ++u) {
-        const int e = e0 + u * nth;
-        if (e >= hw) break;
-        const int r = row_of(e), c = e - r * w;
-        yr[dct2d::flip_row(r, h, a.dst) * w + dct2d::flip_col(c, w, a.dst)] = v[u];
-      }
-    }
+    load_staged<kU>(in, hw, tid, nth, [&](int e, T v) {
+      const int r = row_of(e), c = e - r * w;
+      yr[dct2d::flip_row(r, h, a.dst) * w + dct2d::flip_col(c, w, a.dst)] = v;
+    });
     __syncthreads();
     // Column pre, column pair q at k1: conj(V_2q + i V_2q+1).
     for (int e = tid; e < pc * h; e += nth) {
