@@ -66,11 +66,22 @@ bool SmoothLines<T>::compiled(std::int64_t n, bool along_cols) {
 }
 
 template <class T>
-SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse, double scale, bool dst)
-    : n_(n), cols_(along_cols), inverse_(inverse), dst_(dst), tables_(n, norm, 2.0, scale) {
-  if (!supports(n, along_cols))
+SmoothAxisBuffers<T>::SmoothAxisBuffers(std::int64_t n, core::Norm norm, double scale)
+    : tables(n, norm, 2.0, scale), fft_tw(upload_twiddles<T>(n)), passes(upload_passes(n, npass)) {}
+
+namespace {
+// n, or kUsage where SmoothLines does not support it (checked before any table is made).
+template <class T>
+std::int64_t supported_line(std::int64_t n, bool along_cols) {
+  if (!SmoothLines<T>::supports(n, along_cols))
     throw Error(ErrorCode::kUsage, "smooth lines", "unsupported line length " + std::to_string(n));
-  passes_ = upload_passes(n, npass_);
+  return n;
+}
+}  // namespace
+
+template <class T>
+SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse, double scale, bool dst)
+    : n_(n), cols_(along_cols), inverse_(inverse), dst_(dst), axis_(supported_line<T>(n, along_cols), norm, scale) {
   const smooth::Config c = smooth::config<T>(n, along_cols);
   pairs_ = c.pairs;
   threads_ = c.threads;
@@ -80,7 +91,6 @@ SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bo
   if (fn_ == nullptr)
     fn_ = along_cols ? (inverse ? kernel_for<T, true, true>(kc_) : kernel_for<T, true, false>(kc_))
                      : (inverse ? kernel_for<T, false, true>(kc_) : kernel_for<T, false, false>(kc_));
-  fft_tw_ = upload_twiddles<T>(n);
   // The attribute is the kernel's, shared by every plan that launches it: the largest any plan may ask for.
   if (smem_ > 48 * 1024)
     DCT_CUDA_CHECK(cudaFuncSetAttribute(fn_, cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
@@ -90,13 +100,13 @@ template <class T>
 void SmoothLines<T>::run(const T* in, T* out, std::int64_t count, std::int64_t width, cudaStream_t s) const {
   smooth::Args<T> a;
   a.n = static_cast<int>(n_);
-  a.npass = npass_;
-  a.passes = passes_.as<const smooth::Pass>();
+  a.npass = axis_.npass;
+  a.passes = axis_.passes.template as<const smooth::Pass>();
   a.dn = smooth::FastDiv(static_cast<unsigned>(n_));
   a.in = in;
   a.out = out;
-  a.fft_tw = fft_tw_.as<const cx_t<T>>();
-  const AxisTables<T> t = tables_.view();
+  a.fft_tw = axis_.fft_tw.template as<const cx_t<T>>();
+  const AxisTables<T> t = axis_.tables.view();
   a.tw = t.tw;
   a.fs = t.fs;
   a.ia = t.ia;
@@ -132,10 +142,6 @@ bool SmoothTiles<T>::compiled(std::int64_t h, std::int64_t w) {
 }
 
 template <class T>
-SmoothTiles<T>::Axis::Axis(std::int64_t n, core::Norm norm, double scale)
-    : tables(n, norm, 2.0, scale), fft_tw(upload_twiddles<T>(n)), passes(upload_passes(n, npass)) {}
-
-template <class T>
 SmoothTiles<T>::SmoothTiles(std::int64_t h, std::int64_t w, core::Norm norm, bool inverse, unsigned dst,
                             std::array<double, 2> scale)
     : h_(h), w_(w), inverse_(inverse), dst_(dst), rows_(w, norm, scale[1]), cols_(h, norm, scale[0]) {
@@ -160,7 +166,7 @@ void SmoothTiles<T>::run(const T* in, T* out, std::int64_t count, cudaStream_t s
   smooth::TileArgs<T> a;
   a.in = in;
   a.out = out;
-  const auto axis = [](const Axis& x, std::int64_t n) {
+  const auto axis = [](const SmoothAxisBuffers<T>& x, std::int64_t n) {
     smooth::TileAxis<T> t;
     const AxisTables<T> v = x.tables.view();
     t.fft_tw = x.fft_tw.template as<const cx_t<T>>();
@@ -182,6 +188,8 @@ void SmoothTiles<T>::run(const T* in, T* out, std::int64_t count, cudaStream_t s
                                   static_cast<std::size_t>(smem_), s));
 }
 
+template struct SmoothAxisBuffers<float>;
+template struct SmoothAxisBuffers<double>;
 template class SmoothLines<float>;
 template class SmoothLines<double>;
 template class SmoothTiles<float>;

@@ -23,6 +23,16 @@ const void* smooth_compiled_kernel<float>(std::int64_t n, bool cols, bool invers
 template <>
 const void* smooth_compiled_kernel<double>(std::int64_t n, bool cols, bool inverse);
 
+// One axis' device tables for the smooth kernels: the norm's factors and the DCT twiddles (AxisTableBuffers, times
+// `scale`), the FFT's twiddles and its passes (smooth::Pass, npass of them) of length n.
+template <class T>
+struct SmoothAxisBuffers {
+  SmoothAxisBuffers(std::int64_t n, core::Norm norm, double scale);
+  int npass = 0;  // before passes: its initializer sets it
+  AxisTableBuffers<T> tables;
+  DeviceBuffer fft_tw, passes;
+};
+
 template <class T>
 class SmoothLines {
  public:
@@ -40,9 +50,8 @@ class SmoothLines {
  private:
   std::int64_t n_;
   bool cols_, inverse_, dst_;
-  AxisTableBuffers<T> tables_;
-  DeviceBuffer fft_tw_, passes_;  // twiddles; the passes (smooth::Pass)
-  int npass_ = 0, pairs_ = 0, threads_ = 0, smem_ = 0, kc_ = 1;
+  SmoothAxisBuffers<T> axis_;
+  int pairs_ = 0, threads_ = 0, smem_ = 0, kc_ = 1;
   const void* fn_ = nullptr;
 };
 
@@ -61,16 +70,10 @@ class SmoothTiles {
   void run(const T* in, T* out, std::int64_t count, cudaStream_t s) const;
 
  private:
-  struct Axis {
-    Axis(std::int64_t n, core::Norm norm, double scale);
-    int npass = 0;  // before passes: its initializer sets it
-    AxisTableBuffers<T> tables;
-    DeviceBuffer fft_tw, passes;
-  };
   std::int64_t h_, w_;
   bool inverse_;
   unsigned dst_;
-  Axis rows_, cols_;  // rows: length w; cols: length h
+  SmoothAxisBuffers<T> rows_, cols_;  // rows: length w; cols: length h
   int threads_ = 0, smem_ = 0;
   const void* fn_ = nullptr;  // smooth_tiles_ct for the shape where compiled, else smooth_tiles
 };
