@@ -140,7 +140,7 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
       t1_(canonical(shape).rows, norm, 2.0, scale[transposed(shape) ? 1 : 0]),
       t2_(canonical(shape).cols, norm, 1.0, scale[transposed(shape) ? 0 : 1]) {
   const FftType cols = forward_ ? FftType::kC2CForward : FftType::kC2CInverse;
-  // The smooth kernels make their own tables and have no DST masks.
+  // The tile and smooth kernels make their own tables; the DST mask and the scales go to them per axis.
   const bool tr = transposed(shape);
   if (route == Fft2dRoute::kTiles) {
     tiles_ = std::make_unique<SmoothTiles<T>>(n1_, n2_, norm, !forward_, dst_,

@@ -68,8 +68,8 @@ bool column_fft_wanted(i64 n1);
 // idct2) instead: the signs folded into the first kernel's loads (forward) or the last one's stores (inverse), the
 // reversal into the last one's stores (forward) or the first one's loads (inverse). On the rows route such plans take
 // the column FFT and the postprocess as separate passes (the fused column passes have no masks). scale: a factor per
-// axis (rows, columns) on its forward output or
-// inverse input scale tables (the norms of cuda-r2r that cuda-fft2d lacks: the unnormalized DCT-III, norm forward).
+// axis (rows, columns) on its forward output or inverse input, in the axis' tables (the norms of cuda-r2r that
+// cuda-fft2d lacks: the unnormalized DCT-III, norm forward).
 template <class T>
 class ThreeStage2d {
  public:
