@@ -20,7 +20,8 @@
    order in, natural order out, one barrier per pass). Pass with Ns = product of the radices before it:
      butterfly j < N/R, k = j mod Ns:  a_r = src[j + r·N/R] · W_N^{k·r·N/(Ns·R)},  a = DFT_R(a),
      dst[(j − k)·R + k + r·Ns] = a_r.
-   W_N^t from one table of N entries (fft_tw[t] = e^{−2πit/N}, built in long double on the host). DFT_R: 2, 4, 8 by
+   The twiddles from one table of N entries, pass by pass (fft_twiddles: W_{Ns·R}^{k·r} at Ns − 1 + (r − 1)·Ns + k, so
+   a warp's loads are consecutive; built in long double on the host). DFT_R: 2, 4, 8 by
    their butterflies, odd R by the symmetric pairs t_r = a_r + a_{R−r}, d_r = a_r − a_{R−r}:
      y_q = a_0 + Σ_r cos(2πrq/R) t_r − i Σ_r sin(2πrq/R) d_r,   y_{R−q}: the same with + i.
 
@@ -88,7 +89,7 @@ struct Args {
   using C = typename Cx<T>::type;
   const T* in = nullptr;
   T* out = nullptr;
-  const C* fft_tw = nullptr;  // e^{−2πit/N}, t < N
+  const C* fft_tw = nullptr;  // the passes' twiddles (fft_twiddles)
   const C* tw = nullptr;      // the axis tables (kernels/dct2d/prepost.cuh AxisTables, gain 2)
   const T* fs = nullptr;
   const T* ia = nullptr;
@@ -218,17 +219,18 @@ __device__ __forceinline__ int pad(int i) {
   return i + (i >> (sizeof(C) == 8 ? 4 : 3));
 }
 
-// One butterfly of a Stockham pass: the R points src[s0 + r·nr], twiddled by W_N^{t·r} (t = k·N/(Ns·R); none in the
-// first pass, ns = 1), through DFT_R, to dst[d0 + r·ns] (padded indices).
+// One butterfly of a Stockham pass: the R points src[s0 + r·nr], twiddled by W_{Ns·R}^{k·r} = fft_tw[Ns − 1 + (r − 1)·Ns
+// + k] (none in the first pass, ns = 1), through DFT_R, to dst[d0 + r·ns] (padded indices).
 template <int R, class C>
 __device__ __forceinline__ void butterfly(const C* src, C* dst, const C* __restrict__ fft_tw, int s0, int nr, int d0,
-                                          int ns, int t) {
+                                          int ns, int k) {
   C a[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) a[r] = src[pad<C>(s0 + r * nr)];
   if (ns > 1) {
+    const C* const twp = fft_tw + (ns - 1) + k;
 #pragma unroll
-    for (int r = 1; r < R; ++r) a[r] = cmul(a[r], __ldg(fft_tw + t * r));
+    for (int r = 1; r < R; ++r) a[r] = cmul(a[r], __ldg(twp + (r - 1) * ns));
   }
   dft<R>(a);
 #pragma unroll
@@ -239,11 +241,11 @@ __device__ __forceinline__ void butterfly(const C* src, C* dst, const C* __restr
 template <int R, class C>
 __device__ __forceinline__ void pass(const C* src, C* dst, const C* __restrict__ fft_tw, int n, FastDiv dnr,
                                      FastDiv dns, int pairs) {
-  const int nr = static_cast<int>(dnr.d), ns = static_cast<int>(dns.d), step = nr / ns, total = pairs * nr;
+  const int nr = static_cast<int>(dnr.d), ns = static_cast<int>(dns.d), total = pairs * nr;
   for (int q = static_cast<int>(threadIdx.x); q < total; q += static_cast<int>(blockDim.x)) {
     const int line = static_cast<int>(dnr.div(static_cast<unsigned>(q))), j = q - line * nr;
     const int k = j - static_cast<int>(dns.div(static_cast<unsigned>(j))) * ns;
-    butterfly<R>(src, dst, fft_tw, line * n + j, nr, line * n + (j - k) * R + k, ns, k * step);
+    butterfly<R>(src, dst, fft_tw, line * n + j, nr, line * n + (j - k) * R + k, ns, k);
   }
 }
 
@@ -317,7 +319,7 @@ constexpr CtPlan ct_plan(int n) {
 // multiply-shift by one.
 template <int R, int N, int NS, int kP, int NT, class C>
 __device__ __forceinline__ void pass_ct(const C* src, C* dst, const C* __restrict__ fft_tw) {
-  constexpr int NR = N / R, step = NR / NS, total = kP * NR;
+  constexpr int NR = N / R, total = kP * NR;
   const int tid = static_cast<int>(threadIdx.x);
 #pragma unroll
   for (int q0 = 0; q0 < total; q0 += NT) {
@@ -326,7 +328,7 @@ __device__ __forceinline__ void pass_ct(const C* src, C* dst, const C* __restric
     const unsigned uq = static_cast<unsigned>(q);
     const int line = static_cast<int>(uq / NR), j = static_cast<int>(uq % NR);
     const int k = static_cast<int>(static_cast<unsigned>(j) % NS);
-    butterfly<R>(src, dst, fft_tw, line * N + j, NR, line * N + (j - k) * R + k, NS, k * step);
+    butterfly<R>(src, dst, fft_tw, line * N + j, NR, line * N + (j - k) * R + k, NS, k);
   }
 }
 
@@ -605,14 +607,32 @@ inline bool factor(long long n, unsigned char (&radix)[kMaxPasses], int& npass) 
   return n == 1;
 }
 
-// fft_tw[t] = e^{−2πit/N}, t < N.
+// The passes' twiddles, pass by pass in factor()'s order (N − 1 entries in all, and a last unused one): the pass of
+// radix R after Ns points takes W_{Ns·R}^{k·r} = e^{−2πit/N} (t = k·r·N/(Ns·R)) at fft_tw[Ns − 1 + (r − 1)·Ns + k],
+// r = 1 .. R−1, k < Ns. A warp's butterflies (consecutive k) then read consecutive entries for each r: the twiddle
+// loads are coalesced in every pass, where indexing one table of W_N^t by t·r spread them over a line per thread.
+// N without a plan (factor() false): the table of W_N^t, t < N.
 template <class T>
 std::vector<typename Cx<T>::type> fft_twiddles(long long n) {
   std::vector<typename Cx<T>::type> tw(static_cast<std::size_t>(n));
   const long double pi = 3.141592653589793238462643383279502884L;
-  for (long long t = 0; t < n; ++t) {
+  const auto w = [&](long long t) -> typename Cx<T>::type {
     const long double th = 2.0L * pi * static_cast<long double>(t) / static_cast<long double>(n);
-    tw[static_cast<std::size_t>(t)] = {static_cast<T>(std::cos(th)), static_cast<T>(-std::sin(th))};
+    return {static_cast<T>(std::cos(th)), static_cast<T>(-std::sin(th))};
+  };
+  unsigned char radix[kMaxPasses];
+  int npass = 0;
+  if (!factor(n, radix, npass)) {
+    for (long long t = 0; t < n; ++t) tw[static_cast<std::size_t>(t)] = w(t);
+    return tw;
+  }
+  tw.back() = w(0);
+  long long ns = 1;
+  for (int p = 0; p < npass; ++p) {
+    const long long r_max = radix[p], step = n / (ns * r_max);
+    for (long long r = 1; r < r_max; ++r)
+      for (long long k = 0; k < ns; ++k) tw[static_cast<std::size_t>(ns - 1 + (r - 1) * ns + k)] = w(k * r * step);
+    ns *= r_max;
   }
   return tw;
 }
