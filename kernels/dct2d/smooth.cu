@@ -79,25 +79,50 @@ std::int64_t supported_line(std::int64_t n, bool along_cols) {
 }
 }  // namespace
 
+// A launch of the run-time kernel whose grid is smaller than this many CTAs per SM takes the narrowest shape (one
+// line pair per CTA, columns: tiles of two): more, shorter CTAs finish sooner than a few long ones on few SMs (the
+// compiled kernels keep their shape; docs/decisions.md §10).
+constexpr int kNarrowBelowWave = 1;
+
 template <class T>
 SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse, double scale, bool dst)
     : n_(n), cols_(along_cols), inverse_(inverse), dst_(dst), axis_(supported_line<T>(n, along_cols), norm, scale) {
   const smooth::Config c = smooth::config<T>(n, along_cols);
-  pairs_ = c.pairs;
-  threads_ = c.threads;
-  smem_ = c.smem_bytes;
-  kc_ = c.kc;
-  fn_ = smooth_compiled_kernel<T>(n, along_cols, inverse);  // the same launch shape (config())
-  if (fn_ == nullptr)
-    fn_ = along_cols ? (inverse ? kernel_for<T, true, true>(kc_) : kernel_for<T, true, false>(kc_))
-                     : (inverse ? kernel_for<T, false, true>(kc_) : kernel_for<T, false, false>(kc_));
+  const auto run_time = [&](int kc) {
+    return along_cols ? (inverse ? kernel_for<T, true, true>(kc) : kernel_for<T, true, false>(kc))
+                      : (inverse ? kernel_for<T, false, true>(kc) : kernel_for<T, false, false>(kc));
+  };
+  const auto threads = [&](int pairs) {
+    const std::int64_t t = (pairs * n / 8 + 31) / 32 * 32;
+    return static_cast<int>(t < 64 ? 64 : t > 1024 ? 1024 : t);
+  };
+  Shape first{smooth_compiled_kernel<T>(n, along_cols, inverse), c.pairs, c.threads, c.smem_bytes, c.kc};
+  const bool compiled = first.fn != nullptr;
+  if (!compiled) first.fn = run_time(c.kc);
+  shapes_.push_back(first);
+  if (!compiled && c.pairs > 1) {
+    const int kc = along_cols ? 2 : 1;
+    shapes_.push_back({run_time(kc), 1, threads(1), static_cast<int>(smooth::smem_bytes<T>(1, n)), kc});
+  }
   // The attribute is the kernel's, shared by every plan that launches it: the largest any plan may ask for.
-  if (smem_ > 48 * 1024)
-    DCT_CUDA_CHECK(cudaFuncSetAttribute(fn_, cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
+  for (const Shape& sh : shapes_)
+    if (sh.smem > 48 * 1024)
+      DCT_CUDA_CHECK(cudaFuncSetAttribute(sh.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
+  sms_ = current_sm_count();
+}
+
+template <class T>
+const typename SmoothLines<T>::Shape& SmoothLines<T>::pick(std::int64_t count, std::int64_t width) const {
+  const Shape& first = shapes_.front();
+  const std::int64_t ctas =
+      cols_ ? (width + first.kc - 1) / first.kc * count : (count + 2 * first.pairs - 1) / (2 * first.pairs);
+  return ctas < std::int64_t{kNarrowBelowWave} * sms_ ? shapes_.back() : first;
 }
 
 template <class T>
 void SmoothLines<T>::run(const T* in, T* out, std::int64_t count, std::int64_t width, cudaStream_t s) const {
+  if (count < 1) return;
+  const Shape& sh = pick(count, width);
   smooth::Args<T> a;
   a.n = static_cast<int>(n_);
   a.npass = axis_.npass;
@@ -110,23 +135,23 @@ void SmoothLines<T>::run(const T* in, T* out, std::int64_t count, std::int64_t w
   a.tw = t.tw;
   a.fs = t.fs;
   a.ia = t.ia;
-  a.pairs = pairs_;
+  a.pairs = sh.pairs;
   a.dst = dst_ ? 1 : 0;
   std::int64_t ctas;
   if (cols_) {
     a.width = static_cast<int>(width);
-    a.n_tiles = static_cast<int>((width + kc_ - 1) / kc_);
+    a.n_tiles = static_cast<int>((width + sh.kc - 1) / sh.kc);
     ctas = a.n_tiles * count;
   } else {
     a.lines = count;
-    ctas = (count + 2 * pairs_ - 1) / (2 * pairs_);
+    ctas = (count + 2 * sh.pairs - 1) / (2 * sh.pairs);
   }
   if (ctas < 1) return;
   if (ctas >= (std::int64_t{1} << 31) || (cols_ && width >= (std::int64_t{1} << 31)))
     throw Error(ErrorCode::kUsage, "smooth lines", "too many lines for one launch");
   void* args[] = {&a};
-  DCT_CUDA_CHECK(cudaLaunchKernel(fn_, dim3(static_cast<unsigned>(ctas)), dim3(static_cast<unsigned>(threads_)), args,
-                                  static_cast<std::size_t>(smem_), s));
+  DCT_CUDA_CHECK(cudaLaunchKernel(sh.fn, dim3(static_cast<unsigned>(ctas)), dim3(static_cast<unsigned>(sh.threads)),
+                                  args, static_cast<std::size_t>(sh.smem), s));
 }
 
 // ---- SmoothTiles -------------------------------------------------------------------------------------------------

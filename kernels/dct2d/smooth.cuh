@@ -219,8 +219,8 @@ __device__ __forceinline__ int pad(int i) {
   return i + (i >> (sizeof(C) == 8 ? 4 : 3));
 }
 
-// One butterfly of a Stockham pass: the R points src[s0 + r·nr], twiddled by W_{Ns·R}^{k·r} = fft_tw[Ns − 1 + (r − 1)·Ns
-// + k] (none in the first pass, ns = 1), through DFT_R, to dst[d0 + r·ns] (padded indices).
+// One butterfly of a Stockham pass: the R points src[s0 + r·nr], twiddled by W_{Ns·R}^{k·r}, which is
+// fft_tw[Ns − 1 + (r − 1)·Ns + k] (none in the first pass, ns = 1), through DFT_R, to dst[d0 + r·ns] (padded indices).
 template <int R, class C>
 __device__ __forceinline__ void butterfly(const C* src, C* dst, const C* __restrict__ fft_tw, int s0, int nr, int d0,
                                           int ns, int k) {

@@ -6,6 +6,7 @@
 // cuda-fft2d, and cuda-r2r's smooth line steps.
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include <cuda_runtime.h>
 
@@ -48,11 +49,20 @@ class SmoothLines {
   void run(const T* in, T* out, std::int64_t count, std::int64_t width, cudaStream_t s) const;
 
  private:
+  // One launch shape: the kernel, P complex lines per CTA (columns: kc / 2), threads, shared memory, kC.
+  struct Shape {
+    const void* fn = nullptr;
+    int pairs = 0, threads = 0, smem = 0, kc = 1;
+  };
+  // The shape of a launch of `count` lines (columns: matrices of `width`): config()'s, or for the run-time kernel
+  // the narrowest where config()'s grid would leave SMs idle (kNarrowBelowWave, docs/decisions.md §10).
+  const Shape& pick(std::int64_t count, std::int64_t width) const;
+
   std::int64_t n_;
   bool cols_, inverse_, dst_;
   SmoothAxisBuffers<T> axis_;
-  int pairs_ = 0, threads_ = 0, smem_ = 0, kc_ = 1;
-  const void* fn_ = nullptr;
+  std::vector<Shape> shapes_;  // config()'s (compiled where smooth::CompiledLengths has n), then the narrowest
+  int sms_ = 1;
 };
 
 // The 2-D DCT-II (or its inverse) of `count` contiguous matrices of h x w, each held whole by one CTA

@@ -456,6 +456,18 @@ TEST_CASE("cuda-fft2d-smooth and cuda-fft2d measured along rows and columns matc
   }
 }
 
+// Few lines of a length without a compiled kernel: grids of fewer CTAs than SMs, which the run-time kernel launches
+// one line pair (columns: a tile of two) per CTA (SmoothLines::pick), along rows, down columns and both; beside them
+// the same lengths with enough lines for config()'s shape.
+TEST_CASE("cuda-fft2d-smooth with few lines per launch matches the oracle", "[gpu][dct2gpu]") {
+  require_device();
+  std::uint64_t seed = 5100;
+  const std::vector<Shape2> shapes{Shape2{180, 154}, Shape2{5120, 143}, Shape2{220, 637},   Shape2{33, 2475},
+                                   Shape2{6, 154},   Shape2{143, 7},    Shape2{1215, 1152}, Shape2{2, 1815}};
+  for (const Axis axis : {Axis::kBoth, Axis::kRows, Axis::kCols})
+    fft2d_matches_oracle(shapes, seed, "cuda-fft2d-smooth", core::Effort::kEstimate, axis);
+}
+
 TEST_CASE("cuda backends match the f64 oracle: small and odd shapes", "[gpu][dct2gpu]") {
   sweep({{1, 1}, {1, 7}, {7, 1}, {5, 3}, {17, 31}, {64, 48}, {128, 128}}, 1000);
 }
