@@ -111,9 +111,13 @@ Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch) {
 
 template <class T>
 bool smooth_by_rule(i64 n1, i64 n2, i64 batch) {
-  if (batch != 1 || !SmoothLines<T>::compiled(n1, true) || !SmoothLines<T>::compiled(n2, false)) return false;
+  if (batch != 1 || !SmoothLines<T>::supports(n1, true) || !SmoothLines<T>::supports(n2, false)) return false;
   const i64 values = n1 * n2;
-  return sizeof(T) == 8 ? values <= (i64{1} << 23) : n1 <= 1536 && values <= (i64{1} << 22);
+  // Any smooth sides: small matrices (docs/decisions.md §10).
+  if (values <= (sizeof(T) == 8 ? kSmoothAnyMaxValuesF64 : kSmoothAnyMaxValuesF32)) return true;
+  if (!SmoothLines<T>::compiled(n1, true) || !SmoothLines<T>::compiled(n2, false)) return false;
+  if constexpr (sizeof(T) == 8) return values <= (i64{1} << 25);
+  return (n1 <= 1536 && values <= (i64{1} << 22)) || (n1 <= n2 && values <= (i64{1} << 24));
 }
 
 template <class T>
