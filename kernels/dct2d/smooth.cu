@@ -92,17 +92,13 @@ SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bo
     return along_cols ? (inverse ? kernel_for<T, true, true>(kc) : kernel_for<T, true, false>(kc))
                       : (inverse ? kernel_for<T, false, true>(kc) : kernel_for<T, false, false>(kc));
   };
-  const auto threads = [&](int pairs) {
-    const std::int64_t t = (pairs * n / 8 + 31) / 32 * 32;
-    return static_cast<int>(t < 64 ? 64 : t > 1024 ? 1024 : t);
-  };
   Shape first{smooth_compiled_kernel<T>(n, along_cols, inverse), c.pairs, c.threads, c.smem_bytes, c.kc};
   const bool compiled = first.fn != nullptr;
   if (!compiled) first.fn = run_time(c.kc);
   shapes_.push_back(first);
   if (!compiled && c.pairs > 1) {
     const int kc = along_cols ? 2 : 1;
-    shapes_.push_back({run_time(kc), 1, threads(1), static_cast<int>(smooth::smem_bytes<T>(1, n)), kc});
+    shapes_.push_back({run_time(kc), 1, smooth::line_threads(1, n), static_cast<int>(smooth::smem_bytes<T>(1, n)), kc});
   }
   // The attribute is the kernel's, shared by every plan that launches it: the largest any plan may ask for.
   for (const Shape& sh : shapes_)
@@ -112,11 +108,14 @@ SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bo
 }
 
 template <class T>
+std::int64_t SmoothLines<T>::ctas(const Shape& sh, std::int64_t count, std::int64_t width) const {
+  return cols_ ? (width + sh.kc - 1) / sh.kc * count : (count + 2 * sh.pairs - 1) / (2 * sh.pairs);
+}
+
+template <class T>
 const typename SmoothLines<T>::Shape& SmoothLines<T>::pick(std::int64_t count, std::int64_t width) const {
   const Shape& first = shapes_.front();
-  const std::int64_t ctas =
-      cols_ ? (width + first.kc - 1) / first.kc * count : (count + 2 * first.pairs - 1) / (2 * first.pairs);
-  return ctas < std::int64_t{kNarrowBelowWave} * sms_ ? shapes_.back() : first;
+  return ctas(first, count, width) < std::int64_t{kNarrowBelowWave} * sms_ ? shapes_.back() : first;
 }
 
 template <class T>
@@ -137,20 +136,18 @@ void SmoothLines<T>::run(const T* in, T* out, std::int64_t count, std::int64_t w
   a.ia = t.ia;
   a.pairs = sh.pairs;
   a.dst = dst_ ? 1 : 0;
-  std::int64_t ctas;
   if (cols_) {
     a.width = static_cast<int>(width);
     a.n_tiles = static_cast<int>((width + sh.kc - 1) / sh.kc);
-    ctas = a.n_tiles * count;
   } else {
     a.lines = count;
-    ctas = (count + 2 * sh.pairs - 1) / (2 * sh.pairs);
   }
-  if (ctas < 1) return;
-  if (ctas >= (std::int64_t{1} << 31) || (cols_ && width >= (std::int64_t{1} << 31)))
+  const std::int64_t grid = ctas(sh, count, width);
+  if (grid < 1) return;
+  if (grid >= (std::int64_t{1} << 31) || (cols_ && width >= (std::int64_t{1} << 31)))
     throw Error(ErrorCode::kUsage, "smooth lines", "too many lines for one launch");
   void* args[] = {&a};
-  DCT_CUDA_CHECK(cudaLaunchKernel(sh.fn, dim3(static_cast<unsigned>(ctas)), dim3(static_cast<unsigned>(sh.threads)),
+  DCT_CUDA_CHECK(cudaLaunchKernel(sh.fn, dim3(static_cast<unsigned>(grid)), dim3(static_cast<unsigned>(sh.threads)),
                                   args, static_cast<std::size_t>(sh.smem), s));
 }
 

@@ -675,6 +675,11 @@ struct Config {
 // for two per SM (kTwoCtaSmem), else 32 bytes in one CTA per SM, else the widest that fits. At most kMaxPoints points
 // per CTA. Threads: a radix-8 butterfly each (P·N/8), 64 .. 1024. pairs = 0 when N does not fit.
 constexpr long long kMaxPoints = 16384, kTwoCtaSmem = 112 * 1024;
+// Threads of a CTA of P pairs of lines of N points: a radix-8 butterfly each (P·N/8), 64 .. 1024.
+constexpr int line_threads(long long pairs, long long n) {
+  const long long t = (pairs * n / 8 + 31) / 32 * 32;
+  return static_cast<int>(t < 64 ? 64 : t > 1024 ? 1024 : t);
+}
 template <class T>
 constexpr Config config(long long n, bool cols) {
   Config c;
@@ -696,8 +701,7 @@ constexpr Config config(long long n, bool cols) {
     c.pairs = static_cast<int>(n >= target ? 1 : target / n > 256 ? 256 : target / n);
   }
   c.smem_bytes = static_cast<int>(smem_bytes<T>(c.pairs, n));
-  const long long t = (c.pairs * n / 8 + 31) / 32 * 32;
-  c.threads = static_cast<int>(t < 64 ? 64 : t > 1024 ? 1024 : t);
+  c.threads = line_threads(c.pairs, n);
   return c;
 }
 

@@ -57,6 +57,8 @@ class SmoothLines {
   // The shape of a launch of `count` lines (columns: matrices of `width`): config()'s, or for the run-time kernel
   // the narrowest where config()'s grid would leave SMs idle (kNarrowBelowWave, docs/decisions.md §10).
   const Shape& pick(std::int64_t count, std::int64_t width) const;
+  // CTAs of a launch in shape `sh`.
+  std::int64_t ctas(const Shape& sh, std::int64_t count, std::int64_t width) const;
 
   std::int64_t n_;
   bool cols_, inverse_, dst_;
