@@ -43,7 +43,7 @@ const void* onepass_kernel(bool inverse, int& bytes) {
 
 template <class T>
 bool ColumnFft<T>::supports(std::int64_t n1) {
-  return n1 == 2048 || n1 == 4096 || n1 == 8192 || n1 == 16384;
+  return n1 == 1024 || n1 == 2048 || n1 == 4096 || n1 == 8192 || n1 == 16384;
 }
 
 template <class T>
@@ -60,9 +60,9 @@ ColumnFft<T>::ColumnFft(std::int64_t n1, std::int64_t w, std::int64_t batch, std
                 "unsupported shape " + std::to_string(batch) + " x " + std::to_string(n1) + " x " + std::to_string(w) +
                     " (pitch " + std::to_string(pitch) + ")");
   inverse_ = inverse;
-  // na x nb: 64 x 32, 64 x 64, 64 x 128, 128 x 128.
-  const int lg_n = n1 == 2048 ? 11 : n1 == 4096 ? 12 : n1 == 8192 ? 13 : 14;
-  lg_na_ = n1 == 16384 ? 7 : 6;
+  // na x nb: 32 x 32, 64 x 32, 64 x 64, 64 x 128, 128 x 128.
+  const int lg_n = n1 == 1024 ? 10 : n1 == 2048 ? 11 : n1 == 4096 ? 12 : n1 == 8192 ? 13 : 14;
+  lg_na_ = n1 == 1024 ? 5 : n1 == 16384 ? 7 : 6;
   lg_nb_ = lg_n - lg_na_;
   colfft::ColPass plan[2];
   colfft::col_fft_plan(lg_na_, lg_nb_, inverse, plan);

@@ -1,7 +1,8 @@
 #pragma once
 /* Complex FFTs down the columns of a pitched complex matrix (n1 rows, w columns, row pitch P complex,
    batch matrices n1·P apart), in place, as a two-pass "four-step" FFT: cuda-fft2d's column stage for
-   n1 = 2048, 4096, 8192, 16384 (na x nb = 64 x 32, 64 x 64, 64 x 128, 128 x 128), replacing cuFFT's strided column C2C
+   n1 = 1024, 2048, 4096, 8192, 16384 (na x nb = 32 x 32, 64 x 32, 64 x 64, 64 x 128, 128 x 128), replacing cuFFT's
+   strided column C2C
    (which reads 16-byte row segments at n1 = 8192; here every CTA reads and writes 16-column = 128-byte (f32)
    / 256-byte (f64) row segments). kernels/dct2d/col_fft.cu launches; tests/emulate/emulate_colfft.cpp checks.
 
@@ -99,10 +100,13 @@ __device__ __forceinline__ void tile_step2(C (&u)[8], const C* sh, int c, int k1
   dct4::rows_detail::dft<8>(u);
 }
 
-// Step 2 of tile thread j for all its k1 = j + 8q (q < ceil(R1/8); R1 = 4: the caller keeps threads j >= 4 out):
+// Step 2 of tile thread j for all its k1 = j + 8q (q < ceil(R1/8); R1 = 4: threads j >= 4 have none):
 // out(k1, k2, u) for the group's output k1 + R1·k2 (all 8 of a k1 are read from shared memory before the first out).
 template <int R1, int TW, class C, class Out>
 __device__ __forceinline__ void tile_step2_all(const C* sh, int c, int j, Out&& out) {
+  if constexpr (R1 < 8) {
+    if (j >= R1) return;
+  }
 #pragma unroll
   for (int q = 0; q < (R1 + 7) / 8; ++q) {
     const int k1 = j + 8 * q;
@@ -156,9 +160,6 @@ __global__ void __launch_bounds__(kThreads)
   // (R1 = 4): threads j < 4 only.
   const unsigned nmask = (1u << lg_n) - 1u;
   const bool twid = (flags & kTwiddle) != 0;
-  if constexpr (R1 < 8) {
-    if (j >= R1) return;
-  }
   tile_step2_all<R1, kTile>(sh, c, j, [&](int k1, int k2, C r) {
     const unsigned k = unsigned(k1 + R1 * k2);
     if (twid) r = mul(r, __ldg(tw + ((g * k) & nmask)));
@@ -440,17 +441,25 @@ using ColFusedPostFn = void (*)(const typename RowsTypes<T>::cx*, T*, const type
 template <class T>
 using ColFusedPreFn = void (*)(const T*, typename RowsTypes<T>::cx*, const typename RowsTypes<T>::cx*, Dct2dTables<T>,
                                unsigned, unsigned, unsigned, unsigned long long, unsigned, unsigned);
-// The fused kernels of L = 64 / 128: col_fft_post with a tile of tw = 16 / 32 columns (fused_threads(tw, 1) threads),
-// col_fft_pre with 16 columns and g = 1 / 2 groups per thread (fused_threads(16, g) threads).
+// The fused kernels of L = 32 / 64 / 128: col_fft_post with a tile of tw = 16 / 32 columns (fused_threads(tw, 1)
+// threads), col_fft_pre with 16 columns and g = 1 / 2 groups per thread (fused_threads(16, g) threads).
 template <class T>
 ColFusedPostFn<T> col_fft_post_kernel(int l, int tw) {
-  if (tw == 32) return l == 64 ? &col_fft_post<T, 64, 32> : l == 128 ? &col_fft_post<T, 128, 32> : nullptr;
-  return l == 64 ? &col_fft_post<T, 64, 16> : l == 128 ? &col_fft_post<T, 128, 16> : nullptr;
+  if (tw == 32)
+    return l == 32    ? &col_fft_post<T, 32, 32>
+           : l == 64  ? &col_fft_post<T, 64, 32>
+           : l == 128 ? &col_fft_post<T, 128, 32>
+                      : nullptr;
+  return l == 32 ? &col_fft_post<T, 32, 16> : l == 64 ? &col_fft_post<T, 64, 16> : l == 128 ? &col_fft_post<T, 128, 16> : nullptr;
 }
 template <class T>
 ColFusedPreFn<T> col_fft_pre_kernel(int l, int g) {
-  if (g == 1) return l == 64 ? &col_fft_pre<T, 64, 16, 1> : l == 128 ? &col_fft_pre<T, 128, 16, 1> : nullptr;
-  return l == 64 ? &col_fft_pre<T, 64, 16, 2> : l == 128 ? &col_fft_pre<T, 128, 16, 2> : nullptr;
+  if (g == 1)
+    return l == 32    ? &col_fft_pre<T, 32, 16, 1>
+           : l == 64  ? &col_fft_pre<T, 64, 16, 1>
+           : l == 128 ? &col_fft_pre<T, 128, 16, 1>
+                      : nullptr;
+  return l == 32 ? &col_fft_pre<T, 32, 16, 2> : l == 64 ? &col_fft_pre<T, 64, 16, 2> : l == 128 ? &col_fft_pre<T, 128, 16, 2> : nullptr;
 }
 
 // tw[j] = e^{−2πij/N}, j < N, in long double rounded to T.

@@ -11,7 +11,7 @@
  *                 inverse: pre (eq. 15) -> 2-D C2R -> reorder^-1 (eq. 16)
  *                 The 2-D R2C is, where RfftRows supports N2 (fft2d_route), our row R2C kernel reading the
  *                 input in reordered order (no reorder pass) + cuFFT's strided C2C down the columns, or at
- *                 N1 = 2048 .. 8192 our two-pass ColumnFft (kernels/dct2d/col_fft.cu; its spectrum rows are
+ *                 N1 = 1024 .. 8192 our two-pass ColumnFft (kernels/dct2d/col_fft.cu; its spectrum rows are
  *                 digit-permuted and post_2d / pre_2d read them through its RowMap; where ColumnFft supports
  *                 it, post_2d / pre_2d are fused into its second forward / first inverse pass, run_post /
  *                 run_pre; at N1 = 2048 the whole column stage with the post / preprocess is one kernel,
@@ -92,9 +92,9 @@ unsigned canonical_mask(unsigned dst, core::Shape2 s) {
 }
 }  // namespace
 
-// The rows route's column stage is ColumnFft at N1 = 2048, 4096, 8192 (faster than or equal to cuFFT's strided C2C
-// there, docs/decisions.md), cuFFT's strided C2C at other N1.
-bool column_fft_wanted(i64 n1) { return n1 == 2048 || n1 == 4096 || n1 == 8192; }
+// The rows route's column stage is ColumnFft at N1 = 1024, 2048, 4096, 8192 (faster than or equal to cuFFT's strided
+// C2C there, docs/decisions.md), cuFFT's strided C2C at other N1.
+bool column_fft_wanted(i64 n1) { return n1 == 1024 || n1 == 2048 || n1 == 4096 || n1 == 8192; }
 
 template <class T>
 Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch) {

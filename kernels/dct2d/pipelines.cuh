@@ -63,7 +63,8 @@ bool smooth_by_rule(i64 n1, i64 n2, i64 batch);
 template <class T>
 Fft2dRoute fft2d_estimate_route(i64 n1, i64 n2, i64 batch);
 // Whether the rows route's column stage is ColumnFft (two passes with 128-byte row segments) instead of cuFFT's
-// strided C2C: n1 = 2048, 4096, 8192 (at 8192 cuFFT's one-kernel column FFT reads 16-byte row segments).
+// strided C2C: n1 = 1024, 2048, 4096, 8192 (at 8192 cuFFT's one-kernel column FFT reads 16-byte row segments; at 1024
+// its strided plan runs once per matrix of a batch).
 bool column_fft_wanted(i64 n1);
 
 // dst: a kFlipAxis0/1 mask (kernels/dct2d/prepost_math.cuh) of the axes computed as DST-II (op dct2) or DST-III (op

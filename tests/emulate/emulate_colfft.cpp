@@ -1,5 +1,5 @@
-/* Host emulation of the column FFT kernels (kernels/dct2d/col_fft.cuh, cuda-fft2d's column stage for n1 = 2048,
-   4096, 8192, 16384) for machines without a GPU, in the manner of emulate_rfft.cpp: the header is compiled as plain
+/* Host emulation of the column FFT kernels (kernels/dct2d/col_fft.cuh, cuda-fft2d's column stage for n1 = 1024,
+   2048, 4096, 8192, 16384) for machines without a GPU, in the manner of emulate_rfft.cpp: the header is compiled as plain
    C++, each CTA run by 128 std::threads (256 for the fused passes; one per CUDA thread; a pool reused for every CTA,
    CTAs one after another) with a std::barrier for __syncthreads; dynamic shared memory is one static buffer, poisoned
    (NaN) before every CTA; the twiddle table and the two passes come from col_fft_twiddles / col_fft_plan exactly as
@@ -114,7 +114,7 @@ static std::vector<double> run_fused(int tile, int g, int lg_na, int lg_nb, long
   return out;
 }
 
-// Both fused passes for n1 = 2048 / 4096 / 8192 / 16384 (and 8192 = 128 x 64): col_fft_post with tiles of 16 and 32
+// Both fused passes for n1 = 1024 / 2048 / 4096 / 8192 / 16384 (and 8192 = 128 x 64): col_fft_post with tiles of 16 and 32
 // columns, col_fft_pre with one and two groups per thread; w = 37 (n2 = 72, the last tile partial), batch 2.
 static void fused_cases(double& max32, double& max64, int& bad) {
   const long long w = 37, batch = 2, n2 = 2 * (w - 1);
@@ -124,7 +124,8 @@ static void fused_cases(double& max32, double& max64, int& bad) {
     int tile, g;
   };
   for (const Case cs : {Case{6, 7, 41, 16, 1}, Case{6, 7, 41, 32, 2}, Case{7, 6, 41, 32, 2}, Case{6, 6, 48, 16, 2},
-                        Case{6, 6, 48, 32, 1}, Case{6, 5, 45, 32, 2}, Case{7, 7, 43, 32, 2}}) {
+                        Case{6, 6, 48, 32, 1}, Case{6, 5, 45, 32, 2}, Case{7, 7, 43, 32, 2}, Case{5, 5, 41, 16, 1},
+                        Case{5, 5, 44, 32, 2}}) {
     const long long n1 = 1LL << (cs.lg_na + cs.lg_nb);
     const std::vector<long long> cols = {0, 1, 15, 16, 31, 32, 35, 36};
     for (int inv = 0; inv < 2; ++inv) {
@@ -164,7 +165,7 @@ int main(int argc, char** argv) {
     bool all;
   };
   const std::vector<Case> plain = {Case{6, 7, 41, true}, Case{6, 6, 40, false}, Case{6, 5, 45, false},
-                                   Case{7, 7, 43, false}};
+                                   Case{7, 7, 43, false}, Case{5, 5, 39, false}};
   for (const Case cs : fused_only ? std::vector<Case>{} : plain) {
     const int lg_n = cs.lg_na + cs.lg_nb;
     const long long n1 = 1LL << lg_n, na = 1LL << cs.lg_na, nb = 1LL << cs.lg_nb;

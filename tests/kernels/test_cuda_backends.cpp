@@ -319,9 +319,9 @@ void fft2d_matches_oracle(const std::vector<Shape2>& shapes, std::uint64_t& seed
 // Every route of cuda-fft2d, fixed by the shape when the plan is made (kernels/dct2d/pipelines.cu): the tiles route
 // (smooth sides, at most 4096 values: 2 x 2, 64 x 48, 8 x 16, 256 x 1 computed as 1 x 256), the rows route (n2 = 2^p
 // >= 16: 17 x 64, 5 x 1024, 33 x 4096, where the batch or n1 allows), the 2-D cuFFT plan (the other n2), and the rows
-// route's column stages: ColumnFft with the post/preprocess fused at n1 = 2048 (one-pass kernels for f32 and the f64
-// inverse, two kernels for the f64 forward), 4096 and 8192, cuFFT's strided C2C at 16384; partial column tiles (n2/2+1
-// = 2, 9, 25, 33, 129 columns). cuda-fft2d-cufft (reorder + cuFFT 2-D plan + post) on the same.
+// route's column stages: ColumnFft with the post/preprocess fused at n1 = 1024 (32 x 32), 2048 (one-pass kernels for
+// f32 and the f64 inverse, two kernels for the f64 forward), 4096 and 8192, cuFFT's strided C2C at 16384; partial
+// column tiles (n2/2+1 = 2, 9, 25, 33, 129 columns). cuda-fft2d-cufft (reorder + cuFFT 2-D plan + post) on the same.
 TEST_CASE("cuda-fft2d and cuda-fft2d-cufft: every FFT route matches the oracle", "[gpu][dct2gpu]") {
   require_device();
   std::uint64_t seed = 4000;
@@ -329,7 +329,8 @@ TEST_CASE("cuda-fft2d and cuda-fft2d-cufft: every FFT route matches the oracle",
     fft2d_matches_oracle(
         {Shape2{2, 2}, Shape2{17, 31}, Shape2{64, 48}, Shape2{1001, 999}, Shape2{256, 1}, Shape2{8, 16}, Shape2{17, 64},
          Shape2{5, 1024}, Shape2{33, 4096}, Shape2{8192, 16}, Shape2{8192, 64}, Shape2{4096, 32}, Shape2{4096, 256},
-         Shape2{2048, 48}, Shape2{2048, 2}, Shape2{2048, 256}, Shape2{16384, 16}},
+         Shape2{2048, 48}, Shape2{2048, 2}, Shape2{2048, 256}, Shape2{16384, 16}, Shape2{1024, 64}, Shape2{1024, 2},
+         Shape2{1024, 256}},
         seed, name);
 }
 
