@@ -25,7 +25,7 @@ struct R2rOptions {
   std::string command;  // dct | dst | r2r
   std::vector<std::string> inputs;
   std::string output;  // a file (one input) or a directory (batch mode)
-  int type = 0;        // dct, dst
+  int type = 2;        // dct, dst (scipy's default)
   std::string kinds;   // r2r
   std::string axes;    // "" = every axis of a matrix, (0, 1) of an image
   std::string norm = "backward";
@@ -339,7 +339,7 @@ void add_one(CLI::App& app, const char* name, const char* help, const GlobalOpti
   if (o->command == "r2r")
     c->add_option("--kinds", o->kinds, "a kind per transformed axis: dct1..dct4, dst1..dst4 (comma list)")->required();
   else
-    c->add_option("--type", o->type, "1|2|3|4 (scipy's type)")->required()->check(CLI::Range(1, 4));
+    c->add_option("--type", o->type, "1|2|3|4 (scipy's type; default 2, as scipy)")->check(CLI::Range(1, 4));
   c->add_option("--axes", o->axes, "comma list of axes, negative as numpy (default every axis; (0,1) of an image)");
   c->add_option("--norm", o->norm, "backward|ortho|forward (scipy's norms; none = backward; default backward)");
   c->add_flag("--inverse", o->inverse, "scipy's idctn/idstn: the inverse of each axis' kind in the same norm");

@@ -160,7 +160,7 @@ TEST_CASE("r2r: usage errors (bad type, kinds, axes, norm, forward norm on dct2)
   generate(dir, {"m 4x6 float64 61"});
   const std::string in = q(dir.file("m.npy")), out = " -o " + q(dir.file("o.npy"));
   for (const std::string& args :
-       {"dct " + in + out + " --type 5", "dst " + in + out, "r2r " + in + out + " --kinds dct5",
+       {"dct " + in + out + " --type 5", "dst " + in + out + " --type 0", "r2r " + in + out + " --kinds dct5",
         "r2r " + in + out + " --kinds dct2,dct2,dct2", "r2r " + in + out + " --kinds dct2 --axes 0,1",
         "dct " + in + out + " --type 2 --axes 2", "dct " + in + out + " --type 2 --axes 0,-2",
         "dct " + in + out + " --type 2 --norm unitary", "dct2 " + in + out + " --norm forward"}) {
@@ -169,6 +169,21 @@ TEST_CASE("r2r: usage errors (bad type, kinds, axes, norm, forward norm on dct2)
     CHECK(r.code == 2);
     CHECK_FALSE(exists(dir.file("o.npy")));
   }
+}
+
+TEST_CASE("r2r: dct and dst without --type are type 2 (scipy's default)", "[app][r2r]") {
+  TempDir dir;
+  generate(dir, {"m 5x6 float64 62"});
+  for (const char* cmd : {"dct", "dst"})
+    for (const char* more : {"", " --inverse --norm ortho"}) {
+      const std::string args = std::string(cmd) + " " + q(dir.file("m.npy")) + more;
+      const RunResult a = run_dctool(args + " -o " + q(dir.file("a.npy")));
+      const RunResult b = run_dctool(args + " --type 2 -o " + q(dir.file("b.npy")));
+      INFO(args << ": " << a.err << b.err);
+      REQUIRE(a.code == 0);
+      REQUIRE(b.code == 0);
+      CHECK(slurp(dir.file("a.npy")) == slurp(dir.file("b.npy")));
+    }
 }
 
 TEST_CASE("r2r: shapes and dtypes of the output (1-D stays 1-D, 3-D stays 3-D, f64 kept, -p wins)", "[app][r2r]") {
