@@ -63,24 +63,57 @@ SlabTransform::SlabTransform(const TransformDesc& whole, int rank, int size, con
   n0_ = s.dims[0];
   n1_ = s.dims[1];
   n2_ = s.rank == 3 ? s.dims[2] : 1;
-  if (size > n0_)
+  // More processes than planes of a 3-D array: pencils (the array as n0·n1 lines of axis 2, split among the processes),
+  // then slabs of axis 2. The view (n0·n1, n2, 1) goes through the same cutting, packing and exchange.
+  pencils_ = s.rank == 3 && size > n0_;
+  if (pencils_ && size > n0_ * n1_)
+    throw Error(ErrorCode::kUnsupported, "the first two axes (" + std::to_string(n0_ * n1_) +
+                                             " lines) are split among the processes: at most " +
+                                             std::to_string(n0_ * n1_) + " processes for " + s.dims_text() + ", not " +
+                                             std::to_string(size));
+  if (!pencils_ && size > n0_)
     throw Error(ErrorCode::kUnsupported, "the first axis (" + std::to_string(n0_) +
                                              ") is split among the processes: at most " + std::to_string(n0_) +
                                              " processes for " + s.dims_text() + ", not " + std::to_string(size));
+  if (pencils_) {
+    n0_ = s.dims[0] * s.dims[1];
+    n1_ = s.dims[2];
+    n2_ = 1;
+  }
   rows_ = part_of(n0_, size, rank);
   cols_ = part_of(n1_, size, rank);
-  exchange_ = s.kinds[0] != R2rKind::kNone;
+  exchange_ = s.kinds[0] != R2rKind::kNone || (pencils_ && s.kinds[1] != R2rKind::kNone);
 
-  R2rSpec local = s;
-  local.kinds[0] = R2rKind::kNone;
-  local.dims[0] = rows_.count;
-  bool other_axes = false;
-  for (int a = 1; a < s.rank; ++a) other_axes = other_axes || s.kinds[a] != R2rKind::kNone;
   auto desc_of = [&](const R2rSpec& spec) {
     TransformDesc d = r2r_desc(spec, whole.norm, 1, whole.prec);
     d.effort = whole.effort;
     return d;
   };
+  if (pencils_) {
+    if (s.kinds[2] != R2rKind::kNone) {  // axis 2 of the pencils: (lines, n2)
+      R2rSpec local = s;
+      local.rank = 2;
+      local.dims = {rows_.count, s.dims[2], 0};
+      local.kinds = {R2rKind::kNone, s.kinds[2], R2rKind::kNone};
+      slab_desc_ = desc_of(local);
+      plan_slab_ = chunked(*slab_desc_, make, chunk_elements);
+    }
+    if (exchange_ && cols_.count > 0) {  // axes 0 and 1 of the (n0, n1, c) slab of axis 2, where they lie
+      R2rSpec block = s;
+      block.dims = {s.dims[0], s.dims[1], cols_.count};
+      block.kinds = {s.kinds[0], s.kinds[1], R2rKind::kNone};
+      axis0_desc_ = desc_of(block);
+      plan_axis0_.full = make(*axis0_desc_);
+      plan_axis0_.items = 1;
+      plan_axis0_.item_elements = axis0_desc_->elements();
+    }
+    return;
+  }
+  R2rSpec local = s;
+  local.kinds[0] = R2rKind::kNone;
+  local.dims[0] = rows_.count;
+  bool other_axes = false;
+  for (int a = 1; a < s.rank; ++a) other_axes = other_axes || s.kinds[a] != R2rKind::kNone;
   if (other_axes) {
     slab_desc_ = desc_of(local);
     plan_slab_ = chunked(*slab_desc_, make, chunk_elements);
@@ -216,7 +249,12 @@ void* SlabTransform::execute(Exchange& ex, void* a, void* b, SlabTimes* times) c
     ex.alltoallv(blocks, send_counts, send_displs, cur, recv_counts, recv_displs,
                  static_cast<std::size_t>(n2_) * element_size(whole_.prec));
     t.exchange_ms = sw.elapsed_ms();
-    if (!plan_axis0_.empty()) {
+    if (!plan_axis0_.empty() && pencils_) {
+      sw.reset();
+      plan_axis0_.run(cur, other(cur));
+      cur = other(cur);
+      t.local_ms += sw.elapsed_ms();
+    } else if (!plan_axis0_.empty()) {
       const std::int64_t lines = cols_.count * n2_;
       sw.reset();
       transpose(cur, other(cur), n0_, lines, element_size(whole_.prec), threads_);

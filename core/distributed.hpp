@@ -84,14 +84,18 @@ constexpr std::int64_t kChunkElements = std::int64_t{1} << 28;
 
 class SlabTransform {
  public:
-  // `whole`: a kR2r descriptor of a 2-D or 3-D array, batch 1 (as core::r2r::check_r2r_desc accepts). Throws
-  // kUnsupported for a 1-D array or more processes than rows (axis 0 is split: at most one process per row). The
-  // local plans are made here, by `make`; the local copies run on `threads` threads.
+  // `whole`: a kR2r descriptor of a 2-D or 3-D array, batch 1 (as core::r2r::check_r2r_desc accepts). With no more
+  // processes than rows of axis 0, slabs of axis 0 (axes 1 and 2 first, then axis 0); a 3-D array on more processes
+  // than its n0 planes is cut into pencils instead: its n0·n1 lines of axis 2 split among the processes (axis 2
+  // first), then slabs of axis 2 (axes 0 and 1). Throws kUnsupported for a 1-D array, a 2-D array on more processes
+  // than rows, or a 3-D array on more than n0·n1. The local plans are made here, by `make`; the local copies run on
+  // `threads` threads.
   // `chunk_elements`: the most values one local plan takes (tests make it small).
   SlabTransform(const TransformDesc& whole, int rank, int size, const PlanMaker& make, int threads = 1,
                 std::int64_t chunk_elements = kChunkElements);
 
-  // This rank's slab of the input: rows [begin, begin + count) of axis 0, each of row_elements() values.
+  // This rank's slab of the input: rows [begin, begin + count) of axis 0 (pencils: lines of axis 2, axes 0 and 1 as
+  // one), each of row_elements() values.
   Part rows() const { return rows_; }
   std::int64_t row_elements() const { return n1_ * n2_; }
   // Values each of execute's two buffers holds.
@@ -102,10 +106,11 @@ class SlabTransform {
     std::int64_t first = 0, length = 0, count = 0, stride = 0;
   };
   Runs output() const;
-  // Whether execute exchanges data (axis 0 is transformed).
+  // Whether execute exchanges data (axis 0 is transformed; pencils: axis 0 or 1).
   bool exchanges() const { return exchange_; }
   // The local descriptors: axes 1 and 2 of the slab; axis 0 of the exchanged block, as the rows of a
-  // (columns x n2, n0) array; absent where that step has nothing to do.
+  // (columns x n2, n0) array; absent where that step has nothing to do. Pencils: axis 2 of the (lines, n2) pencils;
+  // axes 0 and 1 of the exchanged (n0, n1, columns of axis 2) block, one plan (not in chunks).
   const std::optional<TransformDesc>& slab_desc() const { return slab_desc_; }
   const std::optional<TransformDesc>& axis0_desc() const { return axis0_desc_; }
 
@@ -133,6 +138,7 @@ class SlabTransform {
   std::int64_t n0_ = 1, n1_ = 1, n2_ = 1;
   Part rows_, cols_;  // this rank's rows of axis 0 (input), columns of axis 1 (after the exchange)
   bool exchange_ = false;
+  bool pencils_ = false;  // more processes than planes of a 3-D array: n0_, n1_, n2_ are the view (n0·n1, n2, 1)
   std::optional<TransformDesc> slab_desc_, axis0_desc_;
   Chunked plan_slab_, plan_axis0_;
 };

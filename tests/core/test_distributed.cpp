@@ -1,10 +1,12 @@
 // core/distributed.hpp without MPI: the parts of an axis, the slab transform of 1 to 5 processes (threads of this
 // process exchanging through shared memory) against cpu-fftw's plan of the whole array for every kind, norm and
 // direction on odd shapes, and the agreement on a failure.
+#include <algorithm>
 #include <atomic>
 #include <barrier>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <thread>
 
 #include "core/distributed.hpp"
@@ -177,14 +179,41 @@ TEST_CASE("distributed: an axis in parts, the first n % p of them one longer", "
     }
 }
 
+namespace {
+
+struct DistCase {
+  std::vector<std::int64_t> dims;
+  std::vector<R2rKind> kinds;
+};
+
+// Every norm, direction and precision of each case on processes first_p(dims) .. last_p(dims) (at most 6), with the
+// local steps in chunks of each of `chunks` values, against cpu-fftw's plan of the whole array.
+void check_against_fftw(const std::vector<DistCase>& cases, std::uint64_t seed,
+                        const std::function<int(const std::vector<std::int64_t>&)>& first_p,
+                        const std::function<int(const std::vector<std::int64_t>&)>& last_p,
+                        const std::vector<std::int64_t>& chunks) {
+  for (const DistCase& c : cases)
+    for (const core::Norm norm : {core::Norm::kNone, core::Norm::kOrtho, core::Norm::kForward})
+      for (const bool inverse : {false, true})
+        for (const core::Precision prec : {core::Precision::kF64, core::Precision::kF32}) {
+          const core::TransformDesc whole = whole_desc(c.dims, c.kinds, inverse, norm, prec);
+          const core::HostTensor in = test::random_tensor(whole.shape, 1, prec, seed++);
+          const core::HostTensor ref = test::run_backend(test::backend("cpu-fftw"), whole, in);
+          for (int p = first_p(c.dims); p <= std::min(6, last_p(c.dims)); ++p)
+            for (const std::int64_t chunk : chunks) {
+              INFO(whole.to_string() << " on " << p << " processes, chunks of " << chunk << " values");
+              const double err = test::rel_l2_finite(distributed(whole, in, p, chunk), ref);
+              CHECK(err <= (prec == core::Precision::kF64 ? 1e-13 : 1e-5));
+            }
+        }
+}
+
+}  // namespace
+
 TEST_CASE("distributed: 1 to 5 processes give cpu-fftw's whole-array transform, every kind and norm, odd shapes",
           "[core][distributed]") {
   using K = R2rKind;
-  struct Case {
-    std::vector<std::int64_t> dims;
-    std::vector<K> kinds;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<DistCase> cases = {
       {{7, 5}, {K::kDct2, K::kDct2}},
       {{5, 17}, {K::kDct2, K::kDst3}},
       {{13, 9, 6}, {K::kDct2, K::kDst3, K::kDct1}},
@@ -194,20 +223,27 @@ TEST_CASE("distributed: 1 to 5 processes give cpu-fftw's whole-array transform, 
       {{5, 11}, {K::kDct3, K::kNone}},
       {{700, 601}, {K::kDct2, K::kDst2}},  // the transposes in bands on three threads
   };
-  int n = 0;
-  for (const Case& c : cases)
-    for (const core::Norm norm : {core::Norm::kNone, core::Norm::kOrtho, core::Norm::kForward})
-      for (const bool inverse : {false, true})
-        for (const core::Precision prec : {core::Precision::kF64, core::Precision::kF32}) {
-          const core::TransformDesc whole = whole_desc(c.dims, c.kinds, inverse, norm, prec);
-          const core::HostTensor in = test::random_tensor(whole.shape, 1, prec, 100 + n++);
-          const core::HostTensor ref = test::run_backend(test::backend("cpu-fftw"), whole, in);
-          for (int p = 1; p <= 5 && p <= c.dims[0]; ++p) {
-            INFO(whole.to_string() << " on " << p << " processes");
-            const double err = test::rel_l2_finite(distributed(whole, in, p), ref);
-            CHECK(err <= (prec == core::Precision::kF64 ? 1e-13 : 1e-5));
-          }
-        }
+  check_against_fftw(
+      cases, 100, [](const auto&) { return 1; },
+      [](const auto& dims) { return static_cast<int>(std::min<std::int64_t>(5, dims[0])); },
+      {core::dist::kChunkElements});
+}
+
+// A 3-D array on more processes than planes: pencils of axis 2, then slabs of axis 2 (core/distributed.hpp). Every
+// kind on each axis, one plane (n0 = 1), axes 0 and 1 untransformed in turn, more processes than columns of axis 2
+// (some idle in the second step), the local steps in chunks.
+TEST_CASE("distributed: more processes than planes of a 3-D array give cpu-fftw's transform (pencils)",
+          "[core][distributed]") {
+  using K = R2rKind;
+  const std::vector<DistCase> cases = {
+      {{2, 3, 5}, {K::kDct2, K::kDst3, K::kDct1}},  {{1, 4, 6}, {K::kDct2, K::kDct2, K::kDct2}},
+      {{3, 2, 7}, {K::kDst2, K::kNone, K::kDct3}},  {{2, 5, 3}, {K::kNone, K::kDct4, K::kDst1}},
+      {{2, 3, 4}, {K::kNone, K::kNone, K::kDst4}},  // axis 2 only: no exchange
+      {{2, 3, 2}, {K::kDct3, K::kDst2, K::kNone}},  // no pencil step; more processes than columns of axis 2
+  };
+  check_against_fftw(
+      cases, 900, [](const auto& dims) { return static_cast<int>(dims[0]) + 1; },
+      [](const auto& dims) { return static_cast<int>(dims[0] * dims[1]); }, {5, core::dist::kChunkElements});
 }
 
 // The local steps in chunks of whole lines or planes (a GPU plan holds its chunk, not the slab): the same values as in
@@ -237,13 +273,19 @@ TEST_CASE("distributed: local steps in chunks give the transform of one plan", "
       }
 }
 
-TEST_CASE("distributed: more processes than rows and a 1-D array are refused, and a failure is agreed by every process",
+TEST_CASE("distributed: more processes than rows (2-D) or lines (3-D) and a 1-D array are refused, and a failure is agreed by every process",
           "[core][distributed]") {
   const core::TransformDesc d =
       whole_desc({3, 8}, {R2rKind::kDct2, R2rKind::kDct2}, false, core::Norm::kNone, core::Precision::kF64);
   const Error e = test::error_of([&] { core::dist::SlabTransform(d, 0, 4, fftw_plans()); });
   CHECK(e.code() == ErrorCode::kUnsupported);
   CHECK(std::string(e.what()).find("at most 3 processes") != std::string::npos);
+  // A 3-D array: pencils up to n0·n1 processes.
+  const core::TransformDesc c = whole_desc({2, 3, 4}, {R2rKind::kDct2, R2rKind::kDct2, R2rKind::kDct2}, false,
+                                           core::Norm::kNone, core::Precision::kF64);
+  const Error ec = test::error_of([&] { core::dist::SlabTransform(c, 0, 7, fftw_plans()); });
+  CHECK(ec.code() == ErrorCode::kUnsupported);
+  CHECK(std::string(ec.what()).find("at most 6 processes") != std::string::npos);
   const core::TransformDesc v = whole_desc({16}, {R2rKind::kDct2}, false, core::Norm::kNone, core::Precision::kF64);
   CHECK(test::error_of([&] { core::dist::SlabTransform(v, 0, 1, fftw_plans()); }).code() == ErrorCode::kUnsupported);
 

@@ -1,5 +1,6 @@
 // One transform across the processes of mpirun (docs/distributed.md): dct, dst, r2r, dct2 and idct2 of odd 2-D and 3-D
-// shapes (first axes not divisible by the process count) on 1 to 4 processes agree with scipy.fft; a broken input is
+// shapes (first axes not divisible by the process count, and 3-D arrays of fewer planes than processes) on 1 to 4
+// processes agree with scipy.fft; a broken input is
 // one error line from rank 0, exit 3, every process failing and no output left; more processes than rows is exit 4;
 // bench --distributed reports the exchange beside a plain all-to-all.
 #include <cstring>
@@ -78,6 +79,35 @@ TEST_CASE("mpirun -np 4: distributed transforms agree with scipy.fft (first axes
   agree_with_scipy(4);
 }
 
+// A 3-D array with fewer planes than processes: pencils of axis 2, then slabs of axis 2 (docs/distributed.md).
+TEST_CASE("mpirun -np 3 and 4: 3-D arrays of 1 and 2 planes (pencils) agree with scipy.fft", "[mpi]") {
+  TempDir dir;
+  generate(dir, {"c2x5x7 2x5x7 float64 11", "c1x6x5 1x6x5 float64 12", "c2x3x4_f32 2x3x4 float32 13"});
+  struct Cmd {
+    std::string op, opts, in, kinds, axes, inverse, norm, dtype, tol;
+  };
+  const std::vector<Cmd> cmds = {
+      {"dct", "", "c2x5x7", "dct2", "-", "0", "backward", "float64", "1e-12"},  // --type 2 by default
+      {"r2r", "--kinds dct2,dst3,dct1 --norm forward --inverse", "c2x5x7", "dct2,dst3,dct1", "-", "1", "forward",
+       "float64", "1e-12"},
+      {"dst", "--type 4 --norm ortho --axes 0,2", "c2x5x7", "dst4", "0,2", "0", "ortho", "float64", "1e-12"},
+      {"dst", "--type 2 --axes 1", "c2x5x7", "dst2", "1", "0", "backward", "float64", "1e-12"},
+      {"dct", "--type 3 --norm ortho", "c1x6x5", "dct3", "-", "0", "ortho", "float64", "1e-12"},
+      {"dct", "--type 2 --axes 2", "c1x6x5", "dct2", "2", "0", "backward", "float64", "1e-12"},  // no exchange
+      {"dct", "--type 2 --norm ortho", "c2x3x4_f32", "dct2", "-", "0", "ortho", "float32", "1e-5"},
+  };
+  for (const int np : {3, 4}) {
+    std::vector<R2rCase> cases;
+    for (const Cmd& c : cmds) {
+      const std::string in = dir.file(c.in + ".npy"),
+                        out = dir.file("p" + std::to_string(np) + "_" + std::to_string(cases.size()) + ".npy");
+      cases.push_back({c.op + " " + q(in) + " -o " + q(out) + " " + c.opts, out, in, c.kinds, c.axes, c.inverse,
+                       c.norm, c.dtype, c.tol});
+    }
+    run_all(dir, cases, [np](const std::string& args) { return run_cmd(mpirun(np) + " " + args); });
+  }
+}
+
 TEST_CASE("mpirun -np 3 with one broken input: one error line from rank 0, exit 3 on every rank, no output", "[mpi]") {
   TempDir dir;
   generate(dir, {"m 9x4 float64 1"});
@@ -103,7 +133,7 @@ TEST_CASE("mpirun -np 3 with one broken input: one error line from rank 0, exit 
   }
   // Block mode has no distributed form: exit 4.
   CHECK(run_cmd(mpirun(3) + " dct2 " + q(dir.file("m.npy")) + " -o " + q(dir.file("o.npy")) + " --block 3").code == 4);
-  // More processes than rows: exit 4, naming the file and the limit.
+  // More processes than rows of a 2-D array: exit 4, naming the file and the limit.
   TempDir small;
   generate(small, {"s 3x8 float64 5"});
   const RunResult over =
