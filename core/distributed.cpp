@@ -67,10 +67,9 @@ SlabTransform::SlabTransform(const TransformDesc& whole, int rank, int size, con
   // then slabs of axis 2. The view (n0·n1, n2, 1) goes through the same cutting, packing and exchange.
   pencils_ = s.rank == 3 && size > n0_;
   if (pencils_ && size > n0_ * n1_)
-    throw Error(ErrorCode::kUnsupported, "the first two axes (" + std::to_string(n0_ * n1_) +
-                                             " lines) are split among the processes: at most " +
-                                             std::to_string(n0_ * n1_) + " processes for " + s.dims_text() + ", not " +
-                                             std::to_string(size));
+    throw Error(ErrorCode::kUnsupported,
+                "the first two axes (" + std::to_string(n0_ * n1_) + " lines) are split among the processes: at most " +
+                    std::to_string(n0_ * n1_) + " processes for " + s.dims_text() + ", not " + std::to_string(size));
   if (!pencils_ && size > n0_)
     throw Error(ErrorCode::kUnsupported, "the first axis (" + std::to_string(n0_) +
                                              ") is split among the processes: at most " + std::to_string(n0_) +

@@ -2,9 +2,9 @@
 /* Complex FFTs down the columns of a pitched complex matrix (n1 rows, w columns, row pitch P complex,
    batch matrices n1·P apart), in place, as a two-pass "four-step" FFT: cuda-fft2d's column stage for
    n1 = 1024, 2048, 4096, 8192, 16384 (na x nb = 32 x 32, 64 x 32, 64 x 64, 64 x 128, 128 x 128), replacing cuFFT's
-   strided column C2C
-   (which reads 16-byte row segments at n1 = 8192; here every CTA reads and writes 16-column = 128-byte (f32)
-   / 256-byte (f64) row segments). kernels/dct2d/col_fft.cu launches; tests/emulate/emulate_colfft.cpp checks.
+   strided column C2C (which reads 16-byte row segments at n1 = 8192; here every CTA reads and writes 16-column =
+   128-byte (f32) / 256-byte (f64) row segments). kernels/dct2d/col_fft.cu launches; tests/emulate/emulate_colfft.cpp
+   checks.
 
    Math, N = na·nb, W_N = e^{−2πi/N}, n = na_idx + na·nb_idx, k = kb + nb·ka (na_idx, ka < na; nb_idx, kb < nb):
      W_N^{nk} = W_N^{na_idx·kb} · W_na^{na_idx·ka} · W_nb^{nb_idx·kb}      (W_N^{N·nb_idx·ka} = 1).
@@ -450,7 +450,10 @@ ColFusedPostFn<T> col_fft_post_kernel(int l, int tw) {
            : l == 64  ? &col_fft_post<T, 64, 32>
            : l == 128 ? &col_fft_post<T, 128, 32>
                       : nullptr;
-  return l == 32 ? &col_fft_post<T, 32, 16> : l == 64 ? &col_fft_post<T, 64, 16> : l == 128 ? &col_fft_post<T, 128, 16> : nullptr;
+  return l == 32    ? &col_fft_post<T, 32, 16>
+         : l == 64  ? &col_fft_post<T, 64, 16>
+         : l == 128 ? &col_fft_post<T, 128, 16>
+                    : nullptr;
 }
 template <class T>
 ColFusedPreFn<T> col_fft_pre_kernel(int l, int g) {
@@ -459,7 +462,10 @@ ColFusedPreFn<T> col_fft_pre_kernel(int l, int g) {
            : l == 64  ? &col_fft_pre<T, 64, 16, 1>
            : l == 128 ? &col_fft_pre<T, 128, 16, 1>
                       : nullptr;
-  return l == 32 ? &col_fft_pre<T, 32, 16, 2> : l == 64 ? &col_fft_pre<T, 64, 16, 2> : l == 128 ? &col_fft_pre<T, 128, 16, 2> : nullptr;
+  return l == 32    ? &col_fft_pre<T, 32, 16, 2>
+         : l == 64  ? &col_fft_pre<T, 64, 16, 2>
+         : l == 128 ? &col_fft_pre<T, 128, 16, 2>
+                    : nullptr;
 }
 
 // tw[j] = e^{−2πij/N}, j < N, in long double rounded to T.

@@ -236,8 +236,8 @@ TEST_CASE("distributed: more processes than planes of a 3-D array give cpu-fftw'
           "[core][distributed]") {
   using K = R2rKind;
   const std::vector<DistCase> cases = {
-      {{2, 3, 5}, {K::kDct2, K::kDst3, K::kDct1}},  {{1, 4, 6}, {K::kDct2, K::kDct2, K::kDct2}},
-      {{3, 2, 7}, {K::kDst2, K::kNone, K::kDct3}},  {{2, 5, 3}, {K::kNone, K::kDct4, K::kDst1}},
+      {{2, 3, 5}, {K::kDct2, K::kDst3, K::kDct1}}, {{1, 4, 6}, {K::kDct2, K::kDct2, K::kDct2}},
+      {{3, 2, 7}, {K::kDst2, K::kNone, K::kDct3}}, {{2, 5, 3}, {K::kNone, K::kDct4, K::kDst1}},
       {{2, 3, 4}, {K::kNone, K::kNone, K::kDst4}},  // axis 2 only: no exchange
       {{2, 3, 2}, {K::kDct3, K::kDst2, K::kNone}},  // no pencil step; more processes than columns of axis 2
   };
@@ -273,8 +273,10 @@ TEST_CASE("distributed: local steps in chunks give the transform of one plan", "
       }
 }
 
-TEST_CASE("distributed: more processes than rows (2-D) or lines (3-D) and a 1-D array are refused, and a failure is agreed by every process",
-          "[core][distributed]") {
+TEST_CASE(
+    "distributed: more processes than rows (2-D) or lines (3-D) and a 1-D array are refused, and a failure is agreed "
+    "by every process",
+    "[core][distributed]") {
   const core::TransformDesc d =
       whole_desc({3, 8}, {R2rKind::kDct2, R2rKind::kDct2}, false, core::Norm::kNone, core::Precision::kF64);
   const Error e = test::error_of([&] { core::dist::SlabTransform(d, 0, 4, fftw_plans()); });

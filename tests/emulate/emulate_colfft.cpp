@@ -1,9 +1,9 @@
 /* Host emulation of the column FFT kernels (kernels/dct2d/col_fft.cuh, cuda-fft2d's column stage for n1 = 1024,
-   2048, 4096, 8192, 16384) for machines without a GPU, in the manner of emulate_rfft.cpp: the header is compiled as plain
-   C++, each CTA run by 128 std::threads (256 for the fused passes; one per CUDA thread; a pool reused for every CTA,
-   CTAs one after another) with a std::barrier for __syncthreads; dynamic shared memory is one static buffer, poisoned
-   (NaN) before every CTA; the twiddle table and the two passes come from col_fft_twiddles / col_fft_plan exactly as
-   kernels/dct2d/col_fft.cu builds and launches them.
+   2048, 4096, 8192, 16384) for machines without a GPU, in the manner of emulate_rfft.cpp: the header is compiled as
+   plain C++, each CTA run by 128 std::threads (256 for the fused passes; one per CUDA thread; a pool reused for every
+   CTA, CTAs one after another) with a std::barrier for __syncthreads; dynamic shared memory is one static buffer,
+   poisoned (NaN) before every CTA; the twiddle table and the two passes come from col_fft_twiddles / col_fft_plan
+   exactly as kernels/dct2d/col_fft.cu builds and launches them.
    1. The two plain passes, compared with the direct O(N^2) long-double DFT:
      forward  out[row_of(k)][c] = sum_n x[n][c] e^{-2 pi i nk/N},  row_of(k) = (k >> lg_nb) + ((k & (nb-1)) << lg_na)
      inverse  out[n][c] = sum_k X[row_of(k)][c] e^{+2 pi i nk/N}   (unnormalized)
@@ -114,8 +114,8 @@ static std::vector<double> run_fused(int tile, int g, int lg_na, int lg_nb, long
   return out;
 }
 
-// Both fused passes for n1 = 1024 / 2048 / 4096 / 8192 / 16384 (and 8192 = 128 x 64): col_fft_post with tiles of 16 and 32
-// columns, col_fft_pre with one and two groups per thread; w = 37 (n2 = 72, the last tile partial), batch 2.
+// Both fused passes for n1 = 1024 / 2048 / 4096 / 8192 / 16384 (and 8192 = 128 x 64): col_fft_post with tiles of 16 and
+// 32 columns, col_fft_pre with one and two groups per thread; w = 37 (n2 = 72, the last tile partial), batch 2.
 static void fused_cases(double& max32, double& max64, int& bad) {
   const long long w = 37, batch = 2, n2 = 2 * (w - 1);
   struct Case {

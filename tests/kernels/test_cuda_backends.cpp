@@ -327,10 +327,10 @@ TEST_CASE("cuda-fft2d and cuda-fft2d-cufft: every FFT route matches the oracle",
   std::uint64_t seed = 4000;
   for (const char* name : {"cuda-fft2d", "cuda-fft2d-cufft"})
     fft2d_matches_oracle(
-        {Shape2{2, 2}, Shape2{17, 31}, Shape2{64, 48}, Shape2{1001, 999}, Shape2{256, 1}, Shape2{8, 16}, Shape2{17, 64},
-         Shape2{5, 1024}, Shape2{33, 4096}, Shape2{8192, 16}, Shape2{8192, 64}, Shape2{4096, 32}, Shape2{4096, 256},
-         Shape2{2048, 48}, Shape2{2048, 2}, Shape2{2048, 256}, Shape2{16384, 16}, Shape2{1024, 64}, Shape2{1024, 2},
-         Shape2{1024, 256}},
+        {Shape2{2, 2},      Shape2{17, 31},    Shape2{64, 48},    Shape2{1001, 999}, Shape2{256, 1},
+         Shape2{8, 16},     Shape2{17, 64},    Shape2{5, 1024},   Shape2{33, 4096},  Shape2{8192, 16},
+         Shape2{8192, 64},  Shape2{4096, 32},  Shape2{4096, 256}, Shape2{2048, 48},  Shape2{2048, 2},
+         Shape2{2048, 256}, Shape2{16384, 16}, Shape2{1024, 64},  Shape2{1024, 2},   Shape2{1024, 256}},
         seed, name);
 }
 

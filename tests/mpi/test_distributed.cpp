@@ -101,8 +101,8 @@ TEST_CASE("mpirun -np 3 and 4: 3-D arrays of 1 and 2 planes (pencils) agree with
     for (const Cmd& c : cmds) {
       const std::string in = dir.file(c.in + ".npy"),
                         out = dir.file("p" + std::to_string(np) + "_" + std::to_string(cases.size()) + ".npy");
-      cases.push_back({c.op + " " + q(in) + " -o " + q(out) + " " + c.opts, out, in, c.kinds, c.axes, c.inverse,
-                       c.norm, c.dtype, c.tol});
+      cases.push_back({c.op + " " + q(in) + " -o " + q(out) + " " + c.opts, out, in, c.kinds, c.axes, c.inverse, c.norm,
+                       c.dtype, c.tol});
     }
     run_all(dir, cases, [np](const std::string& args) { return run_cmd(mpirun(np) + " " + args); });
   }
