@@ -66,19 +66,16 @@ SlabTransform::SlabTransform(const TransformDesc& whole, int rank, int size, con
   // More processes than planes of a 3-D array: pencils (the array as n0·n1 lines of axis 2, split among the processes),
   // then slabs of axis 2. The view (n0·n1, n2, 1) goes through the same cutting, packing and exchange.
   pencils_ = s.rank == 3 && size > n0_;
-  if (pencils_ && size > n0_ * n1_)
-    throw Error(ErrorCode::kUnsupported,
-                "the first two axes (" + std::to_string(n0_ * n1_) + " lines) are split among the processes: at most " +
-                    std::to_string(n0_ * n1_) + " processes for " + s.dims_text() + ", not " + std::to_string(size));
-  if (!pencils_ && size > n0_)
-    throw Error(ErrorCode::kUnsupported, "the first axis (" + std::to_string(n0_) +
-                                             ") is split among the processes: at most " + std::to_string(n0_) +
-                                             " processes for " + s.dims_text() + ", not " + std::to_string(size));
   if (pencils_) {
     n0_ = s.dims[0] * s.dims[1];
     n1_ = s.dims[2];
     n2_ = 1;
   }
+  if (size > n0_)
+    throw Error(ErrorCode::kUnsupported, (pencils_ ? "the first two axes (" + std::to_string(n0_) + " lines) are"
+                                                   : "the first axis (" + std::to_string(n0_) + ") is") +
+                                             " split among the processes: at most " + std::to_string(n0_) +
+                                             " processes for " + s.dims_text() + ", not " + std::to_string(size));
   rows_ = part_of(n0_, size, rank);
   cols_ = part_of(n1_, size, rank);
   exchange_ = s.kinds[0] != R2rKind::kNone || (pencils_ && s.kinds[1] != R2rKind::kNone);
@@ -102,9 +99,7 @@ SlabTransform::SlabTransform(const TransformDesc& whole, int rank, int size, con
       block.dims = {s.dims[0], s.dims[1], cols_.count};
       block.kinds = {s.kinds[0], s.kinds[1], R2rKind::kNone};
       axis0_desc_ = desc_of(block);
-      plan_axis0_.full = make(*axis0_desc_);
-      plan_axis0_.items = 1;
-      plan_axis0_.item_elements = axis0_desc_->elements();
+      plan_axis0_ = chunked(*axis0_desc_, make, chunk_elements);  // one plan: its first axis is transformed
     }
     return;
   }
@@ -131,9 +126,10 @@ SlabTransform::SlabTransform(const TransformDesc& whole, int rank, int size, con
 SlabTransform::Chunked SlabTransform::chunked(const TransformDesc& d, const PlanMaker& make,
                                               std::int64_t chunk_elements) {
   Chunked c;
-  c.items = d.r2r.dims[0];
-  c.item_elements = 1;
-  for (int a = 1; a < d.r2r.rank; ++a) c.item_elements *= d.r2r.dims[a];
+  std::int64_t elements = 1;
+  for (int a = 0; a < d.r2r.rank; ++a) elements *= d.r2r.dims[a];
+  c.items = d.r2r.kinds[0] == R2rKind::kNone ? d.r2r.dims[0] : 1;  // a transformed first axis is never cut
+  c.item_elements = elements / c.items;
   c.per = std::clamp<std::int64_t>(chunk_elements / std::max<std::int64_t>(1, c.item_elements), 1, c.items);
   auto with_items = [&](std::int64_t n) {
     R2rSpec spec = d.r2r;

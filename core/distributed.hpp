@@ -122,9 +122,9 @@ class SlabTransform {
   // Copies the slab (rows x n1 x n2) into one block per destination rank (rows x its columns x n2), in rank order.
   void pack(const void* slab, void* blocks) const;
 
-  // A local step in chunks of whole items of its first (untransformed) axis, so that no plan holds more than
-  // chunk_elements values however large the slab: a GPU backend's plan keeps its input, output and work area on the
-  // device. `full` takes `per` items, `last` the rest (absent when per divides the items).
+  // A local step in chunks of whole items of its first axis where that axis is untransformed (else one plan), so that
+  // no plan holds more than chunk_elements values however large the slab: a GPU backend's plan keeps its input, output
+  // and work area on the device. `full` takes `per` items, `last` the rest (absent when per divides the items).
   struct Chunked {
     std::unique_ptr<Plan> full, last;
     std::int64_t items = 0, per = 1, item_elements = 1;

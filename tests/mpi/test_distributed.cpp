@@ -29,15 +29,30 @@ std::vector<std::string> dctool_lines(const std::string& err) {
   return out;
 }
 
+// Global options, the command and its options, the input's name in the test's directory, then the oracle's view of
+// it (r2r_oracle.hpp).
+struct Cmd {
+  std::string global, op, opts, in, kinds, axes, inverse, norm, dtype, tol;
+};
+
+// Every command (with `extra` options) on `np` processes, its output named `prefix` and its index, checked against
+// scipy.
+void run_on(int np, const TempDir& dir, const std::vector<Cmd>& cmds, const std::string& extra,
+            const std::string& prefix) {
+  std::vector<R2rCase> cases;
+  for (const Cmd& c : cmds) {
+    const std::string in = dir.file(c.in + ".npy"), out = dir.file(prefix + std::to_string(cases.size()) + ".npy");
+    cases.push_back({c.global + " " + c.op + " " + q(in) + " -o " + q(out) + " " + c.opts + extra, out, in, c.kinds,
+                     c.axes, c.inverse, c.norm, c.dtype, c.tol});
+  }
+  run_all(dir, cases, [np](const std::string& args) { return run_cmd(mpirun(np) + " " + args); });
+}
+
 // Every command on `np` processes (--distributed: mpirun -np 1 runs the slab path too), checked against scipy.
 void agree_with_scipy(int np) {
   TempDir dir;
   generate(dir,
            {"m7x5 7x5 float64 1", "m5x17 5x17 float64 2", "c13x9x6 13x9x6 float64 3", "c13x9x6_f32 13x9x6 float32 4"});
-  // Global options, the command and its options, then the oracle's view of it (r2r_oracle.hpp).
-  struct Cmd {
-    std::string global, op, opts, in, kinds, axes, inverse, norm, dtype, tol;
-  };
   const std::vector<Cmd> cmds = {
       {"", "dct", "--type 2", "m7x5", "dct2", "-", "0", "backward", "float64", "1e-12"},
       {"", "dct", "--type 3 --norm ortho", "c13x9x6", "dct3", "-", "0", "ortho", "float64", "1e-12"},
@@ -52,13 +67,7 @@ void agree_with_scipy(int np) {
       {"", "dst", "--type 1 --axes 0", "m5x17", "dst1", "0", "0", "backward", "float64", "1e-12"},
       {"-p f32", "dct", "--type 2 --norm ortho", "c13x9x6_f32", "dct2", "-", "0", "ortho", "float32", "1e-5"},
   };
-  std::vector<R2rCase> cases;
-  for (const Cmd& c : cmds) {
-    const std::string in = dir.file(c.in + ".npy"), out = dir.file("out" + std::to_string(cases.size()) + ".npy");
-    cases.push_back({c.global + " " + c.op + " " + q(in) + " -o " + q(out) + " " + c.opts + " --distributed", out, in,
-                     c.kinds, c.axes, c.inverse, c.norm, c.dtype, c.tol});
-  }
-  run_all(dir, cases, [np](const std::string& args) { return run_cmd(mpirun(np) + " " + args); });
+  run_on(np, dir, cmds, " --distributed", "out");
 }
 
 }  // namespace
@@ -83,29 +92,17 @@ TEST_CASE("mpirun -np 4: distributed transforms agree with scipy.fft (first axes
 TEST_CASE("mpirun -np 3 and 4: 3-D arrays of 1 and 2 planes (pencils) agree with scipy.fft", "[mpi]") {
   TempDir dir;
   generate(dir, {"c2x5x7 2x5x7 float64 11", "c1x6x5 1x6x5 float64 12", "c2x3x4_f32 2x3x4 float32 13"});
-  struct Cmd {
-    std::string op, opts, in, kinds, axes, inverse, norm, dtype, tol;
-  };
   const std::vector<Cmd> cmds = {
-      {"dct", "", "c2x5x7", "dct2", "-", "0", "backward", "float64", "1e-12"},  // --type 2 by default
-      {"r2r", "--kinds dct2,dst3,dct1 --norm forward --inverse", "c2x5x7", "dct2,dst3,dct1", "-", "1", "forward",
+      {"", "dct", "", "c2x5x7", "dct2", "-", "0", "backward", "float64", "1e-12"},  // --type 2 by default
+      {"", "r2r", "--kinds dct2,dst3,dct1 --norm forward --inverse", "c2x5x7", "dct2,dst3,dct1", "-", "1", "forward",
        "float64", "1e-12"},
-      {"dst", "--type 4 --norm ortho --axes 0,2", "c2x5x7", "dst4", "0,2", "0", "ortho", "float64", "1e-12"},
-      {"dst", "--type 2 --axes 1", "c2x5x7", "dst2", "1", "0", "backward", "float64", "1e-12"},
-      {"dct", "--type 3 --norm ortho", "c1x6x5", "dct3", "-", "0", "ortho", "float64", "1e-12"},
-      {"dct", "--type 2 --axes 2", "c1x6x5", "dct2", "2", "0", "backward", "float64", "1e-12"},  // no exchange
-      {"dct", "--type 2 --norm ortho", "c2x3x4_f32", "dct2", "-", "0", "ortho", "float32", "1e-5"},
+      {"", "dst", "--type 4 --norm ortho --axes 0,2", "c2x5x7", "dst4", "0,2", "0", "ortho", "float64", "1e-12"},
+      {"", "dst", "--type 2 --axes 1", "c2x5x7", "dst2", "1", "0", "backward", "float64", "1e-12"},
+      {"", "dct", "--type 3 --norm ortho", "c1x6x5", "dct3", "-", "0", "ortho", "float64", "1e-12"},
+      {"", "dct", "--type 2 --axes 2", "c1x6x5", "dct2", "2", "0", "backward", "float64", "1e-12"},  // no exchange
+      {"", "dct", "--type 2 --norm ortho", "c2x3x4_f32", "dct2", "-", "0", "ortho", "float32", "1e-5"},
   };
-  for (const int np : {3, 4}) {
-    std::vector<R2rCase> cases;
-    for (const Cmd& c : cmds) {
-      const std::string in = dir.file(c.in + ".npy"),
-                        out = dir.file("p" + std::to_string(np) + "_" + std::to_string(cases.size()) + ".npy");
-      cases.push_back({c.op + " " + q(in) + " -o " + q(out) + " " + c.opts, out, in, c.kinds, c.axes, c.inverse, c.norm,
-                       c.dtype, c.tol});
-    }
-    run_all(dir, cases, [np](const std::string& args) { return run_cmd(mpirun(np) + " " + args); });
-  }
+  for (const int np : {3, 4}) run_on(np, dir, cmds, "", "p" + std::to_string(np) + "_");
 }
 
 TEST_CASE("mpirun -np 3 with one broken input: one error line from rank 0, exit 3 on every rank, no output", "[mpi]") {
