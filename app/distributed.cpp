@@ -183,7 +183,7 @@ std::string backend_names(const std::vector<std::string>& names) {
 namespace {
 
 // One process with --devices: the whole array read into host memory, transformed over the GPUs (the slabs kept on
-// them, the exchange between them), written back in parts.
+// them, the exchange between them), the result downloaded into the same memory and written back in parts.
 int run_on_devices(const GlobalOptions& g, const DistributedRun& r, const core::Stopwatch& total) {
   core::StageTable times;
   core::Stopwatch sw;
@@ -201,17 +201,17 @@ int run_on_devices(const GlobalOptions& g, const DistributedRun& r, const core::
   times.add("plan", sw.lap_ms());
 
   const int threads = process_threads(g);
-  const std::string header = core::npy_header(layout.shape, whole.prec);
-  core::AtomicFile out(r.output);
-  out.write(header.data(), header.size());
-  out.resize(static_cast<std::int64_t>(header.size() + whole.bytes()));
-  core::AlignedBuffer a(std::max<std::size_t>(whole.bytes(), 1)), b(std::max<std::size_t>(whole.bytes(), 1));
+  // The output's temporary is allocated and mapped on another thread meanwhile (core::NpySink).
+  core::NpySink out(r.output, layout.shape, whole.prec, core::kMaxDistributedElements);
+  // One host array, input and then output: every slab is on its device before any result comes back, and its pages,
+  // touched by the read, take the download without faulting.
+  core::AlignedBuffer a(std::max<std::size_t>(whole.bytes(), 1));
   core::read_npy_values(r.input, layout, 0, whole.elements(), a.data(), whole.prec, false, threads);
   times.add("read", sw.lap_ms());
 
   core::dist::GroupTimes gt;
   try {
-    gt = group->execute_timed(a.data(), b.data());
+    gt = group->execute_timed(a.data(), a.data());
   } catch (const Error& e) {
     rethrow_with_subject(e, r.input);
   }
@@ -221,12 +221,13 @@ int run_on_devices(const GlobalOptions& g, const DistributedRun& r, const core::
   times.add("download", gt.download_ms);
 
   sw.reset();
+  // Copies into the mapping on every core: its page faults run in parallel (a pwrite takes the file's lock).
   const std::size_t bytes = whole.bytes();
   const auto parts = static_cast<std::size_t>(std::clamp<std::int64_t>(static_cast<std::int64_t>(bytes >> 24), 1,
                                                                        std::max(1, threads)));  // at least 16 MiB each
   core::run_parts(parts, [&](std::size_t p) {
     const std::size_t from = bytes * p / parts, to = bytes * (p + 1) / parts;
-    out.write_at(static_cast<std::int64_t>(header.size() + from), static_cast<const char*>(b.data()) + from, to - from);
+    out.write(from, static_cast<const char*>(a.data()) + from, to - from);
   });
   out.commit();
   times.add("write", sw.elapsed_ms());

@@ -158,7 +158,7 @@ struct GroupTimes {
 class DeviceGroup : public Plan {
  public:
   virtual int devices() const = 0;
-  // execute() with its stages timed.
+  // execute() with its stages timed. `in` may be `out`: every slab is on its device before any result comes back.
   virtual GroupTimes execute_timed(const void* in, void* out) const = 0;
   // The transform again on the input execute() last put on the devices, nothing moved to or from the host (bench).
   virtual GroupTimes run_resident() const = 0;

@@ -723,11 +723,14 @@ void NpySource::throw_first_nonfinite() const {
   throw Error(ErrorCode::kRuntime, f_->path, "internal: a non-finite value was reported but not found again");
 }
 
-NpySink::NpySink(const std::string& path, const std::vector<std::int64_t>& shape, Precision prec) try : file_(path) {
+NpySink::NpySink(const std::string& path, const std::vector<std::int64_t>& shape, Precision prec,
+                 std::int64_t max_elements) try
+    : file_(path) {
   const std::string header = npy_header(shape, prec);
   file_.write(header.data(), header.size());
   data_offset_ = static_cast<std::int64_t>(header.size());
-  const std::int64_t size = data_offset_ + checked_elements(shape) * static_cast<std::int64_t>(element_size(prec));
+  const std::int64_t size =
+      data_offset_ + checked_elements(shape, max_elements) * static_cast<std::int64_t>(element_size(prec));
   file_.resize(size);
   file_bytes_ = static_cast<std::size_t>(size);
   ready_ = std::async(std::launch::async, [this] { prepare(); }).share();

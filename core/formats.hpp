@@ -194,7 +194,8 @@ class NpySource final : public ByteSource {
 // each write (docs/decisions.md §11). Errors name `path`.
 class NpySink final : public ByteSink {
  public:
-  NpySink(const std::string& path, const std::vector<std::int64_t>& shape, Precision prec);
+  NpySink(const std::string& path, const std::vector<std::int64_t>& shape, Precision prec,
+          std::int64_t max_elements = kMaxElements);
   ~NpySink() override;
   NpySink(const NpySink&) = delete;
   NpySink& operator=(const NpySink&) = delete;

@@ -2,7 +2,8 @@
 // plan of the whole array in f64: 2-D and 3-D arrays, odd extents not divisible by the parts, mixed kinds, axis 0
 // alone, axis 0 untransformed, more parts than columns; 1 to 3 parts on device 0 (a device may take several parts,
 // so one GPU runs every exchange pattern) and on every visible device. Output buffers poisoned (NaN); the transform
-// run twice, so a second run on the same plans gives the same bytes. Label gpu: needs a GPU.
+// run twice, so a second run on the same plans gives the same bytes, and a third in place (input and output one array).
+// Label gpu: needs a GPU.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -37,6 +38,9 @@ void check(const core::R2rSpec& s, Norm norm, Precision prec, const std::vector<
   std::memset(got.raw(), 0xFF, got.bytes());
   const core::dist::GroupTimes t = group->execute_timed(in.raw(), got.raw());
   group->execute(in.view(), again.view());
+  core::HostTensor inplace(d.shape, 1, prec);  // the input's memory taking the result (dctool --devices does)
+  std::memcpy(inplace.raw(), in.raw(), in.bytes());
+  group->execute_timed(inplace.raw(), inplace.raw());
   core::TransformDesc d64 = d;
   d64.prec = Precision::kF64;
   const core::HostTensor want = test::run_backend(test::backend("cpu-fftw"), d64, in.to(Precision::kF64));
@@ -45,6 +49,7 @@ void check(const core::R2rSpec& s, Norm norm, Precision prec, const std::vector<
                      << " parts: rel L2 " << err);
   CHECK(err <= test::tol(prec));
   CHECK(std::memcmp(got.raw(), again.raw(), got.bytes()) == 0);
+  CHECK(std::memcmp(got.raw(), inplace.raw(), got.bytes()) == 0);
   CHECK(t.total_ms > 0);
   // What crosses: every part's block for every other part (a part's own block stays).
   if (devices.size() > 1 && s.kinds[0] != R2rKind::kNone && s.dims[1] >= static_cast<std::int64_t>(devices.size()))
