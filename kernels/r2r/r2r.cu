@@ -14,7 +14,9 @@
  *   - a line step for every other transformed axis: a gather of the axis' lines into the FFT's input layout (the
  *     kind's reorder, extension or twiddle folded in), cuFFT on contiguous lines, a scatter with the kind's
  *     postprocess; a DCT-II/III or DST-II/III axis of a smooth length instead takes one kernel of cuda-fft2d's smooth
- *     route (SmoothStep), along contiguous lines or down the columns of the trailing axes, in place.
+ *     route (SmoothStep), along contiguous lines or down the columns of the trailing axes, in place; a DCT-I or DST-I
+ *     axis whose FFT length (n − 1, n + 1) is smooth one dct1_lines kernel (Dct1Step, kernels/r2r/dct1_lines.cuh), the
+ *     same two ways.
  * The norms are core/r2r.hpp's per-index factors, uploaded per axis and applied in the gather and the scatter.
  */
 #include <algorithm>
@@ -25,11 +27,13 @@
 #include <variant>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/r2r.hpp"
 #include "kernels/algorithms.cuh"
 #include "kernels/common/plan.cuh"
 #include "kernels/dct2d/pipelines.cuh"
 #include "kernels/dct2d/prepost_math.cuh"  // kFlipAxis0/1
+#include "kernels/r2r/dct1_lines.cuh"
 #include "kernels/r2r/r2r_kernels.cuh"
 
 namespace dct::cuda {
@@ -262,6 +266,106 @@ class SmoothStep {
   i64 outer_, inner_;
 };
 
+// A DCT-I or DST-I axis whose FFT length M (n − 1, n + 1) is smooth: one dct1_lines kernel
+// (kernels/r2r/dct1_lines.cuh: the DCT-II of the line's neighbour sums and differences in one complex FFT of M points,
+// the norm's factors in its loads and stores), along contiguous lines or down the columns of outer n x inner
+// matrices, in place, instead of a LineStep's gather, cuFFT's real FFT of 2M points and scatter.
+template <class T>
+class Dct1Step {
+ public:
+  static bool fits(R2rKind computed, i64 n, i64 inner) {
+    if (computed != R2rKind::kDct1 && computed != R2rKind::kDst1) return false;
+    const bool dst = computed == R2rKind::kDst1;
+    const i64 m = dct1::fft_length(n, dst);
+    std::vector<smooth::Pass> passes;
+    return n >= (dst ? 1 : 2) && m < (i64{1} << 24) && inner < (i64{1} << 31) && smooth::plan_passes(m, passes) &&
+           dct1::config<T>(n, dst, inner > 1).lines > 0;
+  }
+  Dct1Step(R2rKind kind, bool inverse, core::Norm norm, i64 outer, i64 n, i64 inner)
+      : dst_(core::r2r::computed_kind(kind, inverse) == R2rKind::kDst1),
+        n_(n),
+        m_(dct1::fft_length(n, dst_)),
+        outer_(outer),
+        inner_(inner),
+        c_(dct1::config<T>(n, dst_, inner > 1)) {
+    const core::r2r::AxisScale sc = core::r2r::axis_scale(kind, inverse, norm, n);
+    const dct1::Tables<T> t = dct1::dct1_tables<T>(n, dst_, sc.post);
+    std::vector<T> pre(static_cast<std::size_t>(n), T(1));
+    for (std::size_t i = 0; i < sc.pre.size(); ++i) pre[i] = static_cast<T>(sc.pre[i]);
+    std::vector<smooth::Pass> passes;
+    smooth::plan_passes(m_, passes);
+    npass_ = static_cast<int>(passes.size());
+    passes_ = upload_table(passes);
+    fft_tw_ = upload_table(smooth::fft_twiddles<T>(m_));
+    tw_ = upload_table(t.tw);
+    kp_ = upload_table(t.kp);
+    gain_ = upload_table(t.gain);
+    pre_ = upload_table(pre);
+    if (inner_ == 1) {
+      fn_ = reinterpret_cast<const void*>(&dct1::dct1_lines<T, false, 1>);
+    } else {
+      switch (c_.lines) {
+        case 8:
+          fn_ = reinterpret_cast<const void*>(&dct1::dct1_lines<T, true, 8>);
+          break;
+        case 4:
+          fn_ = reinterpret_cast<const void*>(&dct1::dct1_lines<T, true, 4>);
+          break;
+        case 2:
+          fn_ = reinterpret_cast<const void*>(&dct1::dct1_lines<T, true, 2>);
+          break;
+        default:
+          fn_ = reinterpret_cast<const void*>(&dct1::dct1_lines<T, true, 1>);
+          break;
+      }
+    }
+    if (c_.smem_bytes > 48 * 1024)
+      DCT_CUDA_CHECK(cudaFuncSetAttribute(fn_, cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
+  }
+  std::size_t ws1() const { return 0; }
+  std::size_t ws2() const { return 0; }
+  void run(const T* src, T* dst, void*, void*, cudaStream_t s) const {
+    dct1::Args<T> a;
+    a.in = src;
+    a.out = dst;
+    a.fft_tw = fft_tw_.template as<const cx_t<T>>();
+    a.passes = passes_.template as<const smooth::Pass>();
+    a.npass = npass_;
+    a.tw = tw_.template as<const cx_t<T>>();
+    a.pre = pre_.template as<const T>();
+    a.gain = gain_.template as<const T>();
+    a.kp = kp_.template as<const int>();
+    a.len = static_cast<int>(n_);
+    a.m = static_cast<int>(m_);
+    a.dst = dst_ ? 1 : 0;
+    a.lines_per_cta = c_.lines;
+    a.dm = smooth::FastDiv(static_cast<unsigned>(m_));
+    a.dl = smooth::FastDiv(static_cast<unsigned>(n_));
+    i64 grid;
+    if (inner_ > 1) {
+      a.width = static_cast<int>(inner_);
+      a.n_tiles = static_cast<int>((inner_ + c_.lines - 1) / c_.lines);
+      grid = a.n_tiles * outer_;
+    } else {
+      a.lines = outer_;
+      grid = (outer_ + c_.lines - 1) / c_.lines;
+    }
+    if (grid < 1) return;
+    if (grid >= (i64{1} << 31)) throw Error(ErrorCode::kUsage, "cuda-r2r", "too many lines for one launch");
+    void* args[] = {&a};
+    DCT_CUDA_CHECK(cudaLaunchKernel(fn_, dim3(static_cast<unsigned>(grid)), dim3(static_cast<unsigned>(c_.threads)),
+                                    args, static_cast<std::size_t>(c_.smem_bytes), s));
+  }
+
+ private:
+  bool dst_;
+  i64 n_, m_, outer_, inner_;
+  dct1::Config c_;
+  int npass_ = 0;
+  const void* fn_ = nullptr;
+  DeviceBuffer passes_, fft_tw_, tw_, kp_, gain_, pre_;
+};
+
 // Whether the two trailing axes from `start` are such a run, and how the engine computes it.
 std::optional<Dct2dRun> as_dct2d(const core::R2rSpec& s, core::Norm norm, int start) {
   if (s.rank - start != 2) return std::nullopt;
@@ -278,7 +382,7 @@ std::optional<Dct2dRun> as_dct2d(const core::R2rSpec& s, core::Norm norm, int st
 }
 
 template <class T>
-using Step = std::variant<LineStep<T>, SmoothStep<T>, Dct2dStep<T>, NdStep<T, 2>, NdStep<T, 3>>;
+using Step = std::variant<LineStep<T>, SmoothStep<T>, Dct1Step<T>, Dct2dStep<T>, NdStep<T, 2>, NdStep<T, 3>>;
 
 // The first axis of the trailing run of one family the N-D step takes (rank when there is none of two or more).
 int nd_start(const core::R2rSpec& s) {
@@ -322,7 +426,10 @@ class R2rPlan final : public GpuPlan {
       i64 outer = d.batch, inner = 1;
       for (int b = 0; b < a; ++b) outer *= s.dims[b];
       for (int b = a + 1; b < s.rank; ++b) inner *= s.dims[b];
-      if (line_step_smooth<T>(s, d.norm, a)) {
+      if (Dct1Step<T>::fits(core::r2r::computed_kind(s.kinds[a], s.inverse), s.dims[a], inner)) {
+        steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<Dct1Step<T>>, s.kinds[a], s.inverse, d.norm,
+                                                   outer, s.dims[a], inner));
+      } else if (line_step_smooth<T>(s, d.norm, a)) {
         const R2rKind c = core::r2r::computed_kind(s.kinds[a], s.inverse);
         steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<SmoothStep<T>>, c, *engine_norm(s, d.norm, a, c),
                                                    outer, s.dims[a], inner));

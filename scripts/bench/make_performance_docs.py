@@ -98,8 +98,9 @@ INTROS = {
            "the GPU kernel (`cuda-lot`) beside the CPU implementation on the host's cores (`cpu-lot`; its x_copy and "
            "x_fft are against a host memcpy and FFTW r2c, its device column names the CPU).",
     "r2r": "The real-to-real family on the GPU (FFTW's r2r kinds, norm `none`): 3-D DCT-II and DCT-III on every axis "
-           "(`r2r:dct2+dct2+dct2`, `r2r:dct3+dct3+dct3`), 2-D DCT-I, DST-II and DST-III on both axes (`dct1`, "
-           "`dst2`, `dst3`), and 20000 matrices of 240×240 in one call (`--batch 20000`: `dct2` by "
+           "(`r2r:dct2+dct2+dct2`, `r2r:dct3+dct3+dct3`), 2-D DCT-I, DST-I, DST-II and DST-III on both axes (`dct1`, "
+           "`dst1`, `dst2`, `dst3`; 4097² is a Chebyshev grid, whose DCT-I FFT length is a power of two), "
+           "and 20000 matrices of 240×240 in one call (`--batch 20000`: `dct2` by "
            "`cuda-fft2d` and `cuda-fft2d-smooth`, `r2r:dct2+dct2` by `cuda-r2r`). Shapes are DxHxW or HxW, the last axis "
            "contiguous. `dctool bench` has no cuFFT baseline for 3-D shapes (x_fft empty there); its x_fft of the "
            "real-to-real ops is against cuFFT's R2C of the shape, also for the type-III kinds.",

@@ -18,8 +18,9 @@
 #                     f64); three `# command:` lines
 #   lot-<dev>.csv     cuda-lot beside cpu-lot (the host's cores), lot/ilot, f32, 2048^2..8192^2
 #   r2r-<dev>.csv     the real-to-real family on the GPU: cuda-r2r on 3-D DCT-II/III (r2r:dct2+dct2+dct2,
-#                     r2r:dct3+dct3+dct3) at 256^3, 512^3, 384x512x640 (f32, f64) and 2-D dct1, dst2, dst3 and the
-#                     mixed r2r:dct2+dst2, r2r:dct3+dst3 at 4096^2, 2048^2, 1080x1920 and 1920x1080 (f32, f64); 20000
+#                     r2r:dct3+dct3+dct3) at 256^3, 512^3, 384x512x640 (f32, f64) and 2-D dct1, dst1, dst2, dst3 and
+#                     the mixed r2r:dct2+dst2, r2r:dct3+dst3 at 4096^2, 2048^2, 1080x1920, 1920x1080 and the Chebyshev
+#                     grid 4097^2 (f32, f64; not 2049^2: VkFFT 1.3.4's dst3_2d f32 faults there); 20000
 #                     matrices of 240x240 (--batch 20000, f32): dct2 by
 #                     cuda-fft2d and cuda-fft2d-smooth, r2r:dct2+dct2 by cuda-r2r (the shapes of peer-vkfft-r2r)
 #   batch2d-<dev>.csv batches of small matrices (the benchmark tiles: 8^2 .. 1024^2, 24x20, 100x90, 120x128, about 2^22
@@ -65,7 +66,7 @@ DCT4_SHAPES=2097152x8,1048576x16,699050x24,524288x32,508400x33,349525x48,262144x
 DCT4_PEER=8x2097152,16x1048576,24x699050,32x524288,33x508400,48x349525,64x262144,100x167772,1000x16777,1023x16400,\
 4097x4095,256x65536,1024x16384,4096x4096
 SHAPES_3D=256x256x256,512x512x512,384x512x640
-SHAPES_R2R_2D=4096x4096,2048x2048,1080x1920,1920x1080
+SHAPES_R2R_2D=4096x4096,2048x2048,1080x1920,1920x1080,4097x4097
 BATCH_SHAPE=240x240
 BATCH_COUNT=20000
 # The batch2d capability and its peer: COUNTxHxW.
@@ -203,7 +204,7 @@ else
   wanted r2r && capability r2r -- --ops r2r:dct2+dct2+dct2,r2r:dct3+dct3+dct3 --sizes "$SHAPES_3D" \
     --backends cuda-r2r --precision f32 \
     -- --ops r2r:dct2+dct2+dct2,r2r:dct3+dct3+dct3 --sizes "$SHAPES_3D" --backends cuda-r2r --precision f64 \
-    -- --ops dct1,dst2,dst3,r2r:dct2+dst2,r2r:dct3+dst3 --sizes "$SHAPES_R2R_2D" --backends cuda-r2r \
+    -- --ops dct1,dst1,dst2,dst3,r2r:dct2+dst2,r2r:dct3+dst3 --sizes "$SHAPES_R2R_2D" --backends cuda-r2r \
     --precision f32,f64 \
     -- --ops dct2,r2r:dct2+dct2 --sizes "$BATCH_SHAPE" --batch "$BATCH_COUNT" --backends cuda-fft2d,cuda-fft2d-smooth,cuda-r2r \
     --precision f32

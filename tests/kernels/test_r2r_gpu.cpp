@@ -1,6 +1,7 @@
 // cuda-r2r (the real-to-real family on the GPU) against cpu-fftw in f64 on arrays larger than the conformance
 // shapes: the three-stage N-D route (2-D and 3-D runs of one family, dst axes mixed in), the line route along every
-// axis (strided and contiguous; DCT-II/III and DST-II/III axes of smooth lengths by one smooth-lines kernel), 1-D
+// axis (strided and contiguous; DCT-II/III and DST-II/III axes of smooth lengths by one smooth-lines kernel, DCT-I and
+// DST-I axes of smooth FFT length by one dct1_lines kernel), 1-D
 // vectors, batches, odd, prime and power-of-two extents, random kinds, axes, directions and norms (seeded); every
 // norm where the run goes through cuda-fft2d's engine (2-D DCT-II/III, also batched, and the DST-II/III and DCT/DST
 // mixes it computes with signs and reversals folded in, on each of its routes). Outputs poisoned with NaN bytes on the
@@ -108,6 +109,32 @@ TEST_CASE("cuda-r2r: every kind along every axis, random mixes, 1-D vectors", "[
         check(spec(sh, kinds, rng() % 2 == 1), static_cast<Norm>(rng() % 3), sh.batch, prec, ++seed);
       }
     }
+}
+
+TEST_CASE("cuda-r2r: DCT-I and DST-I axes whose FFT length is smooth (one kernel per axis), every norm", "[gpu][r2r]") {
+  // The FFT length M is n − 1 (DCT-I) or n + 1 (DST-I); these shapes give smooth M on every axis of the kind (rows
+  // and down the columns, strided middle axes, batches, n = 2 and 1, CTAs of one to 256 lines), and 4096² the size
+  // of the benchmark (M = 4095 = 3²·5·7·13).
+  struct Case {
+    Shape sh;
+    R2rKind kind;
+  };
+  const std::vector<Case> cases = {{{2, {4097, 65}, 1}, R2rKind::kDct1},   {{2, {33, 1025}, 2}, R2rKind::kDct1},
+                                   {{2, {1001, 241}, 1}, R2rKind::kDct1},  {{3, {9, 17, 129}, 1}, R2rKind::kDct1},
+                                   {{2, {2, 3}, 3}, R2rKind::kDct1},       {{1, {4097}, 2}, R2rKind::kDct1},
+                                   {{2, {63, 1023}, 1}, R2rKind::kDst1},   {{2, {4095, 7}, 1}, R2rKind::kDst1},
+                                   {{3, {11, 99, 14}, 2}, R2rKind::kDst1}, {{2, {1, 239}, 4}, R2rKind::kDst1},
+                                   {{2, {4096, 4096}, 1}, R2rKind::kDct1}};
+  std::uint64_t seed = 3050;
+  for (const Case& c : cases)
+    for (Precision prec : {Precision::kF32, Precision::kF64})
+      for (bool inverse : {false, true})
+        for (Norm norm : {Norm::kNone, Norm::kOrtho, Norm::kForward}) {
+          if (c.sh.dims[0] == 4096 && (prec == Precision::kF64 || inverse || norm != Norm::kOrtho)) continue;
+          std::array<R2rKind, 3> kinds{};
+          for (int a = 0; a < c.sh.rank; ++a) kinds[a] = c.kind;
+          check(spec(c.sh, kinds, inverse), norm, c.sh.batch, prec, ++seed);
+        }
 }
 
 TEST_CASE("cuda-r2r: 2-D DCT-II/III runs planned with --effort measure (the faster engine route)", "[gpu][r2r]") {
