@@ -30,6 +30,7 @@
    are a factor per input index (ortho DCT-I, DCT-III, DST-III) and one per output index along each axis; the
    factors of different axes multiply, so all input factors go into the copy in -> out before an in-place
    execute and all output factors into one pass after it. */
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -157,11 +158,17 @@ class GuruPlans {
     const unsigned flags = detail::fftw_flags(desc_.effort) | extra;
     const bool pow2 =
         detail::all_powers_of_two(layout_.dims.begin(), layout_.dims.end(), [](const auto& d) { return d.n; });
-    return detail::make_fftw_plan<T>(desc_.elements(), pow2, desc_.effort, std::string(kName), desc_.to_string(), [&] {
-      return detail::Fftw<T>::guru_r2r(static_cast<int>(layout_.dims.size()), layout_.dims.data(),
-                                       static_cast<int>(layout_.loops.size()), layout_.loops.data(), pa, pb,
-                                       layout_.kinds.data(), flags);
-    });
+    const bool type_one = std::any_of(layout_.kinds.begin(), layout_.kinds.end(),
+                                      [](auto k) { return k == FFTW_REDFT00 || k == FFTW_RODFT00; });
+    const int max_threads = type_one && layout_.dims.size() >= 3 ? detail::kTypeOneRank3MaxThreads : 0;
+    return detail::make_fftw_plan<T>(
+        desc_.elements(), pow2, desc_.effort, std::string(kName), desc_.to_string(),
+        [&] {
+          return detail::Fftw<T>::guru_r2r(static_cast<int>(layout_.dims.size()), layout_.dims.data(),
+                                           static_cast<int>(layout_.loops.size()), layout_.loops.data(), pa, pb,
+                                           layout_.kinds.data(), flags);
+        },
+        max_threads);
   }
 
   core::TransformDesc desc_;

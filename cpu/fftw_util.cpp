@@ -50,14 +50,15 @@ std::string wisdom_path() {
 }
 
 template <class T>
-void prepare_planner(std::int64_t elements, bool pow2) {
+void prepare_planner(std::int64_t elements, bool pow2, int max_threads) {
   static const bool threads_ok = init_fftw_threads<T>();  // first call happens under the mutex
   static const bool wisdom_read = [] {
     const std::string path = wisdom_path<T>();
     return !path.empty() && ::access(path.c_str(), R_OK) == 0 && Fftw<T>::import_wisdom(path.c_str()) != 0;
   }();
   (void)wisdom_read;
-  const int threads = pow2 ? thread_count() : std::min(thread_count(), kSmoothSizeMaxThreads);
+  int threads = pow2 ? thread_count() : std::min(thread_count(), kSmoothSizeMaxThreads);
+  if (max_threads > 0) threads = std::min(threads, max_threads);
   if (threads_ok) Fftw<T>::plan_with_nthreads(elements >= kThreadedMinElements ? threads : 1);
 }
 
@@ -80,8 +81,8 @@ void save_wisdom() {
   }
 }
 
-template void prepare_planner<float>(std::int64_t, bool);
-template void prepare_planner<double>(std::int64_t, bool);
+template void prepare_planner<float>(std::int64_t, bool, int);
+template void prepare_planner<double>(std::int64_t, bool, int);
 template std::string wisdom_path<float>();
 template std::string wisdom_path<double>();
 template void save_wisdom<float>();

@@ -24,6 +24,11 @@ inline constexpr std::int64_t kThreadedMinElements = 1 << 15;
 // 193 with 12, 1397 with 16), while powers of two kept gaining (8192^2: 456 ms with 8, 252 with 16);
 // docs/decisions.md, "FFTW threads".
 inline constexpr int kSmoothSizeMaxThreads = 8;
+// Problems of three transformed axes with a DCT-I or DST-I among them (REDFT00, RODFT00) are planned single-threaded:
+// FFTW's threaded plans of these ran up to 50x slower than one thread on a 16-core host (33x65x129 f32 DST-I: 10.6 ms
+// with 1 thread, 68 with 2, 1873 with 8; 128^3 DCT-I: 356 ms with 1, 15637 with 16), and 2 threads were worse than 1
+// where they first went wrong; docs/decisions.md, "FFTW threads".
+inline constexpr int kTypeOneRank3MaxThreads = 1;
 
 // FFTW planner flags for an effort.
 inline unsigned fftw_flags(core::Effort e) { return e == core::Effort::kMeasure ? FFTW_MEASURE : FFTW_ESTIMATE; }
@@ -101,9 +106,9 @@ struct Fftw<float> {
 // Call with planner_mutex() held, right before creating a plan: initializes FFTW's threads (once per
 // precision; FFTW's parallel loops then run on the OpenMP thread pool, see fftw_util.cpp) and sets the
 // planner's thread count for a problem of `elements` real values whose transformed extents are all powers of two
-// (`pow2`) or not (then at most kSmoothSizeMaxThreads).
+// (`pow2`) or not (then at most kSmoothSizeMaxThreads), and at most `max_threads` where that is positive.
 template <class T>
-void prepare_planner(std::int64_t elements, bool pow2);
+void prepare_planner(std::int64_t elements, bool pow2, int max_threads = 0);
 // Whether every extent in [first, last) is a power of two.
 template <class It, class Extent>
 bool all_powers_of_two(It first, It last, Extent extent) {
@@ -156,15 +161,15 @@ class FftwPlan {
 };
 
 // Runs `create` (which calls an FFTW planner and returns the raw plan) under the planner mutex with the
-// thread count set (prepare_planner); throws dct::Error(kRuntime, who, ...) when FFTW returns no plan.
-// A measured plan's wisdom goes to the cache (save_wisdom).
+// thread count set (prepare_planner, at most max_threads where positive); throws dct::Error(kRuntime, who, ...) when
+// FFTW returns no plan. A measured plan's wisdom goes to the cache (save_wisdom).
 template <class T, class Create>
 FftwPlan<T> make_fftw_plan(std::int64_t elements, bool pow2, core::Effort effort, const std::string& who,
-                           const std::string& what, Create&& create) {
+                           const std::string& what, Create&& create, int max_threads = 0) {
   typename Fftw<T>::Plan p;
   {
     std::lock_guard<std::mutex> lock(planner_mutex());
-    prepare_planner<T>(elements, pow2);
+    prepare_planner<T>(elements, pow2, max_threads);
     p = create();
     if (p != nullptr && effort == core::Effort::kMeasure) save_wisdom<T>();
   }
