@@ -17,6 +17,7 @@
 #include "app/report.hpp"
 #include "app/streamed.hpp"
 #include "core/error.hpp"
+#include "cpu/backends.hpp"
 
 namespace dct::app {
 namespace {
@@ -195,7 +196,8 @@ class R2rTask : public BatchTask {
     prec_ = precision_for(info_);
     req_ = {core::r2r_desc(spec_of(o_, input_, npy_layout(layout.shape)), core::parse_norm(o_.norm), 1, prec_),
             info_.npy_shape};
-    host_only = one_shot_on_cpu(g_.backend, req_.desc.elements());
+    // cpu-fftw plans some requests on one thread (3-D DCT-I/DST-I): the GPU then pays off from fewer values.
+    host_only = one_shot_on_cpu(g_.backend, req_.desc.elements(), cpu::fftw_single_threaded(req_.desc) ? 1 : 0);
     streamed_ = std::make_unique<StreamedRun>(input_, std::move(layout), output_, req_.npy_shape, prec_, host_only);
     t.add("open", sw.elapsed_ms());
   }

@@ -15,8 +15,9 @@ constexpr std::int64_t kOneShotCpuValuesPerCore = 5'000'000;
 
 }  // namespace
 
-bool one_shot_on_cpu(const std::string& backend, std::int64_t elements) {
-  return backend == "auto" && elements < kOneShotCpuValuesPerCore * core::usable_cores();
+bool one_shot_on_cpu(const std::string& backend, std::int64_t elements, int cpu_threads) {
+  return backend == "auto" &&
+         elements < kOneShotCpuValuesPerCore * (cpu_threads > 0 ? cpu_threads : core::usable_cores());
 }
 
 StreamedRun::StreamedRun(std::string input, core::NpyLayout layout, const std::string& output,

@@ -18,8 +18,8 @@ namespace dct::app {
 
 // Whether one input of `elements` values to transform stays on the CPU under `backend` (auto only): a GPU process
 // pays about 300 ms to start (the driver and the device's context) before its transform, which is what cpu-fftw takes
-// for about kOneShotCpuValuesPerCore values per core of the host.
-bool one_shot_on_cpu(const std::string& backend, std::int64_t elements);
+// for about kOneShotCpuValuesPerCore values per core it runs on (`cpu_threads`, default the host's usable cores).
+bool one_shot_on_cpu(const std::string& backend, std::int64_t elements, int cpu_threads = 0);
 
 class StreamedRun {
  public:

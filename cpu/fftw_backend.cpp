@@ -133,6 +133,23 @@ void scale_pass(const T* in, T* out, std::int64_t batch, std::int64_t h, std::in
   }
 }
 
+}  // namespace
+
+bool fftw_single_threaded(const core::TransformDesc& d) {
+  if (d.op != Op::kR2r) return false;
+  int axes = 0;
+  bool type_one = false;
+  for (int a = 0; a < d.r2r.rank; ++a) {
+    if (d.r2r.kinds[a] == core::R2rKind::kNone) continue;
+    ++axes;
+    const core::R2rKind c = core::r2r::computed_kind(d.r2r.kinds[a], d.r2r.inverse);
+    type_one = type_one || c == core::R2rKind::kDct1 || c == core::R2rKind::kDst1;
+  }
+  return axes >= 3 && type_one;
+}
+
+namespace {
+
 // One guru r2r problem (a Layout) planned on scratch arrays of its shape: the plan for 64-byte aligned views, and
 // one made with FFTW_UNALIGNED on first use for others. In place when `in_place` (the input factors went into the
 // copy before the transform).
@@ -158,9 +175,7 @@ class GuruPlans {
     const unsigned flags = detail::fftw_flags(desc_.effort) | extra;
     const bool pow2 =
         detail::all_powers_of_two(layout_.dims.begin(), layout_.dims.end(), [](const auto& d) { return d.n; });
-    const bool type_one = std::any_of(layout_.kinds.begin(), layout_.kinds.end(),
-                                      [](auto k) { return k == FFTW_REDFT00 || k == FFTW_RODFT00; });
-    const int max_threads = type_one && layout_.dims.size() >= 3 ? detail::kTypeOneRank3MaxThreads : 0;
+    const int max_threads = fftw_single_threaded(desc_) ? detail::kTypeOneRank3MaxThreads : 0;
     return detail::make_fftw_plan<T>(
         desc_.elements(), pow2, desc_.effort, std::string(kName), desc_.to_string(),
         [&] {
