@@ -418,6 +418,61 @@ __device__ __forceinline__ void load_staged(const T* in, int count, int tid, int
   }
 }
 
+// The elements of a CTA's lines as one flat index e: rows layout, e = l·n + c (one contiguous block of memory from
+// `base`); columns layout, a tile of kC adjacent columns of a matrix `width` wide from `base` (its row 0, first
+// column), e = c·kC + l (row segments of kC); lines l >= `lines` are skipped. `div` divides by n (rows layout). The
+// line and the element of e (split), its global offset, and the staged global loads of smooth_body and dct1_lines
+// (load).
+template <class T, bool kCols, int kC, class Div>
+struct LineTile {
+  long long base;
+  int n, width, lines;
+  Div div;
+  __device__ __forceinline__ int count() const { return kCols ? n * kC : lines * n; }
+  __device__ __forceinline__ void split(int e, int& l, int& c) const {
+    if constexpr (kCols) {
+      c = e / kC;
+      l = e % kC;
+    } else {
+      l = div(e);
+      c = e - l * n;
+    }
+  }
+  __device__ __forceinline__ long long offset(int l, int c) const {
+    if constexpr (kCols)
+      return base + static_cast<long long>(c) * width + l;
+    else
+      return base + static_cast<long long>(l) * n + c;
+  }
+  // kU global loads in flight per thread before their puts (the loads' latencies overlap): put(l, c, in[offset]).
+  template <class Put>
+  __device__ __forceinline__ void load(const T* in, int tid, int nth, Put put) const {
+    constexpr int kU = sizeof(T) == 4 ? 16 : 8;
+    const int total = count();
+    for (int e0 = tid; e0 < total; e0 += kU * nth) {
+      T v[kU];
+#pragma unroll
+      for (int u = 0; u < kU; ++u) {
+        int l = 0, c = 0;
+        const int e = e0 + u * nth;
+        if (e < total) split(e, l, c);
+        if (e < total && l < lines) v[u] = in[offset(l, c)];
+      }
+#pragma unroll
+      for (int u = 0; u < kU; ++u) {
+        int l = 0, c = 0;
+        const int e = e0 + u * nth;
+        if (e < total) split(e, l, c);
+        if (e < total && l < lines) put(l, c, v[u]);
+      }
+    }
+  }
+};
+template <class T, bool kCols, int kC, class Div>
+__device__ __forceinline__ LineTile<T, kCols, kC, Div> line_tile(long long base, int n, int width, int lines, Div div) {
+  return {base, n, width, lines, div};
+}
+
 }  // namespace detail
 
 // kCols = false: rows layout, CTA b takes real lines 2P·b .. (lines of n contiguous elements, a.lines of them).
@@ -452,46 +507,9 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
     base = r0 * n;
   }
   const int pairs = (nreal + 1) / 2;
-  // The CTA's elements as one flat index e: rows, e = l·N + c (one contiguous block of memory); columns, e = c·kC + l
-  // (row segments of kC), l >= nreal skipped. (l, c) of e, and its global offset.
-  const int count = kCols ? n * kC : nreal * n;
-  const auto split = [&](int e, int& l, int& c) {
-    if constexpr (kCols) {
-      c = e / kC;
-      l = e % kC;
-    } else {
-      l = len.div(e);
-      c = e - l * n;
-    }
-  };
-  const auto offset = [&](int l, int c) -> long long {
-    if constexpr (kCols)
-      return base + static_cast<long long>(c) * width + l;
-    else
-      return base + static_cast<long long>(l) * n + c;
-  };
-  // Global loads kU at a time per thread before their shared-memory stores (the loads' latencies overlap), then
-  // put(l, c, value).
-  constexpr int kU = sizeof(T) == 4 ? 16 : 8;
-  const auto load_all = [&](auto put) {
-    for (int e0 = tid; e0 < count; e0 += kU * nth) {
-      T v[kU];
-#pragma unroll
-      for (int u = 0; u < kU; ++u) {
-        int l = 0, c = 0;
-        const int e = e0 + u * nth;
-        if (e < count) split(e, l, c);
-        if (e < count && l < nreal) v[u] = in[offset(l, c)];
-      }
-#pragma unroll
-      for (int u = 0; u < kU; ++u) {
-        int l = 0, c = 0;
-        const int e = e0 + u * nth;
-        if (e < count) split(e, l, c);
-        if (e < count && l < nreal) put(l, c, v[u]);
-      }
-    }
-  };
+  const auto tile = line_tile<T, kCols, kC>(base, n, width, nreal, [&](int e) { return len.div(e); });
+  const int count = tile.count();
+  const auto load_all = [&](auto put) { tile.load(in, tid, nth, put); };
   // The real (part 0) or imaginary (part 1) half of complex element i (unpadded) of buffer 0.
   const auto zpart = [&](int i, int part) -> T& { return reinterpret_cast<T*>(buf0 + pad<C>(i))[part]; };
 
@@ -519,14 +537,14 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
 #pragma unroll 4
   for (int e = tid; e < count; e += nth) {
     int l, c;
-    split(e, l, c);
+    tile.split(e, l, c);
     if (l >= nreal) continue;
     if constexpr (!kInverse) {
-      out[offset(l, c)] = post(z, (l >> 1) * n, dst ? n - 1 - c : c, n, l & 1, tabs);
+      out[tile.offset(l, c)] = post(z, (l >> 1) * n, dst ? n - 1 - c : c, n, l & 1, tabs);
     } else {
       const C v = z[pad<C>((l >> 1) * n + inv_nat(c, n))];
       const T x = (l & 1) ? -v.y : v.x;
-      out[offset(l, c)] = dst && (c & 1) ? -x : x;
+      out[tile.offset(l, c)] = dst && (c & 1) ? -x : x;
     }
   }
 }

@@ -83,44 +83,13 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
     nl = left < P ? static_cast<int>(left) : P;
     base = r0 * L;
   }
-  // Element e of the CTA: rows, e = l·L + c (contiguous); columns, e = c·kC + l (row segments of kC), l >= nl skipped.
-  const int count = kCols ? L * kC : nl * L;
-  const auto split = [&](int e, int& l, int& c) {
-    if constexpr (kCols) {
-      c = e / kC;
-      l = e % kC;
-    } else {
-      l = static_cast<int>(args.dl.div(static_cast<unsigned>(e)));
-      c = e - l * L;
-    }
-  };
-  const auto offset = [&](int l, int c) -> long long {
-    if constexpr (kCols)
-      return base + static_cast<long long>(c) * width + l;
-    else
-      return base + static_cast<long long>(l) * L + c;
-  };
+  const auto tile = line_tile<T, kCols, kC>(
+      base, L, width, nl, [&](int e) { return static_cast<int>(args.dl.div(static_cast<unsigned>(e))); });
+  const int count = tile.count();
   const int lead = args.dst ? 1 : 0;
   if (args.dst)
     for (int l = tid; l < nl; l += nth) ys[l * (M + 1)] = ys[l * (M + 1) + M] = T(0);
-  constexpr int kU = sizeof(T) == 4 ? 16 : 8;
-  for (int e0 = tid; e0 < count; e0 += kU * nth) {
-    T v[kU];
-#pragma unroll
-    for (int u = 0; u < kU; ++u) {
-      int l = 0, c = 0;
-      const int e = e0 + u * nth;
-      if (e < count) split(e, l, c);
-      if (e < count && l < nl) v[u] = args.in[offset(l, c)];
-    }
-#pragma unroll
-    for (int u = 0; u < kU; ++u) {
-      int l = 0, c = 0;
-      const int e = e0 + u * nth;
-      if (e < count) split(e, l, c);
-      if (e < count && l < nl) ys[l * (M + 1) + lead + c] = v[u] * __ldg(args.pre + c);
-    }
-  }
+  tile.load(args.in, tid, nth, [&](int l, int c, T v) { ys[l * (M + 1) + lead + c] = v * __ldg(args.pre + c); });
   __syncthreads();
   // z(m) = a(nat(m)) + i b(nat(m)), nat(m) = 2m (m < (M+1)/2), 2(M−m)−1 otherwise.
   for (int q = tid; q < nl * M; q += nth) {
@@ -136,13 +105,13 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
 #pragma unroll 4
   for (int e = tid; e < count; e += nth) {
     int l, c;
-    split(e, l, c);
+    tile.split(e, l, c);
     if (l >= nl) continue;
     const int kp = __ldg(args.kp + c), k = kp >> 1;
     const C zk = z[pad<C>(l * M + k)], zm = z[pad<C>(l * M + (k == 0 ? 0 : M - k))];
     const T h = T(0.5);
     const C v = (kp & 1) == 0 ? C{h * (zk.x + zm.x), h * (zk.y - zm.y)} : C{h * (zk.y + zm.y), h * (zm.x - zk.x)};
-    args.out[offset(l, c)] = __ldg(args.gain + c) * cmul(__ldg(args.tw + k), v).x;
+    args.out[tile.offset(l, c)] = __ldg(args.gain + c) * cmul(__ldg(args.tw + k), v).x;
   }
 }
 
