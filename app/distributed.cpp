@@ -96,6 +96,12 @@ void set_up(const GlobalOptions& g, const DistributedRun& r, const core::dist::E
   s.b = core::AlignedBuffer(bytes);
 }
 
+// How many threads write `bytes` of a result: at least 16 MiB each, at most `pieces` (the writes that cannot be split)
+// and `threads`, at least one.
+std::size_t write_parts(std::int64_t bytes, std::int64_t pieces, int threads) {
+  return static_cast<std::size_t>(std::clamp<std::int64_t>(std::min(bytes >> 24, pieces), 1, std::max(1, threads)));
+}
+
 // This process's part of the result into the output's temporary (`temp`, made and sized by rank 0), after `header`:
 // its runs at their offsets, shared out among `threads` threads (at least 16 MiB of runs each).
 void write_part(const DistributedRun& r, const Setup& s, const std::string& temp, std::int64_t header,
@@ -104,8 +110,7 @@ void write_part(const DistributedRun& r, const Setup& s, const std::string& temp
   core::PartWriter part(temp, r.output);
   const core::dist::SlabTransform::Runs runs = s.slabs->output();
   const std::int64_t bytes = runs.count * runs.length * esize;
-  const auto parts =
-      static_cast<std::size_t>(std::clamp<std::int64_t>(std::min(bytes >> 24, runs.count), 1, std::max(1, threads)));
+  const std::size_t parts = write_parts(bytes, runs.count, threads);
   core::run_parts(parts, [&](std::size_t p) {
     const auto n = static_cast<std::int64_t>(parts), i = static_cast<std::int64_t>(p);
     for (std::int64_t k = runs.count * i / n; k < runs.count * (i + 1) / n; ++k)
@@ -223,8 +228,7 @@ int run_on_devices(const GlobalOptions& g, const DistributedRun& r, const core::
   sw.reset();
   // Copies into the mapping on every core: its page faults run in parallel (a pwrite takes the file's lock).
   const std::size_t bytes = whole.bytes();
-  const auto parts = static_cast<std::size_t>(std::clamp<std::int64_t>(static_cast<std::int64_t>(bytes >> 24), 1,
-                                                                       std::max(1, threads)));  // at least 16 MiB each
+  const std::size_t parts = write_parts(static_cast<std::int64_t>(bytes), static_cast<std::int64_t>(bytes), threads);
   core::run_parts(parts, [&](std::size_t p) {
     const std::size_t from = bytes * p / parts, to = bytes * (p + 1) / parts;
     out.write(from, static_cast<const char*>(a.data()) + from, to - from);
