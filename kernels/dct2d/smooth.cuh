@@ -100,6 +100,8 @@ struct Args {
   FastDiv dn;               // N
   const C* post = nullptr;  // smooth_dct4_rows: the post-twiddle (tw is its pre-twiddle)
   FastDiv dn2;              // smooth_dct4_rows: 2N, the real line's length
+  const int* perm = nullptr;  // smooth_dct4_odd_rows: Dct4OddTables::dst (fs, ia: its cr / 2, ci / 2)
+  const int* fidx = nullptr;  // smooth_dct4_odd_rows: Dct4OddTables::f
   int dst = 0;              // 1: the lines' DST-II (DST-III inverse): input signs alternated, outputs reversed
 };
 
@@ -608,6 +610,43 @@ __global__ void __launch_bounds__(1024) smooth_dct4_rows(const Args<T> args) {
   }
 }
 
+// DCT-IV rows of odd N (kernels/dct4/fft.cu's odd case, Chan & Ho's map: a signed permutation, a real FFT of N points,
+// a gather with two coefficients per output), two real lines per complex FFT of N points as smooth_body's:
+//   z_l(|dst[c]|) = ±x_{2l}(c) + i·(±x_{2l+1}(c)) (dst[c] = ~r: negated),  Z = FFT_N(z),
+//   Q_a(f) = [Z(f) + conj Z(N−f)] / 2,  Q_b(f) = [Z(f) − conj Z(N−f)] / (2i),
+//   Y_k = cr[k] Re Q(f_k) + ci[k] Im Q(f_k)   (args.fs = cr / 2, args.ia = ci / 2, args.fidx = f).
+// A CTA takes 2·args.pairs real lines (args.lines in all); the imaginary parts of a last complex line with no second
+// line are zeros. In place is allowed. Block: any multiple of 32 threads; shared memory smem_bytes<T>(pairs, N).
+template <class T>
+__global__ void __launch_bounds__(1024) smooth_dct4_odd_rows(const Args<T> args) {
+  using namespace detail;
+  using C = typename Cx<T>::type;
+  const int n = args.n, maxl = 2 * args.pairs;
+  const int tid = static_cast<int>(threadIdx.x), nth = static_cast<int>(blockDim.x);
+  C* const buf0 = reinterpret_cast<C*>(smooth_smem);
+  C* const buf1 = buf0 + padded<C>(args.pairs * n);
+  const long long r0 = static_cast<long long>(blockIdx.x) * maxl, left = args.lines - r0;
+  const int nl = left < maxl ? static_cast<int>(left) : maxl, count = nl * n, np = (nl + 1) / 2;
+  const T* const in = args.in + r0 * n;
+  T* const out = args.out + r0 * n;
+  if (nl & 1)
+    for (int r = tid; r < n; r += nth) reinterpret_cast<T*>(buf0 + pad<C>((np - 1) * n + r))[1] = T(0);
+  load_staged<sizeof(T) == 4 ? 16 : 8>(in, count, tid, nth, [&](int e, T v) {
+    const int l = static_cast<int>(args.dn.div(static_cast<unsigned>(e))), s = __ldg(args.perm + (e - l * n));
+    reinterpret_cast<T*>(buf0 + pad<C>((l >> 1) * n + (s >= 0 ? s : ~s)))[l & 1] = s >= 0 ? v : -v;
+  });
+  __syncthreads();
+  const C* const z = fft<C>(args.passes, args.npass, args.fft_tw, n, buf0, buf1, np);
+#pragma unroll 4
+  for (int e = tid; e < count; e += nth) {
+    const int l = static_cast<int>(args.dn.div(static_cast<unsigned>(e))), k = e - l * n;
+    const int f = __ldg(args.fidx + k), line = (l >> 1) * n;
+    const C a = z[pad<C>(line + f)], b = z[pad<C>(line + (f == 0 ? 0 : n - f))];
+    const T re = (l & 1) ? a.y + b.y : a.x + b.x, im = (l & 1) ? b.x - a.x : a.y - b.y;
+    out[e] = __ldg(args.fs + k) * re + __ldg(args.ia + k) * im;
+  }
+}
+
 // ---- Host side: the plan of one axis (kernels/dct2d/smooth.cu, tests/emulate/emulate_smooth.cpp) ----------------
 
 // The passes of FFT_N: radix 8 while 8 divides, then 4 or 2, then 3, 5, 7, 11, 13. False when N has another prime
@@ -721,6 +760,56 @@ constexpr Config config(long long n, bool cols) {
   c.smem_bytes = static_cast<int>(smem_bytes<T>(c.pairs, n));
   c.threads = line_threads(c.pairs, n);
   return c;
+}
+
+// DCT-IV of odd N by Chan & Ho's map (kernels/dct4/fft.cu's header has the derivation): src[r] is the input index whose
+// value goes to slot r of the real sequence q (~index: negated), dst[c] the slot of input c (~slot: negated); output k
+// is Y_k = cr[k] Re Q(f[k]) + ci[k] Im Q(f[k]), Q = FFT_N(q), f[k] <= N/2, σ (the norm) folded into cr and ci. Built
+// in long double; used by cuda-dct4-fft's cuFFT route, by smooth_dct4_odd_rows and by their host emulation.
+template <class T>
+struct Dct4OddTables {
+  std::vector<int> src, dst, f;
+  std::vector<T> cr, ci;
+};
+template <class T>
+Dct4OddTables<T> dct4_odd_tables(int n, long double sig) {
+  const auto inverse_mod = [](int a, int m) {  // gcd(a, m) = 1
+    for (int x = 1; x < m; ++x)
+      if (static_cast<long long>(a) * x % m == 1) return x;
+    return 0;
+  };
+  const auto mod8 = [](long long r) { return static_cast<int>(((r % 8) + 8) % 8); };
+  const auto ec = [&](long long r) { return mod8(r) == 1 || mod8(r) == 7 ? 1 : -1; };
+  const auto es = [&](long long r) { return mod8(r) == 1 || mod8(r) == 3 ? 1 : -1; };
+  const int u = inverse_mod(n % 8, 8), v = n == 1 ? 0 : inverse_mod(8 % n, n);
+  Dct4OddTables<T> t;
+  t.src.assign(n, 0);
+  t.dst.assign(n, 0);
+  t.f.assign(n, 0);
+  t.cr.assign(n, T(0));
+  t.ci.assign(n, T(0));
+  for (int i = 0; i < n; ++i) {
+    const int a = 2 * i + 1;
+    if (a % 4 == 1)
+      t.src[a % n] = ec(a) > 0 ? i : ~i;
+    else
+      t.src[(n - a % n) % n] = (a % 8 == 3) ? ~i : i;
+  }
+  for (int r = 0; r < n; ++r) t.dst[t.src[r] >= 0 ? t.src[r] : ~t.src[r]] = t.src[r] >= 0 ? r : ~r;
+  const long double s2 = sig / std::sqrt(2.0L);
+  for (int k = 0; k < n; ++k) {
+    const long long b = 2 * k + 1;
+    int fk = static_cast<int>(static_cast<long long>(v) * b % n);
+    long double sim = s2 * es(u) * es(b);
+    if (fk > n / 2) {
+      fk = n - fk;
+      sim = -sim;
+    }
+    t.f[k] = fk;
+    t.cr[k] = static_cast<T>(s2 * ec(u) * ec(b));
+    t.ci[k] = static_cast<T>(sim);
+  }
+  return t;
 }
 
 // ---- Lengths compiled ahead (smooth_lines_ct) -------------------------------------------------------------------

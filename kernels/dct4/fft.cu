@@ -23,7 +23,9 @@
      q(-a mod N) = -x_n (a ≡ 3 mod 8), +x_n (a ≡ 7 mod 8)                  (pre-pass: a signed permutation)
      Q = R2C_N(q)                                                           (cuFFT R2C / D2Z)
      Y_k = σ/√2 [ε_c(u) ε_c(b) Re Q(f) + ε_s(u) ε_s(b) Im Q(f)],  f = v·b mod N (Q(f) = conj Q(N-f) above N/2)
-   (post-pass: a gather with two coefficients per output). N = 1 skips the FFT.
+   (post-pass: a gather with two coefficients per output). N = 1 skips the FFT. Rows of odd N > 1 whose prime factors
+   are 3 .. 13: the three steps in one kernel, two lines per complex FFT of N points (smooth_dct4_odd_rows in
+   kernels/dct2d/smooth.cuh), instead of cuFFT's odd-length R2C between two passes.
 
    Single pass (always, for rows with N = 2M, M = 2^p, 8 <= M <= 2048; kernels/dct4/rows.cuh): the three
    steps of the even case in one kernel, one read and one write of the data: a fixed-size (M a template
@@ -115,13 +117,6 @@ cufftType r2c_type() {
   return std::is_same_v<T, float> ? CUFFT_R2C : CUFFT_D2Z;
 }
 
-int mod_inverse(int a, int m) {  // m >= 1, gcd(a, m) = 1
-  if (m == 1) return 0;
-  for (int x = 1; x < m; ++x)
-    if ((static_cast<long long>(a) * x) % m == 1) return x;
-  return 0;
-}
-
 // One transformed axis: its tables, its cuFFT plan, its workspace needs.
 template <class T>
 class Pass {
@@ -150,20 +145,9 @@ class Pass {
       std::vector<smooth::Pass> sp;
       const smooth::Config sc = smooth::config<T>(m, false);
       if (!cols && m < (i64(1) << 24) && smooth::plan_passes(m, sp) && sc.pairs > 0) {  // one kernel (smooth.cuh)
-        sm_passes_ = upload_table(sp);
-        sm_tw_ = upload_table(smooth::fft_twiddles<T>(m));
-        sm_.n = static_cast<int>(m);
-        sm_.npass = static_cast<int>(sp.size());
-        sm_.passes = sm_passes_.as<const smooth::Pass>();
-        sm_.dn = smooth::FastDiv(static_cast<unsigned>(m));
-        sm_.dn2 = smooth::FastDiv(static_cast<unsigned>(n));
-        sm_.fft_tw = sm_tw_.as<const cx_t<T>>();
+        set_smooth(sp, m, n, L, sc);
         sm_.tw = tab_a_.as<const cx_t<T>>();
         sm_.post = tab_b_.as<const cx_t<T>>();
-        sm_.pairs = sc.pairs;
-        sm_.lines = L;
-        sm_threads_ = sc.threads;
-        sm_smem_ = sc.smem_bytes;
         // The attribute is the kernel's, shared by every plan that launches it: the largest any plan may ask for.
         DCT_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(&smooth::smooth_dct4_rows<T>),
                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
@@ -176,42 +160,33 @@ class Pass {
         make_plan(nn, emb, cols ? L : 1, cols ? 1 : m, emb, cols ? L : 1, cols ? 1 : m, L, c2c_type<T>());
       }
     } else {
-      const int N = static_cast<int>(n);
-      const int u = mod_inverse(N % 8, 8), v = mod_inverse(8 % N, N);
-      auto ec = [](long long r) {
-        const int m8 = static_cast<int>(((r % 8) + 8) % 8);
-        return m8 == 1 || m8 == 7 ? 1 : -1;
-      };
-      auto es = [](long long r) {
-        const int m8 = static_cast<int>(((r % 8) + 8) % 8);
-        return m8 == 1 || m8 == 3 ? 1 : -1;
-      };
-      std::vector<int> src(n, 0), f(n, 0);
-      std::vector<T> cr(n), ci(n);
-      for (int i = 0; i < N; ++i) {
-        const int a = 2 * i + 1;
-        if (a % 4 == 1)
-          src[a % N] = ec(a) > 0 ? i : ~i;
-        else
-          src[(N - a % N) % N] = (a % 8 == 3) ? ~i : i;
-      }
-      const long double s2 = sig / std::sqrt(2.0L);
-      for (int k = 0; k < N; ++k) {
-        const long long b = 2 * k + 1;
-        int fk = static_cast<int>((static_cast<long long>(v) * b) % N);
-        long double sim = s2 * es(u) * es(b);
-        if (fk > N / 2) {
-          fk = N - fk;
-          sim = -sim;
+      const smooth::Dct4OddTables<T> ot = smooth::dct4_odd_tables<T>(static_cast<int>(n), sig);
+      std::vector<smooth::Pass> sp;
+      const smooth::Config sc = smooth::config<T>(n, false);
+      if (!cols && n > 1 && n < (i64(1) << 24) && smooth::plan_passes(n, sp) && sc.pairs > 0) {  // one kernel
+        std::vector<T> cr(ot.cr), ci(ot.ci);
+        for (i64 k = 0; k < n; ++k) {  // the 1/2 of the two lines' separation
+          cr[k] /= 2;
+          ci[k] /= 2;
         }
-        f[k] = fk;
-        cr[k] = static_cast<T>(s2 * ec(u) * ec(b));
-        ci[k] = static_cast<T>(sim);
+        tab_i_ = upload_table(ot.dst);
+        tab_j_ = upload_table(ot.f);
+        tab_a_ = upload_table(cr);
+        tab_b_ = upload_table(ci);
+        set_smooth(sp, n, n, L, sc);
+        sm_.perm = tab_i_.as<const int>();
+        sm_.fidx = tab_j_.as<const int>();
+        sm_.fs = tab_a_.as<const T>();
+        sm_.ia = tab_b_.as<const T>();
+        sm_odd_ = true;
+        DCT_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(&smooth::smooth_dct4_odd_rows<T>),
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
+        return;
       }
-      tab_i_ = upload_table(src);
-      tab_j_ = upload_table(f);
-      tab_a_ = upload_table(cr);
-      tab_b_ = upload_table(ci);
+      tab_i_ = upload_table(ot.src);
+      tab_j_ = upload_table(ot.f);
+      tab_a_ = upload_table(ot.cr);
+      tab_b_ = upload_table(ot.ci);
       ws_real_ = n * L;
       ws_cplx_ = (n / 2 + 1) * L;
       if (n > 1) {
@@ -226,13 +201,17 @@ class Pass {
 
   void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
     if (sm_threads_ > 0) {
-      const i64 ctas = (lines_ + sm_.pairs - 1) / sm_.pairs;
+      const i64 per_cta = sm_odd_ ? 2 * sm_.pairs : sm_.pairs;  // real lines (odd N) or complex lines (even N)
+      const i64 ctas = (lines_ + per_cta - 1) / per_cta;
       if (ctas < 1) return;
       if (ctas >= (i64(1) << 31)) throw Error(ErrorCode::kUsage, "cuda-dct4-fft", "too many lines for one launch");
       smooth::Args<T> a = sm_;
       a.in = in;
       a.out = out;
-      smooth::smooth_dct4_rows<T><<<static_cast<unsigned>(ctas), sm_threads_, sm_smem_, s>>>(a);
+      if (sm_odd_)
+        smooth::smooth_dct4_odd_rows<T><<<static_cast<unsigned>(ctas), sm_threads_, sm_smem_, s>>>(a);
+      else
+        smooth::smooth_dct4_rows<T><<<static_cast<unsigned>(ctas), sm_threads_, sm_smem_, s>>>(a);
       DCT_CUDA_CHECK(cudaGetLastError());
       return;
     }
@@ -253,6 +232,22 @@ class Pass {
   }
 
  private:
+  // The smooth kernels' FFT of `len` points (passes `sp`), lines of `n` real points, `lines` of them, launch `sc`.
+  void set_smooth(const std::vector<smooth::Pass>& sp, i64 len, i64 n, i64 lines, const smooth::Config& sc) {
+    sm_passes_ = upload_table(sp);
+    sm_tw_ = upload_table(smooth::fft_twiddles<T>(len));
+    sm_.n = static_cast<int>(len);
+    sm_.npass = static_cast<int>(sp.size());
+    sm_.passes = sm_passes_.as<const smooth::Pass>();
+    sm_.dn = smooth::FastDiv(static_cast<unsigned>(len));
+    sm_.dn2 = smooth::FastDiv(static_cast<unsigned>(n));
+    sm_.fft_tw = sm_tw_.as<const cx_t<T>>();
+    sm_.pairs = sc.pairs;
+    sm_.lines = lines;
+    sm_threads_ = sc.threads;
+    sm_smem_ = sc.smem_bytes;
+  }
+
   void make_plan(long long* nn, long long* ie, long long is, long long id, long long* oe, long long os, long long od,
                  long long batch, cufftType type) {
     plan_ = std::make_unique<CufftPlan>();
@@ -299,6 +294,7 @@ class Pass {
   smooth::Args<T> sm_;
   DeviceBuffer sm_passes_, sm_tw_;
   int sm_threads_ = 0, sm_smem_ = 0;
+  bool sm_odd_ = false;  // rows of odd N of prime factors 3 .. 13: smooth_dct4_odd_rows
   DeviceBuffer tab_a_, tab_b_, tab_i_, tab_j_;
   std::unique_ptr<CufftPlan> plan_;  // null: length-1 FFT (identity)
 };

@@ -1,7 +1,8 @@
 /* Host emulation of the smooth-size line DCT kernels (kernels/dct2d/smooth.cuh, cuda-fft2d's route for sizes other
-   than the powers of two of its row kernels; and smooth_dct4_rows, DCT-IV rows of 2M points, at the end) for machines
-   without a GPU, as emulate_rfft.cpp: the header compiled as plain C++, each CTA run as one std::thread per CUDA thread
-   with a std::barrier for __syncthreads, dynamic shared memory one static buffer poisoned with NaN before each CTA.
+   than the powers of two of its row kernels; smooth_dct4_rows, DCT-IV rows of 2M points, and smooth_dct4_odd_rows, of
+   odd N, at the end) for machines without a GPU, as emulate_rfft.cpp: the header compiled as plain C++, each CTA run
+   as one std::thread per CUDA thread with a std::barrier for __syncthreads, dynamic shared memory one static buffer
+   poisoned with NaN before each CTA.
    Compared with the O(N^2) long-double definitions: forward  Y(k) = f(k) 2 sum_n x(n) cos(pi k (2n+1) / 2N) (DCT-II,
    scipy dct type 2) inverse  x(n) = sum_k g(k) Y(k) cos(pi k (2n+1) / 2N) ... (DCT-III that inverts it, scipy idct type
    2) norm none (f = 1, g = (k ? 2 : 1) / 2N) and ortho (f = sqrt(1/2N) c_k, g = 2 f); rows (lines of N contiguous
@@ -262,6 +263,24 @@ double run_tiles(long long h, long long w, bool inverse, bool ortho, unsigned ds
   return err / (scale > 0 ? scale : 1.0);
 }
 
+// Max |out − Y| ÷ max |Y| over `lines` lines of n points, Y = σ Σ x_j cos(π(2j+1)(2k+1)/4N) in long double from the
+// input x0; INFINITY where an output is NaN (unwritten).
+template <class T>
+double dct4_error(const std::vector<T>& x0, const std::vector<T>& out, long long lines, long long n, LD sig) {
+  double err = 0, scale = 0;
+  for (long long l = 0; l < lines; ++l)
+    for (long long k = 0; k < n; ++k) {
+      LD r = 0;
+      for (long long j = 0; j < n; ++j) r += x0[l * n + j] * std::cos(kPi * (2 * j + 1) * (2 * k + 1) / (4.0L * n));
+      r *= sig;
+      const double o = static_cast<double>(out[l * n + k]);
+      if (std::isnan(o)) return INFINITY;
+      err = std::max(err, static_cast<double>(std::fabs(o - r)));
+      scale = std::max(scale, static_cast<double>(std::fabs(r)));
+    }
+  return err / (scale > 0 ? scale : 1.0);
+}
+
 // DCT-IV rows of 2M points by smooth_dct4_rows (tables as kernels/dct4/fft.cu builds them; σ = 2, or √(2/N) ortho)
 // against the long-double definition Y_k = σ Σ x_n cos(π(2n+1)(2k+1)/4N). INFINITY: unwritten output or no plan.
 template <class T>
@@ -305,19 +324,50 @@ double run_dct4(long long m, bool ortho, std::mt19937_64& rng, bool in_place) {
     std::memset(smooth::smooth_smem, 0xFF, static_cast<std::size_t>(c.smem_bytes));
     emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) { smooth::smooth_dct4_rows<T>(a); });
   }
-  const std::vector<T>& out = in_place ? x : y;
-  double err = 0, scale = 0;
-  for (long long l = 0; l < lines; ++l)
-    for (long long k = 0; k < n; ++k) {
-      LD r = 0;
-      for (long long j = 0; j < n; ++j) r += x0[l * n + j] * std::cos(kPi * (2 * j + 1) * (2 * k + 1) / (4.0L * n));
-      r *= sig;
-      const double o = static_cast<double>(out[l * n + k]);
-      if (std::isnan(o)) return INFINITY;
-      err = std::max(err, static_cast<double>(std::fabs(o - r)));
-      scale = std::max(scale, static_cast<double>(std::fabs(r)));
-    }
-  return err / (scale > 0 ? scale : 1.0);
+  return dct4_error(x0, in_place ? x : y, lines, n, sig);
+}
+
+// DCT-IV rows of odd N by smooth_dct4_odd_rows (tables from smooth::dct4_odd_tables, halved as kernels/dct4/fft.cu
+// does), `lines` real lines, against the long-double definition. INFINITY: unwritten output or no plan.
+template <class T>
+double run_dct4_odd(long long n, bool ortho, long long lines, std::mt19937_64& rng, bool in_place) {
+  std::vector<smooth::Pass> passes;
+  if (!smooth::plan_passes(n, passes)) return INFINITY;
+  const smooth::Config c = smooth::config<T>(n, false);
+  if (c.pairs == 0) return INFINITY;
+  const LD sig = ortho ? std::sqrt(2.0L / n) : 2.0L;
+  smooth::Dct4OddTables<T> t = smooth::dct4_odd_tables<T>(static_cast<int>(n), sig);
+  for (long long k = 0; k < n; ++k) {
+    t.cr[k] /= 2;
+    t.ci[k] /= 2;
+  }
+  const auto fft_tw = smooth::fft_twiddles<T>(n);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<T> x(static_cast<std::size_t>(lines * n)), y(x.size());
+  for (T& v : x) v = static_cast<T>(static_cast<float>(u(rng)));
+  std::memset(y.data(), 0xFF, y.size() * sizeof(T));
+  const std::vector<T> x0 = x;
+  smooth::Args<T> a;
+  a.n = static_cast<int>(n);
+  a.npass = static_cast<int>(passes.size());
+  a.passes = passes.data();
+  a.dn = smooth::FastDiv(static_cast<unsigned>(n));
+  a.fft_tw = fft_tw.data();
+  a.perm = t.dst.data();
+  a.fidx = t.f.data();
+  a.fs = t.cr.data();
+  a.ia = t.ci.data();
+  a.pairs = c.pairs;
+  a.lines = lines;
+  a.in = x.data();
+  a.out = in_place ? x.data() : y.data();
+  blockDim = {static_cast<unsigned>(c.threads), 1, 1};
+  for (long long b = 0; b < (lines + 2 * c.pairs - 1) / (2 * c.pairs); ++b) {
+    blockIdx = {static_cast<unsigned>(b), 0, 0};
+    std::memset(smooth::smooth_smem, 0xFF, static_cast<std::size_t>(c.smem_bytes));
+    emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) { smooth::smooth_dct4_odd_rows<T>(a); });
+  }
+  return dct4_error(x0, in_place ? x : y, lines, n, sig);
 }
 
 }  // namespace
@@ -372,6 +422,22 @@ int main() {
       if (!(err <= tol)) ++failed;
       std::printf("%s DCT-IV N=%lld %s%s: rel err %.3g (tol %.1g)\n", err <= tol ? "ok  " : "FAIL", 2 * m,
                   prec ? "f64" : "f32", in_place ? " in place" : "", err, tol);
+    }
+  // DCT-IV rows of odd N (smooth_dct4_odd_rows, cuda-dct4-fft's route for odd N > 1 of prime factors 3 .. 13): full
+  // CTAs and a last one with an odd number of lines (its last complex line half empty), and one line alone.
+  for (long long n : {3, 5, 7, 9, 11, 13, 15, 21, 45, 63, 105, 143, 375, 1001})
+    for (int prec = 0; prec < 2; ++prec) {
+      const bool ortho = n % 4 == 1, in_place = prec == (n % 3 == 0 ? 0 : 1);
+      const smooth::Config c = prec ? smooth::config<double>(n, false) : smooth::config<float>(n, false);
+      for (long long lines : {4LL * c.pairs + 3, 1LL}) {
+        const double err = prec ? run_dct4_odd<double>(n, ortho, lines, rng, in_place)
+                                : run_dct4_odd<float>(n, ortho, lines, rng, in_place);
+        const double tol = prec ? 1e-12 : 2e-6 * std::log2(2.0 * n) + 1e-6;
+        ++cases;
+        if (!(err <= tol)) ++failed;
+        std::printf("%s DCT-IV odd N=%lld %s %lld lines%s: rel err %.3g (tol %.1g)\n", err <= tol ? "ok  " : "FAIL", n,
+                    prec ? "f64" : "f32", lines, in_place ? " in place" : "", err, tol);
+      }
     }
   // 2-D tiles (smooth_tiles): odd, prime, one-row and one-column matrices, every DST mask, scaled axes, in place;
   // the shapes of smooth::CompiledTiles among them also through smooth_tiles_ct (but 128 x 128: its 1024-thread CTAs

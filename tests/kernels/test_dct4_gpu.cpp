@@ -1,6 +1,7 @@
 // The CUDA DCT-IV backends (cuda-dct4-fft, cuda-dct4-direct, cuda-dct4-sec4, cuda-dct4-sec8, cuda-dct4-small) against
-// the f64 oracle (cpu-naive where O(N^2) is cheap, cpu-fftw f64 otherwise): N in {1, 2, 3, 6, 16, 17, 31, 100, 286,
-// 1000, 1024, 3840, 4096, 4097} (sectioned: 17 only; small: up to 63, and every N = 1 .. 63), f32/f64, norms
+// the f64 oracle (cpu-naive where O(N^2) is cheap, cpu-fftw f64 otherwise): N in {1, 2, 3, 6, 15, 16, 17, 31, 100, 105,
+// 286, 1000, 1001, 1024, 3375, 3840, 4096, 4097} (sectioned: 17 only; small: up to 63, and every N = 1 .. 63; odd
+// smooth N also with odd numbers of rows), f32/f64, norms
 // none/ortho, dct4 and idct4, axes rows/cols/both for cuda-dct4-fft, -direct and -small, batches up to 10^6 rows; fresh
 // random inputs, outputs poisoned with NaN bytes on the device. Label gpu: needs a GPU. Also prints [3]'s error figure
 // on the GPU.
@@ -26,7 +27,8 @@ using core::Norm;
 using core::Op;
 using core::Precision;
 
-const std::vector<std::int64_t> kSizes = {1, 2, 3, 6, 16, 17, 31, 100, 286, 1000, 1024, 3840, 4096, 4097};
+const std::vector<std::int64_t> kSizes = {1,   2,   3,    6,    15,   16,   17,   31,   100,
+                                          105, 286, 1000, 1001, 1024, 3375, 3840, 4096, 4097};
 const char* const kBackends[] = {"cuda-dct4-fft", "cuda-dct4-direct", "cuda-dct4-sec4", "cuda-dct4-sec8",
                                  "cuda-dct4-small"};
 
@@ -75,6 +77,22 @@ TEST_CASE("cuda DCT-IV backends agree with the oracle along rows", "[gpu][dct4]"
           ran += check_case(b, test::desc(op, norm, Axis::kRows, {rows, n}, 2, prec), skipped);
         }
   WARN(name << ": " << ran << " row cases run, " << skipped << " unsupported (skipped)");
+  CHECK(ran > 0);
+}
+
+// cuda-dct4-fft's rows of odd N of prime factors 3 .. 13 (one kernel, two rows per complex FFT): numbers of rows that
+// leave a CTA's last complex line with one row, and one row alone.
+TEST_CASE("cuda-dct4-fft: rows of odd smooth N, odd row counts", "[gpu][dct4]") {
+  const core::Backend& b = test::usable_backend("cuda-dct4-fft");
+  int ran = 0, skipped = 0;
+  for (std::int64_t n : {3, 5, 9, 35, 77, 143, 225, 1125, 2187, 5005})
+    for (std::int64_t rows : {std::int64_t{1}, std::int64_t{7}, 2 * (4096 / n) + 1})
+      for (Precision prec : {Precision::kF32, Precision::kF64})
+        for (Op op : {Op::kDct4, Op::kIdct4}) {
+          const Norm norm = (rows + n) % 4 == 0 ? Norm::kOrtho : Norm::kNone;
+          ran += check_case(b, test::desc(op, norm, Axis::kRows, {rows, n}, 1, prec), skipped);
+        }
+  CHECK(skipped == 0);
   CHECK(ran > 0);
 }
 
