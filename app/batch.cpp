@@ -564,8 +564,13 @@ int run_single(const GlobalOptions& g, BatchTask& task, const std::string& repor
       } catch (...) {  // a problem with the backend shows again, as an error, when the plan is made
       }
     });
-  // (host_blocks asks the GPU's driver whether a device is there: not for an input open() kept on the CPU.)
+  // (host_blocks asks the GPU's driver whether a device is there: not for an input open() kept on the CPU.) That
+  // question loads the driver (about 0.1 s, beside the warm-up thread's context): the stage `start`.
+  const core::Stopwatch started;
   core::TensorPool inputs(core::allocate_heap), outputs(task.host_only ? core::allocate_heap : host_blocks(g.backend));
+  if (!task.host_only)
+    if (const core::Runtime* rt = registry().transfer_runtime(g.backend); rt && rt->memory() == core::Memory::kDevice)
+      times.add("start", started.elapsed_ms());
   task.inputs = &inputs;
   task.outputs = &outputs;
   // One input has the cores to itself: its file is read in parts at once (a batch has a reader per core instead).
