@@ -100,7 +100,7 @@ struct Args {
   FastDiv dn;               // N
   const C* post = nullptr;  // smooth_dct4_rows: the post-twiddle (tw is its pre-twiddle)
   FastDiv dn2;              // smooth_dct4_rows: 2N, the real line's length
-  const int* perm = nullptr;  // smooth_dct4_odd_rows: Dct4OddTables::dst (fs, ia: its cr / 2, ci / 2)
+  const int* perm = nullptr;  // smooth_dct4_odd_rows: Dct4OddTables::dst (fs, ia: its cr, ci)
   const int* fidx = nullptr;  // smooth_dct4_odd_rows: Dct4OddTables::f
   int dst = 0;              // 1: the lines' DST-II (DST-III inverse): input signs alternated, outputs reversed
 };
@@ -614,7 +614,7 @@ __global__ void __launch_bounds__(1024) smooth_dct4_rows(const Args<T> args) {
 // a gather with two coefficients per output), two real lines per complex FFT of N points as smooth_body's:
 //   z_l(|dst[c]|) = ±x_{2l}(c) + i·(±x_{2l+1}(c)) (dst[c] = ~r: negated),  Z = FFT_N(z),
 //   Q_a(f) = [Z(f) + conj Z(N−f)] / 2,  Q_b(f) = [Z(f) − conj Z(N−f)] / (2i),
-//   Y_k = cr[k] Re Q(f_k) + ci[k] Im Q(f_k)   (args.fs = cr / 2, args.ia = ci / 2, args.fidx = f).
+//   Y_k = 2 cr[k] Re Q(f_k) + 2 ci[k] Im Q(f_k)   (args.fs = cr, args.ia = ci, args.fidx = f: dct4_odd_tables).
 // A CTA takes 2·args.pairs real lines (args.lines in all); the imaginary parts of a last complex line with no second
 // line are zeros. In place is allowed. Block: any multiple of 32 threads; shared memory smem_bytes<T>(pairs, N).
 template <class T>
@@ -764,8 +764,9 @@ constexpr Config config(long long n, bool cols) {
 
 // DCT-IV of odd N by Chan & Ho's map (kernels/dct4/fft.cu's header has the derivation): src[r] is the input index whose
 // value goes to slot r of the real sequence q (~index: negated), dst[c] the slot of input c (~slot: negated); output k
-// is Y_k = cr[k] Re Q(f[k]) + ci[k] Im Q(f[k]), Q = FFT_N(q), f[k] <= N/2, σ (the norm) folded into cr and ci. Built
-// in long double; used by cuda-dct4-fft's cuFFT route, by smooth_dct4_odd_rows and by their host emulation.
+// is Y_k = 2 cr[k] Re Q(f[k]) + 2 ci[k] Im Q(f[k]), Q = FFT_N(q), f[k] <= N/2, σ (the norm) folded into cr and ci, and
+// the 1/2 of two lines' separation from one complex FFT (both routes take two lines per FFT). Built in long double;
+// used by cuda-dct4-fft's cuFFT route, by smooth_dct4_odd_rows and by their host emulation.
 template <class T>
 struct Dct4OddTables {
   std::vector<int> src, dst, f;
@@ -796,7 +797,7 @@ Dct4OddTables<T> dct4_odd_tables(int n, long double sig) {
       t.src[(n - a % n) % n] = (a % 8 == 3) ? ~i : i;
   }
   for (int r = 0; r < n; ++r) t.dst[t.src[r] >= 0 ? t.src[r] : ~t.src[r]] = t.src[r] >= 0 ? r : ~r;
-  const long double s2 = sig / std::sqrt(2.0L);
+  const long double s2 = sig / std::sqrt(2.0L) / 2;
   for (int k = 0; k < n; ++k) {
     const long long b = 2 * k + 1;
     int fk = static_cast<int>(static_cast<long long>(v) * b % n);

@@ -21,11 +21,13 @@
    p_s = ε_s x. Because a and 2N - a (the residue -r) have opposite classes mod 4, exactly one term survives:
      q(a mod N) = ε_c(a) x_n           if a ≡ 1 (mod 4)
      q(-a mod N) = -x_n (a ≡ 3 mod 8), +x_n (a ≡ 7 mod 8)                  (pre-pass: a signed permutation)
-     Q = R2C_N(q)                                                           (cuFFT R2C / D2Z)
+     Q = FFT_N(q)                                                           (two lines per cuFFT C2C / Z2Z)
      Y_k = σ/√2 [ε_c(u) ε_c(b) Re Q(f) + ε_s(u) ε_s(b) Im Q(f)],  f = v·b mod N (Q(f) = conj Q(N-f) above N/2)
-   (post-pass: a gather with two coefficients per output). N = 1 skips the FFT. Rows of odd N > 1 whose prime factors
-   are 3 .. 13: the three steps in one kernel, two lines per complex FFT of N points (smooth_dct4_odd_rows in
-   kernels/dct2d/smooth.cuh), instead of cuFFT's odd-length R2C between two passes.
+   (post-pass: a gather with two coefficients per output). Lines 2p and 2p+1 are the real and imaginary parts of one
+   complex FFT of N points, Q_2p(f) = [Z(f) + conj Z(N−f)]/2, Q_2p+1(f) = [Z(f) − conj Z(N−f)]/2i: a C2C of half the
+   batch takes 0.57–1.07 (mostly below 0.9) of cuFFT's odd-length R2C of every line (docs/decisions.md §10). N = 1
+   skips the FFT. Rows of odd N > 1 whose prime factors are 3 .. 13: the three steps in one kernel
+   (smooth_dct4_odd_rows in kernels/dct2d/smooth.cuh).
 
    Single pass (always, for rows with N = 2M, M = 2^p, 8 <= M <= 2048; kernels/dct4/rows.cuh): the three
    steps of the even case in one kernel, one read and one write of the data: a fixed-size (M a template
@@ -37,9 +39,10 @@
    steps in one kernel around the smooth-size FFT of kernels/dct2d/smooth.cuh (smooth_dct4_rows; docs/decisions.md §10).
 
    Layouts: rows use line-major workspaces and contiguous cuFFT batches; columns use slot-major workspaces
-   (slot e of line l at e·L + l) and cuFFT batches of stride L, distance 1, so every pass is coalesced along
-   the row. Axis both: rows pass in -> out, columns pass out -> out. Twiddles, permutation and coefficient
-   tables are built in long double at plan time; cuFFT plans and the workspace are made once per plan. */
+   (slot e of line l at e·L + l; odd N: of pair p at e·⌈L/2⌉ + p) and cuFFT batches of stride L (⌈L/2⌉), distance 1,
+   so every pass is coalesced along the row. Axis both: rows pass in -> out, columns pass out -> out. Twiddles,
+   permutation and coefficient tables are built in long double at plan time; cuFFT plans and the workspace are made once
+   per plan. */
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -82,39 +85,41 @@ __global__ void even_post_kernel(const cx_t<T>* __restrict__ z, T* __restrict__ 
   }
 }
 
-// src[r] = n (sign +) or ~n (sign -).
+// Odd N through cuFFT: lines 2p and 2p + 1 as the real and imaginary parts of complex line p of the workspace (gp: the
+// pairs' layout, ceil(L/2) lines of N slots), signed-permuted: z_p(r) = ±x_2p(|src[r]|) + i·(±x_2p+1(|src[r]|)) (src[r]
+// = n, or ~n for −); a last line alone has zeros for its imaginary parts.
 template <class T, class I>
-__global__ void odd_pre_kernel(const T* __restrict__ x, T* __restrict__ q, const int* __restrict__ src, LineMap<I> g,
-                               I count) {
+__global__ void odd_pre_kernel(const T* __restrict__ x, cx_t<T>* __restrict__ z, const int* __restrict__ src,
+                               LineMap<I> g, LineMap<I> gp, I count) {
   for (I idx = blockIdx.x * I(blockDim.x) + threadIdx.x; idx < count; idx += I(gridDim.x) * blockDim.x) {
-    I l, r;
-    g.split(idx, g.n, l, r);
+    I p, r;
+    gp.split(idx, g.n, p, r);
     const int s = src[r];
-    const T v = x[g.elem(l, 0) + I(s >= 0 ? s : ~s) * g.stride()];
-    q[g.ws(l, r, g.n)] = s >= 0 ? v : -v;
+    const I e = I(s >= 0 ? s : ~s), l = 2 * p;
+    const T a = x[g.elem(l, e)], b = l + 1 < g.lines ? x[g.elem(l + 1, e)] : T(0);
+    z[gp.ws(p, r, g.n)] = s >= 0 ? cx_t<T>{a, b} : cx_t<T>{-a, -b};
   }
 }
 
+// Z = FFT_N(z): Q_a(f) = [Z(f) + conj Z(N−f)] / 2 and Q_b(f) = [Z(f) − conj Z(N−f)] / (2i) are the lines' real FFTs;
+// y_k = 2 cr[k] Re Q(f_k) + 2 ci[k] Im Q(f_k) (cr, ci: smooth::dct4_odd_tables, which carry the 1/2).
 template <class T, class I>
-__global__ void odd_post_kernel(const cx_t<T>* __restrict__ Q, const T* __restrict__ q, T* __restrict__ y,
-                                const int* __restrict__ f, const T* __restrict__ cr, const T* __restrict__ ci,
-                                LineMap<I> g, I count) {
-  const I nc = g.n / 2 + 1;
+__global__ void odd_post_kernel(const cx_t<T>* __restrict__ z, T* __restrict__ y, const int* __restrict__ f,
+                                const T* __restrict__ cr, const T* __restrict__ ci, LineMap<I> g, LineMap<I> gp,
+                                I count) {
   for (I idx = blockIdx.x * I(blockDim.x) + threadIdx.x; idx < count; idx += I(gridDim.x) * blockDim.x) {
     I l, k;
     g.split(idx, g.n, l, k);
-    const cx_t<T> v = g.n == 1 ? cx_t<T>{q[l], T(0)} : Q[g.ws(l, I(f[k]), nc)];
-    y[g.elem(l, k)] = cr[k] * v.x + ci[k] * v.y;
+    const I p = l / 2, fk = I(f[k]);
+    const cx_t<T> a = z[gp.ws(p, fk, g.n)], b = z[gp.ws(p, fk == 0 ? I(0) : g.n - fk, g.n)];
+    const T re = (l & 1) ? a.y + b.y : a.x + b.x, im = (l & 1) ? b.x - a.x : a.y - b.y;
+    y[g.elem(l, k)] = cr[k] * re + ci[k] * im;
   }
 }
 
 template <class T>
 cufftType c2c_type() {
   return std::is_same_v<T, float> ? CUFFT_C2C : CUFFT_Z2Z;
-}
-template <class T>
-cufftType r2c_type() {
-  return std::is_same_v<T, float> ? CUFFT_R2C : CUFFT_D2Z;
 }
 
 // One transformed axis: its tables, its cuFFT plan, its workspace needs.
@@ -153,7 +158,6 @@ class Pass {
                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
         return;
       }
-      ws_real_ = 0;
       ws_cplx_ = m * L;
       if (m > 1) {
         long long nn[1] = {m}, emb[1] = {m};
@@ -161,18 +165,13 @@ class Pass {
       }
     } else {
       const smooth::Dct4OddTables<T> ot = smooth::dct4_odd_tables<T>(static_cast<int>(n), sig);
+      tab_j_ = upload_table(ot.f);
+      tab_a_ = upload_table(ot.cr);
+      tab_b_ = upload_table(ot.ci);
       std::vector<smooth::Pass> sp;
       const smooth::Config sc = smooth::config<T>(n, false);
       if (!cols && n > 1 && n < (i64(1) << 24) && smooth::plan_passes(n, sp) && sc.pairs > 0) {  // one kernel
-        std::vector<T> cr(ot.cr), ci(ot.ci);
-        for (i64 k = 0; k < n; ++k) {  // the 1/2 of the two lines' separation
-          cr[k] /= 2;
-          ci[k] /= 2;
-        }
         tab_i_ = upload_table(ot.dst);
-        tab_j_ = upload_table(ot.f);
-        tab_a_ = upload_table(cr);
-        tab_b_ = upload_table(ci);
         set_smooth(sp, n, n, L, sc);
         sm_.perm = tab_i_.as<const int>();
         sm_.fidx = tab_j_.as<const int>();
@@ -184,22 +183,18 @@ class Pass {
         return;
       }
       tab_i_ = upload_table(ot.src);
-      tab_j_ = upload_table(ot.f);
-      tab_a_ = upload_table(ot.cr);
-      tab_b_ = upload_table(ot.ci);
-      ws_real_ = n * L;
-      ws_cplx_ = (n / 2 + 1) * L;
+      const i64 pairs = (L + 1) / 2;
+      ws_cplx_ = n * pairs;
       if (n > 1) {
-        long long nn[1] = {n}, ie[1] = {n}, oe[1] = {n / 2 + 1};
-        make_plan(nn, ie, cols ? L : 1, cols ? 1 : n, oe, cols ? L : 1, cols ? 1 : n / 2 + 1, L, r2c_type<T>());
+        long long nn[1] = {n}, emb[1] = {n};
+        make_plan(nn, emb, cols ? pairs : 1, cols ? 1 : n, emb, cols ? pairs : 1, cols ? 1 : n, pairs, c2c_type<T>());
       }
     }
   }
 
-  i64 ws_real() const { return ws_real_; }
   i64 ws_cplx() const { return ws_cplx_; }
 
-  void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const {
+  void run(const T* in, T* out, cx_t<T>* wc, cudaStream_t s) const {
     if (sm_threads_ > 0) {
       const i64 per_cta = sm_odd_ ? 2 * sm_.pairs : sm_.pairs;  // real lines (odd N) or complex lines (even N)
       const i64 ctas = (lines_ + per_cta - 1) / per_cta;
@@ -223,12 +218,11 @@ class Pass {
       DCT_CUDA_CHECK(cudaGetLastError());
       return;
     }
-    const i64 count = (n_ % 2 == 0 ? n_ / 2 : n_) * lines_;
-    const i64 top = std::max<i64>(n_ * lines_, (n_ + 2) * lines_);
+    const i64 top = (n_ + 2) * (lines_ + 1);
     if (top < (i64(1) << 31))
-      run_as<unsigned>(in, out, wr, wc, count, s);
+      run_as<unsigned>(in, out, wc, s);
     else
-      run_as<unsigned long long>(in, out, wr, wc, count, s);
+      run_as<unsigned long long>(in, out, wc, s);
   }
 
  private:
@@ -256,11 +250,13 @@ class Pass {
   }
 
   template <class I>
-  void run_as(const T* in, T* out, T* wr, cx_t<T>* wc, i64 count, cudaStream_t s) const {
+  void run_as(const T* in, T* out, cx_t<T>* wc, cudaStream_t s) const {
     const LineMap<I> g{I(n_), I(lines_), I(width_), cols_};
-    const dim3 grid(flat_blocks(count)), block(256);
+    const dim3 block(256);
     if (n_ % 2 == 0) {
       const I m = I(n_ / 2);
+      const i64 count = m * lines_;
+      const dim3 grid(flat_blocks(count));
       DCT_LAUNCH((even_pre_kernel<T, I>), grid, block, s, in, wc, tab_a_.as<const cx_t<T>>(), g, m, I(count));
       if (plan_) {
         DCT_CUFFT_CHECK(cufftSetStream(plan_->get(), s));
@@ -271,22 +267,25 @@ class Pass {
       }
       DCT_LAUNCH((even_post_kernel<T, I>), grid, block, s, wc, out, tab_b_.as<const cx_t<T>>(), g, m, I(count));
     } else {
-      DCT_LAUNCH((odd_pre_kernel<T, I>), grid, block, s, in, wr, tab_i_.as<const int>(), g, I(count));
+      const LineMap<I> gp{I(n_), I((lines_ + 1) / 2), I(width_), cols_};  // the pairs' workspace
+      const i64 in_count = n_ * ((lines_ + 1) / 2), out_count = n_ * lines_;
+      DCT_LAUNCH((odd_pre_kernel<T, I>), dim3(flat_blocks(in_count)), block, s, in, wc, tab_i_.as<const int>(), g, gp,
+                 I(in_count));
       if (plan_) {
         DCT_CUFFT_CHECK(cufftSetStream(plan_->get(), s));
         if constexpr (std::is_same_v<T, float>)
-          DCT_CUFFT_CHECK(cufftExecR2C(plan_->get(), wr, wc));
+          DCT_CUFFT_CHECK(cufftExecC2C(plan_->get(), wc, wc, CUFFT_FORWARD));
         else
-          DCT_CUFFT_CHECK(cufftExecD2Z(plan_->get(), wr, wc));
+          DCT_CUFFT_CHECK(cufftExecZ2Z(plan_->get(), wc, wc, CUFFT_FORWARD));
       }
-      DCT_LAUNCH((odd_post_kernel<T, I>), grid, block, s, static_cast<const cx_t<T>*>(wc), static_cast<const T*>(wr),
-                 out, tab_j_.as<const int>(), tab_a_.as<const T>(), tab_b_.as<const T>(), g, I(count));
+      DCT_LAUNCH((odd_post_kernel<T, I>), dim3(flat_blocks(out_count)), block, s, static_cast<const cx_t<T>*>(wc), out,
+                 tab_j_.as<const int>(), tab_a_.as<const T>(), tab_b_.as<const T>(), g, gp, I(out_count));
     }
   }
 
   i64 n_, lines_, width_;
   bool cols_;
-  i64 ws_real_ = 0, ws_cplx_ = 0;
+  i64 ws_cplx_ = 0;
   RowsLaunch<T> rows_;  // the single-pass kernel (kernels/dct4/rows.cuh) when set: rows, N = 2M, M = 2^p in [8, 2048]
   int lgm_ = 0;         // log2 M for it
   // The smooth single-pass kernel (kernels/dct2d/smooth.cuh smooth_dct4_rows) when sm_threads_ > 0: rows, N = 2M, M of
@@ -306,12 +305,8 @@ class FftPlan final : public GpuPlan {
     const i64 h = d.shape.rows, w = d.shape.cols;
     if (d.axis != core::Axis::kCols) passes_.emplace_back(w, d.batch * h, w, false, sigma(d.op, d.norm, w));
     if (d.axis != core::Axis::kRows) passes_.emplace_back(h, d.batch * w, w, true, sigma(d.op, d.norm, h));
-    i64 wr = 0, wc = 0;
-    for (const auto& p : passes_) {
-      wr = std::max(wr, p.ws_real());
-      wc = std::max(wc, p.ws_cplx());
-    }
-    wr_ = DeviceBuffer(sizeof(T) * wr);
+    i64 wc = 0;
+    for (const auto& p : passes_) wc = std::max(wc, p.ws_cplx());
     wc_ = DeviceBuffer(sizeof(cx_t<T>) * wc);
   }
 
@@ -319,12 +314,12 @@ class FftPlan final : public GpuPlan {
   void run(const void* in, void* out, cudaStream_t s) const override {
     const T* src = static_cast<const T*>(in);
     for (const auto& p : passes_) {
-      p.run(src, static_cast<T*>(out), wr_.as<T>(), wc_.as<cx_t<T>>(), s);
+      p.run(src, static_cast<T*>(out), wc_.as<cx_t<T>>(), s);
       src = static_cast<const T*>(out);
     }
   }
   std::vector<Pass<T>> passes_;
-  DeviceBuffer wr_, wc_;
+  DeviceBuffer wc_;
 };
 
 }  // namespace

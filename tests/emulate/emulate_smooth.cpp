@@ -327,8 +327,8 @@ double run_dct4(long long m, bool ortho, std::mt19937_64& rng, bool in_place) {
   return dct4_error(x0, in_place ? x : y, lines, n, sig);
 }
 
-// DCT-IV rows of odd N by smooth_dct4_odd_rows (tables from smooth::dct4_odd_tables, halved as kernels/dct4/fft.cu
-// does), `lines` real lines, against the long-double definition. INFINITY: unwritten output or no plan.
+// DCT-IV rows of odd N by smooth_dct4_odd_rows (tables from smooth::dct4_odd_tables, as kernels/dct4/fft.cu's), `lines`
+// real lines, against the long-double definition. INFINITY: unwritten output or no plan.
 template <class T>
 double run_dct4_odd(long long n, bool ortho, long long lines, std::mt19937_64& rng, bool in_place) {
   std::vector<smooth::Pass> passes;
@@ -336,11 +336,7 @@ double run_dct4_odd(long long n, bool ortho, long long lines, std::mt19937_64& r
   const smooth::Config c = smooth::config<T>(n, false);
   if (c.pairs == 0) return INFINITY;
   const LD sig = ortho ? std::sqrt(2.0L / n) : 2.0L;
-  smooth::Dct4OddTables<T> t = smooth::dct4_odd_tables<T>(static_cast<int>(n), sig);
-  for (long long k = 0; k < n; ++k) {
-    t.cr[k] /= 2;
-    t.ci[k] /= 2;
-  }
+  const smooth::Dct4OddTables<T> t = smooth::dct4_odd_tables<T>(static_cast<int>(n), sig);
   const auto fft_tw = smooth::fft_twiddles<T>(n);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<T> x(static_cast<std::size_t>(lines * n)), y(x.size());
