@@ -117,9 +117,11 @@ constexpr int kGpuWorkersPerDevice = 4;
 
 // Blocks for a command's tensor pools: host memory suited to the transfers of the runtime its --backend runs on
 // (page-locked when that is a CUDA device; ordinary memory otherwise).
-core::TensorPool::Allocate host_blocks(const std::string& backend) {
-  const core::Runtime* rt = registry().transfer_runtime(backend);
+core::TensorPool::Allocate host_blocks(const core::Runtime* rt) {
   return [rt](std::size_t bytes) { return rt != nullptr ? rt->allocate_host(bytes) : core::allocate_heap(bytes); };
+}
+core::TensorPool::Allocate host_blocks(const std::string& backend) {
+  return host_blocks(registry().transfer_runtime(backend));
 }
 
 void run_alone(const GlobalOptions& g, BatchTask& task, core::StageTable& t) {
@@ -564,13 +566,12 @@ int run_single(const GlobalOptions& g, BatchTask& task, const std::string& repor
       } catch (...) {  // a problem with the backend shows again, as an error, when the plan is made
       }
     });
-  // (host_blocks asks the GPU's driver whether a device is there: not for an input open() kept on the CPU.) That
+  // (transfer_runtime asks the GPU's driver whether a device is there: not for an input open() kept on the CPU.) That
   // question loads the driver (about 0.1 s, beside the warm-up thread's context): the stage `start`.
   const core::Stopwatch started;
-  core::TensorPool inputs(core::allocate_heap), outputs(task.host_only ? core::allocate_heap : host_blocks(g.backend));
-  if (!task.host_only)
-    if (const core::Runtime* rt = registry().transfer_runtime(g.backend); rt && rt->memory() == core::Memory::kDevice)
-      times.add("start", started.elapsed_ms());
+  const core::Runtime* rt = task.host_only ? nullptr : registry().transfer_runtime(g.backend);
+  if (rt != nullptr && rt->memory() == core::Memory::kDevice) times.add("start", started.elapsed_ms());
+  core::TensorPool inputs(core::allocate_heap), outputs(host_blocks(rt));
   task.inputs = &inputs;
   task.outputs = &outputs;
   // One input has the cores to itself: its file is read in parts at once (a batch has a reader per core instead).
