@@ -168,20 +168,29 @@ class NdStep {
     cx_t<T>* spec = static_cast<cx_t<T>*>(w2);
     const i64 last = a_.n[D - 1], xs = (last + 1) / 2;  // pairs of the reorder, groups along the last axis
     const dim3 rgrid = grid_for(xs, vol_ / last, a_.batch), ggrid = grid_for(xs, grows_, a_.batch);
+    // The groups of k_last = n/2 (an even last axis): one per thread over the group rows, in a launch of their own.
+    const bool mid = last % 2 == 0;
+    const dim3 mgrid = grid_for(grows_, 1, a_.batch);
     // 32-bit offsets within one array where they fit (3-D nd_post: f32 126 -> 85 registers, f64 168 -> 122; no stack).
     const bool narrow = vol_ < (i64{1} << 31) && half_ < (i64{1} << 31);
     if (forward_) {
       DCT_LAUNCH((r2r::nd_reorder<T, D, false>), rgrid, block_for(xs), s, src, real, a_);
       fft_->run(real, spec, s);
-      if (narrow)
+      if (narrow) {
         DCT_LAUNCH((r2r::nd_post<T, D, int>), ggrid, block_for(xs), s, spec, dst, a_);
-      else
+        if (mid) DCT_LAUNCH((r2r::nd_post<T, D, int, true>), mgrid, block_for(grows_), s, spec, dst, a_);
+      } else {
         DCT_LAUNCH((r2r::nd_post<T, D, i64>), ggrid, block_for(xs), s, spec, dst, a_);
+        if (mid) DCT_LAUNCH((r2r::nd_post<T, D, i64, true>), mgrid, block_for(grows_), s, spec, dst, a_);
+      }
     } else {
-      if (narrow)
+      if (narrow) {
         DCT_LAUNCH((r2r::nd_pre<T, D, int>), ggrid, block_for(xs), s, src, spec, a_);
-      else
+        if (mid) DCT_LAUNCH((r2r::nd_pre<T, D, int, true>), mgrid, block_for(grows_), s, src, spec, a_);
+      } else {
         DCT_LAUNCH((r2r::nd_pre<T, D, i64>), ggrid, block_for(xs), s, src, spec, a_);
+        if (mid) DCT_LAUNCH((r2r::nd_pre<T, D, i64, true>), mgrid, block_for(grows_), s, src, spec, a_);
+      }
       fft_->run(spec, real, s);
       DCT_LAUNCH((r2r::nd_reorder<T, D, true>), rgrid, block_for(xs), s, real, dst, a_);
     }

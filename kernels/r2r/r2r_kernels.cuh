@@ -342,40 +342,53 @@ struct NdIndex {
   i64 k[D];
 };
 
-// The groups of 2^D points {k_j, n_j - k_j}, k_j = 0 .. n_j/2: x along the last axis (k_last < (n+1)/2; the thread
-// of k_last = 0 also takes n/2 of an even n, so that a power of two fills whole warps), y over the leading axes' k
-// of one array (decoded with one 32-bit division for D = 3), z over the arrays. f(b, k) does one group.
-template <int D, class F>
+// The leading axes' indices k_0 .. k_{D-2} of group row r (one 32-bit division for D = 3).
+template <int D>
+__device__ __forceinline__ NdIndex<D> nd_row(const i64* n, i64 r) {
+  NdIndex<D> k;
+  if constexpr (D == 2) {
+    k.k[0] = r;
+  } else {
+    const unsigned h1 = static_cast<unsigned>(n[1] / 2 + 1), q = static_cast<unsigned>(r) / h1;
+    k.k[0] = q;
+    k.k[1] = static_cast<unsigned>(r) - q * h1;
+  }
+  return k;
+}
+
+// The groups of 2^D points {k_j, n_j - k_j}, k_j = 0 .. n_j/2. kMid = false: k_last < (n+1)/2, x along the last axis,
+// y over the group rows of one array (the leading axes' k), z over the arrays. kMid = true: k_last = n/2 of an even
+// n, x over the group rows, z over the arrays (a launch of its own: as an extra group of the k_last = 0 thread it
+// held every block's first warp twice as long as the others, docs/decisions.md §4). f(b, k) does one group.
+template <int D, bool kMid, class F>
 __device__ __forceinline__ void nd_groups(const i64* n, i64 batch, F&& f) {
   const i64 nl = n[D - 1], xs = (nl + 1) / 2;
   i64 rows = 1;
 #pragma unroll
   for (int j = 0; j < D - 1; ++j) rows *= n[j] / 2 + 1;
-  for (i64 b = blockIdx.z; b < batch; b += gridDim.z)
-    for (i64 r = blockIdx.y; r < rows; r += gridDim.y) {
-      NdIndex<D> k;
-      if constexpr (D == 2) {
-        k.k[0] = r;
-      } else {
-        const unsigned h1 = static_cast<unsigned>(n[1] / 2 + 1), q = static_cast<unsigned>(r) / h1;
-        k.k[0] = q;
-        k.k[1] = static_cast<unsigned>(r) - q * h1;
-      }
-      for (i64 kl = blockIdx.x * i64(blockDim.x) + threadIdx.x; kl < xs; kl += i64(gridDim.x) * blockDim.x) {
-        k.k[D - 1] = kl;
+  for (i64 b = blockIdx.z; b < batch; b += gridDim.z) {
+    if constexpr (kMid) {
+      for (i64 r = blockIdx.x * i64(blockDim.x) + threadIdx.x; r < rows; r += i64(gridDim.x) * blockDim.x) {
+        NdIndex<D> k = nd_row<D>(n, r);
+        k.k[D - 1] = nl / 2;
         f(b, k);
-        if (kl == 0 && (nl & 1) == 0) {
-          k.k[D - 1] = nl / 2;
+      }
+    } else {
+      for (i64 r = blockIdx.y; r < rows; r += gridDim.y) {
+        NdIndex<D> k = nd_row<D>(n, r);
+        for (i64 kl = blockIdx.x * i64(blockDim.x) + threadIdx.x; kl < xs; kl += i64(gridDim.x) * blockDim.x) {
+          k.k[D - 1] = kl;
           f(b, k);
         }
       }
     }
+  }
 }
 
 // Forward postprocess: half spectrum V (batch x n_0 x .. x (n_{D-1}/2+1)) -> the D-dimensional DCT-II/DST-II.
 // I: the type of the offsets within one array (int where the array and its half spectrum have fewer than 2^31
-// elements: fewer registers, docs/decisions.md §4).
-template <class T, int D, class I = i64>
+// elements: fewer registers, docs/decisions.md §4). kMid: the groups of k_last = n/2 (nd_groups).
+template <class T, int D, class I = i64, bool kMid = false>
 __global__ void nd_post(const cx<T>* __restrict__ V, T* __restrict__ y, NdArgs<T, D> a) {
   constexpr int P = 1 << D;
   const i64 hl = a.n[D - 1] / 2 + 1;
@@ -384,7 +397,7 @@ __global__ void nd_post(const cx<T>* __restrict__ V, T* __restrict__ y, NdArgs<T
   for (int j = 0; j < D; ++j) vol *= a.n[j];
 #pragma unroll
   for (int j = 0; j < D - 1; ++j) half *= a.n[j];
-  nd_groups<D>(a.n, a.batch, [&](i64 b, const NdIndex<D> k) {
+  nd_groups<D, kMid>(a.n, a.batch, [&](i64 b, const NdIndex<D> k) {
     // per axis and bit: the index (k or n - k, 0 for k = 0), its spectrum and output offsets, post factor; the
     // twiddle w(k) (w(n - k) = -i conj w(k))
     I soff[D][2], yoff[D][2];
@@ -451,7 +464,7 @@ __global__ void nd_post(const cx<T>* __restrict__ V, T* __restrict__ y, NdArgs<T
 }
 
 // Inverse preprocess: the D-dimensional DCT-III/DST-III input -> the half spectrum of its reordered output.
-template <class T, int D, class I = i64>
+template <class T, int D, class I = i64, bool kMid = false>
 __global__ void nd_pre(const T* __restrict__ x, cx<T>* __restrict__ V, NdArgs<T, D> a) {
   constexpr int P = 1 << D;
   const i64 hl = a.n[D - 1] / 2 + 1;
@@ -460,7 +473,7 @@ __global__ void nd_pre(const T* __restrict__ x, cx<T>* __restrict__ V, NdArgs<T,
   for (int j = 0; j < D; ++j) vol *= a.n[j];
 #pragma unroll
   for (int j = 0; j < D - 1; ++j) half *= a.n[j];
-  nd_groups<D>(a.n, a.batch, [&](i64 b, const NdIndex<D> k) {
+  nd_groups<D, kMid>(a.n, a.batch, [&](i64 b, const NdIndex<D> k) {
     // per axis and bit: the input index k or n - k ("n" for k = 0: C = 0), its offset and pre factor; the twiddle
     // conj w(k) (conj w(n - k) = i w(k))
     I xoff[D][2], soff[D][2];
