@@ -22,7 +22,10 @@ import statistics
 import sys
 from collections import OrderedDict, defaultdict
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    sys.exit("make_performance_docs.py: needs matplotlib (Debian: apt-get install python3-matplotlib)")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
