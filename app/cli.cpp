@@ -24,7 +24,7 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
   app.fallthrough();
   app.add_option("-b,--backend", g.backend, "implementation (default auto; see `dctool backends`)");
   app.add_option("-p,--precision", g.precision, "f32|f64 (default f32; dct/dst/r2r: f64 for a float64 input)");
-  app.add_option("--device", g.device, "CUDA device ordinal (default 0)");
+  app.add_option("--device", g.device, "CUDA device ordinal (default 0)")->check(CLI::Range(0, 1023));
   app.add_option("--devices", g.devices,
                  "batch commands and bench: spread the work over these CUDA devices, all or a list 0,2,...; with "
                  "--distributed, one array over them (default: --device alone)");
@@ -36,8 +36,8 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
       ->check(CLI::Range(std::int64_t{1}, core::kMaxElements));
   app.add_flag("--timing", g.timing, "print a per-stage timing table on stderr");
   app.add_flag("--json", g.json, "machine-readable result on stdout");
-  app.add_flag("-q,--quiet", g.quiet, "no notes on stderr");
-  app.add_flag("-v,--verbose", g.verbose, "more notes on stderr");
+  CLI::Option* quiet = app.add_flag("-q,--quiet", g.quiet, "no notes on stderr");
+  app.add_flag("-v,--verbose", g.verbose, "more notes on stderr")->excludes(quiet);
 }
 
 // The command line as one string; words the shell would split or expand are single-quoted.

@@ -77,7 +77,12 @@ std::vector<const core::Backend*> pick_backends(const std::string& spec, const c
   } else {
     for (const std::string& name : split_list(spec)) {
       const core::Backend* b = reg.find(name);
-      if (b == nullptr) reg.select(core::TransformDesc{}, name);  // throws the unknown-backend error
+      if (b == nullptr) {
+        std::string known;
+        for (const core::Backend* k : reg.all()) known += (known.empty() ? "" : ", ") + std::string(k->name());
+        throw Error(ErrorCode::kUsage, "--backends",
+                    "unknown backend '" + name + "' (known: auto, all, " + known + ")");
+      }
       add(b);
     }
   }
@@ -106,10 +111,17 @@ core::Effort effort_of(const BenchOptions& o) {
 core::BenchRequest request_of(const GlobalOptions& g, const BenchOptions& o) {
   core::BenchRequest req;
   for (const auto& s : split_list(o.ops)) {
-    if (std::optional<core::R2rBenchOp> r = core::parse_r2r_bench_op(s))
+    if (std::optional<core::R2rBenchOp> r = core::parse_r2r_bench_op(s)) {
       req.r2r_ops.push_back(std::move(*r));
-    else
+    } else if (s == "dct2" || s == "idct2" || s == "dct4" || s == "idct4" || s == "lot" || s == "ilot") {
       req.ops.push_back(core::parse_op(s));
+    } else {
+      throw Error(
+          ErrorCode::kUsage, "--ops",
+          "invalid value '" + s +
+              "' (expected dct2|idct2|dct4|idct4|lot|ilot, a real-to-real kind dct1|dct3|dst1|dst2|dst3|dst4 on "
+              "every axis, or r2r:KIND+KIND on the last axes)");
+    }
   }
   // Every size is an extent of the real-to-real ops; those of rank 1 and 2 are also sizes of the older ops.
   for (const auto& s : split_list(o.sizes)) {
@@ -426,8 +438,11 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   };
   auto rows =
       g.devices.empty() ? core::run_bench(req, on_note, on_row) : bench_on_devices(req, devices_of(g), on_note, on_row);
-  // Nothing measured is not a result: exit 4 (README "Exit codes") rather than an empty table.
-  if (rows.empty())
+  // Nothing measured is not a result: exit 4 (README "Exit codes") rather than an empty table, or one of only the
+  // plain-DCT baseline rows that accompany the requested cases.
+  const bool measured = std::any_of(rows.begin(), rows.end(),
+                                    [](const core::BenchRow& r) { return r.backend.rfind("baseline:", 0) != 0; });
+  if (!measured)
     throw Error(
         ErrorCode::kUnsupported, "bench",
         "no requested backend can run any requested case" + (first_skip.empty() ? "" : " (" + first_skip + ")"));

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/commands.hpp"
 #include "app/common.hpp"
@@ -29,9 +30,10 @@ struct PlanOptions {
 int run_plan(const GlobalOptions& g, const PlanOptions& o) {
   configure_runtimes(g.device, g.threads);
   const std::string backend = g.backend == "auto" ? "cpu-fftw" : g.backend;
-  int planned = 0;
   // Neither --precision nor -p: f32, as every command's default.
   const std::string precisions = !o.precisions.empty() ? o.precisions : !g.precision.empty() ? g.precision : "f32";
+  // Every request parsed and checked before any is planned: a bad value is a usage error with nothing measured.
+  std::vector<core::TransformDesc> requests;
   for (const auto& ps : split_list(precisions))
     for (const auto& ss : split_list(o.sizes))
       for (const auto& os : split_list(o.ops)) {
@@ -45,14 +47,17 @@ int run_plan(const GlobalOptions& g, const PlanOptions& o) {
         d.effort = core::Effort::kMeasure;
         if (d.shape.rows > core::kMaxElements / d.shape.cols || d.shape.count() > core::kMaxElements / d.batch)
           throw Error(ErrorCode::kUsage, "--sizes", ss + " exceeds the limit of 2^32 elements");
-        const core::Backend& b = registry().select(d, backend);
-        core::Stopwatch sw;
-        b.make_plan(d);
-        ++planned;
-        note(g, "planned " + d.to_string() + " on " + std::string(b.name()) + " in " +
-                    format_number(sw.elapsed_ms(), 4) + " ms");
+        requests.push_back(d);
       }
-  if (planned == 0) throw Error(ErrorCode::kUsage, "plan needs --sizes (and at least one op and precision)");
+  if (requests.empty()) throw Error(ErrorCode::kUsage, "plan needs --sizes (and at least one op and precision)");
+  std::vector<const core::Backend*> chosen;
+  for (const auto& d : requests) chosen.push_back(&registry().select(d, backend));
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    core::Stopwatch sw;
+    chosen[i]->make_plan(requests[i]);
+    note(g, "planned " + requests[i].to_string() + " on " + std::string(chosen[i]->name()) + " in " +
+                format_number(sw.elapsed_ms(), 4) + " ms");
+  }
   return 0;
 }
 

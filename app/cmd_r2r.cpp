@@ -75,7 +75,7 @@ std::vector<int> parse_axes(const std::string& text, int rank) {
     for (int a = 0; a < rank; ++a) axes.push_back(a);
     return axes;
   }
-  for (const std::string& w : split_list(text)) {
+  for (const std::string& w : split_items(text, "--axes")) {
     int v = 0;
     auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
     if (ec != std::errc() || p != w.data() + w.size() || v < -rank || v >= rank)
@@ -97,7 +97,7 @@ std::array<core::R2rKind, core::kMaxR2rRank> kinds_of(const R2rOptions& o, int r
   std::vector<core::R2rKind> given;
   std::vector<int> axes;
   if (o.command == "r2r") {
-    for (const std::string& k : split_list(o.kinds)) given.push_back(core::parse_r2r_kind(k));
+    for (const std::string& k : split_items(o.kinds, "--kinds")) given.push_back(core::parse_r2r_kind(k));
     if (given.empty()) throw Error(ErrorCode::kUsage, "--kinds", "no kind given");
     if (o.axes.empty()) {
       if (static_cast<int>(given.size()) > rank)

@@ -62,6 +62,15 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
+std::vector<std::string> split_items(const std::string& s, const std::string& option) {
+  const std::vector<std::string> items = split_list(s);
+  std::size_t commas = 0;
+  for (char c : s) commas += c == ',' ? 1 : 0;
+  if (!s.empty() && items.size() != commas + 1)
+    throw Error(ErrorCode::kUsage, option, "empty item in '" + s + "' (a comma list such as 0,1)");
+  return items;
+}
+
 std::vector<int> devices_of(const GlobalOptions& g) {
   const int present = visible_devices();
   // Several ranks of an MPI job on one host: each takes one GPU, by its rank on the host (docs/decisions.md §8).
@@ -72,7 +81,7 @@ std::vector<int> devices_of(const GlobalOptions& g) {
     for (int d = 0; d < present; ++d) out.push_back(d);
     return out;
   }
-  for (const std::string& w : split_list(g.devices)) {
+  for (const std::string& w : split_items(g.devices, "--devices")) {
     char* end = nullptr;
     const long v = std::strtol(w.c_str(), &end, 10);
     if (w.empty() || *end != '\0' || v < 0 || v > 1023)

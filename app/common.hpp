@@ -22,6 +22,8 @@ core::Dataset read_input(const std::string& path, const core::ReadOptions& opt);
 void note(const GlobalOptions& g, const std::string& msg);  // "dctool: <msg>" on stderr unless --quiet
 void print_timing(const GlobalOptions& g, const core::StageTable& t);
 std::vector<std::string> split_list(const std::string& s);  // "a,b, c" -> {a, b, c}
+// The same, where an empty item ("0,,1", "1,") is a usage error of `option`.
+std::vector<std::string> split_items(const std::string& s, const std::string& option);
 // The CUDA devices a batch spreads its workers over: --devices (all: every device present, none without one; a list:
 // each must exist, else exit 4), or --device alone.
 std::vector<int> devices_of(const GlobalOptions& g);

@@ -31,7 +31,7 @@ CompressMode parse_compress_mode(std::string_view s) {
   if (s == "threshold") return CompressMode::kThreshold;
   if (s == "keep") return CompressMode::kKeep;
   if (s == "lot") return CompressMode::kLot;
-  throw Error(ErrorCode::kUsage, "--mode", "unknown mode '" + std::string(s) + "' (jpeg|threshold|keep|lot)");
+  throw Error(ErrorCode::kUsage, "--mode", "unknown mode '" + std::string(s) + "' (jpeg|lot|threshold|keep|none)");
 }
 
 std::string_view to_string(ChromaSampling s) { return s == ChromaSampling::k420 ? "420" : "444"; }

@@ -929,6 +929,10 @@ void write_text(const std::string& path, const HostTensor& t, const WriteOptions
     if (t.channels() != 1)
       throw Error(ErrorCode::kUsage, "text output holds one channel, the data has " + std::to_string(t.channels()) +
                                          " (write .npy instead)");
+    if (opt.npy_shape.size() > 2)
+      throw Error(ErrorCode::kUsage, "text output holds a matrix, the data has " +
+                                         std::to_string(opt.npy_shape.size()) + " dimensions " +
+                                         shape_text(opt.npy_shape) + " (write .npy instead)");
     const char sep = lower_extension(path) == ".csv" ? ',' : ' ';
     const bool f32 = opt.prec == Precision::kF32;
     AtomicFile out(path);

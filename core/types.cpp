@@ -62,7 +62,10 @@ std::string_view to_string(Precision v) { return name_of(kPrecNames, v); }
 Op parse_op(std::string_view s) { return parse_of(kOpNames, s, "--ops"); }
 Norm parse_norm(std::string_view s) {
   if (s == "backward") return Norm::kNone;  // scipy's name of the default
-  return parse_of(kNormNames, s, "--norm");
+  for (const auto& [e, n] : kNormNames)
+    if (n == s) return e;
+  throw Error(ErrorCode::kUsage, "--norm",
+              "invalid value '" + std::string(s) + "' (expected none|backward|ortho|forward)");
 }
 Axis parse_axis(std::string_view s) { return parse_of(kAxisNames, s, "--axis"); }
 Precision parse_precision(std::string_view s) { return parse_of(kPrecNames, s, "--precision"); }
@@ -70,10 +73,10 @@ Precision parse_precision(std::string_view s) { return parse_of(kPrecNames, s, "
 std::string_view to_string(R2rKind k) { return name_of(kKindNames, k); }
 
 R2rKind parse_r2r_kind(std::string_view s) {
-  const R2rKind k = parse_of(kKindNames, s, "--kinds");
-  if (k == R2rKind::kNone)
-    throw Error(ErrorCode::kUsage, "--kinds", "invalid value '-' (expected dct1..dct4 or dst1..dst4)");
-  return k;
+  for (const auto& [e, n] : kKindNames)
+    if (n == s && e != R2rKind::kNone) return e;
+  throw Error(ErrorCode::kUsage, "--kinds",
+              "invalid value '" + std::string(s) + "' (expected dct1|dct2|dct3|dct4|dst1|dst2|dst3|dst4)");
 }
 
 R2rKind r2r_kind(bool dst, int type) {

@@ -248,3 +248,28 @@ TEST_CASE("bench: bad --format is a usage error", "[app][bench][bad-input]") {
   const RunResult r = run_dctool("bench --ops dct2 --sizes 16x16 --backends cpu-fftw --format xml");
   check_one_line_error(r, 2, {"xml"});
 }
+
+TEST_CASE("bench: unknown ops and backends are usage errors naming what is accepted", "[app][bench][bad-input]") {
+  const RunResult op = run_dctool("bench --ops bogus --sizes 8x8 --backends cpu-fftw");
+  check_one_line_error(op, 2, {"bogus"});
+  CHECK(contains(op.err, "r2r:KIND+KIND"));
+  CHECK(contains(op.err, "dst4"));
+  // r2r alone has no kinds: a usage error, not a skipped case.
+  check_one_line_error(run_dctool("bench --ops r2r --sizes 8x8 --backends cpu-fftw"), 2, {"r2r"});
+  const RunResult b = run_dctool("bench --ops dct2 --sizes 8x8 --backends nosuch");
+  check_one_line_error(b, 2, {"nosuch", "--backends"});
+  CHECK(contains(b.err, "cpu-fftw"));
+}
+
+TEST_CASE("bench: every requested case skipped is exit 4, even beside the plain-DCT baseline", "[app][bench]") {
+  const RunResult r = run_dctool("bench --ops dct2 --sizes 8x8 --backends cpu-fftw --reps 2 --norm forward");
+  INFO(r.out << r.err);
+  CHECK(r.code == 4);
+  CHECK(contains(r.err, "no requested backend can run any requested case"));
+}
+
+TEST_CASE("plan: every value is checked before anything is planned", "[app][bench][bad-input]") {
+  const RunResult r = run_dctool("plan --sizes 8x8,5x6x7 --ops dct2");
+  check_one_line_error(r, 2, {"5x6x7"});
+  CHECK_FALSE(contains(r.err, "planned"));
+}

@@ -163,11 +163,35 @@ TEST_CASE("r2r: usage errors (bad type, kinds, axes, norm, forward norm on dct2)
        {"dct " + in + out + " --type 5", "dst " + in + out + " --type 0", "r2r " + in + out + " --kinds dct5",
         "r2r " + in + out + " --kinds dct2,dct2,dct2", "r2r " + in + out + " --kinds dct2 --axes 0,1",
         "dct " + in + out + " --type 2 --axes 2", "dct " + in + out + " --type 2 --axes 0,-2",
-        "dct " + in + out + " --type 2 --norm unitary", "dct2 " + in + out + " --norm forward"}) {
+        "dct " + in + out + " --type 2 --norm unitary", "dct2 " + in + out + " --norm forward",
+        "dct " + in + out + " --axes 0,,1", "dct " + in + out + " --axes 1,", "r2r " + in + out + " --kinds dct2,",
+        "r2r " + in + out + " --kinds -,dct2", "--device -1 dct " + in + out, "-q -v dct " + in + out}) {
     const RunResult r = run_dctool(args);
     INFO(args << ": " << r.err);
     CHECK(r.code == 2);
     CHECK_FALSE(exists(dir.file("o.npy")));
+  }
+  // The messages name what is accepted: scipy's default norm, and only the eight kinds.
+  const RunResult norm = run_dctool("dct " + in + out + " --norm unitary");
+  CHECK(contains(norm.err, "backward"));
+  const RunResult kinds = run_dctool("r2r " + in + out + " --kinds dct5");
+  CHECK(contains(kinds.err, "dst4"));
+  CHECK_FALSE(contains(kinds.err, "-|"));
+}
+
+TEST_CASE("r2r: a 3-D array is refused by text output (exit 2, no output), 1-D and 2-D are written", "[app][r2r]") {
+  TempDir dir;
+  generate(dir, {"c 2x3x4 float64 63", "v 5 float64 64", "m 3x4 float64 65"});
+  const RunResult r = run_dctool("dct " + q(dir.file("c.npy")) + " -o " + q(dir.file("c.txt")));
+  check_one_line_error(r, 2, {"c.txt"});
+  CHECK(contains(r.err, "(2, 3, 4)"));
+  CHECK_FALSE(exists(dir.file("c.txt")));
+  for (const char* name : {"v", "m"}) {
+    const std::string out = dir.file(std::string(name) + ".txt");
+    const RunResult ok = run_dctool("dct " + q(dir.file(std::string(name) + ".npy")) + " -o " + q(out));
+    INFO(ok.err);
+    CHECK(ok.code == 0);
+    CHECK(exists(out));
   }
 }
 
