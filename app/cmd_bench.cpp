@@ -77,12 +77,7 @@ std::vector<const core::Backend*> pick_backends(const std::string& spec, const c
   } else {
     for (const std::string& name : split_list(spec)) {
       const core::Backend* b = reg.find(name);
-      if (b == nullptr) {
-        std::string known;
-        for (const core::Backend* k : reg.all()) known += (known.empty() ? "" : ", ") + std::string(k->name());
-        throw Error(ErrorCode::kUsage, "--backends",
-                    "unknown backend '" + name + "' (known: auto, all, " + known + ")");
-      }
+      if (b == nullptr) throw reg.unknown(name, "--backends", "auto, all");
       add(b);
     }
   }

@@ -23,17 +23,20 @@ bool Registry::auto_eligible(const Backend& b) const {
   return false;
 }
 
+Error Registry::unknown(std::string_view name, std::string_view option, std::string_view also) const {
+  std::string known(also);
+  for (const auto* k : order_) {
+    if (!known.empty()) known += ", ";
+    known += k->name();
+  }
+  return Error(ErrorCode::kUsage, std::string(option),
+               "unknown backend '" + std::string(name) + "' (known: " + known + ")");
+}
+
 const Backend& Registry::select(const TransformDesc& d, std::string_view name) const {
   if (name != "auto") {
     const Backend* b = find(name);
-    if (b == nullptr) {
-      std::string known;
-      for (const auto* k : order_) {
-        if (!known.empty()) known += ", ";
-        known += k->name();
-      }
-      throw Error(ErrorCode::kUsage, "--backend", "unknown backend '" + std::string(name) + "' (known: " + known + ")");
-    }
+    if (b == nullptr) throw unknown(name, "--backend");
     if (Support u = b->runtime().usable(); !u)
       throw Error(ErrorCode::kUnsupported, std::string(name), "not usable here: " + u.reason);
     if (Support s = b->supports(d); !s)

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/backend.hpp"
+#include "core/error.hpp"
 
 namespace dct::core {
 
@@ -17,6 +18,8 @@ class Registry {
   void add(std::unique_ptr<Backend> b, bool auto_eligible = true);
   const std::vector<const Backend*>& all() const { return order_; }
   const Backend* find(std::string_view name) const;  // nullptr if unknown
+  // The usage error (exit 2) for an unknown backend name given to `option`, listing the known ones after `also`.
+  Error unknown(std::string_view name, std::string_view option, std::string_view also = {}) const;
   bool auto_eligible(const Backend& b) const;
 
   // Resolves a --backend value ("auto" or a name) for `d`. Throws dct::Error:

@@ -40,12 +40,14 @@ std::string_view name_of(const NameTable<E, N>& t, E v) {
   return "?";
 }
 
+// The entry of t named s; else a usage error of option `what` listing the names of t (or `expected`).
 template <class E, std::size_t N>
-E parse_of(const NameTable<E, N>& t, std::string_view s, std::string_view what) {
+E parse_of(const NameTable<E, N>& t, std::string_view s, std::string_view what, std::string_view expected = {}) {
   for (const auto& [e, n] : t)
     if (n == s) return e;
-  std::string allowed;
+  std::string allowed(expected);
   for (const auto& [e, n] : t) {
+    if (!expected.empty()) break;
     if (!allowed.empty()) allowed += '|';
     allowed += n;
   }
@@ -62,10 +64,7 @@ std::string_view to_string(Precision v) { return name_of(kPrecNames, v); }
 Op parse_op(std::string_view s) { return parse_of(kOpNames, s, "--ops"); }
 Norm parse_norm(std::string_view s) {
   if (s == "backward") return Norm::kNone;  // scipy's name of the default
-  for (const auto& [e, n] : kNormNames)
-    if (n == s) return e;
-  throw Error(ErrorCode::kUsage, "--norm",
-              "invalid value '" + std::string(s) + "' (expected none|backward|ortho|forward)");
+  return parse_of(kNormNames, s, "--norm", "none|backward|ortho|forward");
 }
 Axis parse_axis(std::string_view s) { return parse_of(kAxisNames, s, "--axis"); }
 Precision parse_precision(std::string_view s) { return parse_of(kPrecNames, s, "--precision"); }
@@ -73,10 +72,10 @@ Precision parse_precision(std::string_view s) { return parse_of(kPrecNames, s, "
 std::string_view to_string(R2rKind k) { return name_of(kKindNames, k); }
 
 R2rKind parse_r2r_kind(std::string_view s) {
-  for (const auto& [e, n] : kKindNames)
-    if (n == s && e != R2rKind::kNone) return e;
-  throw Error(ErrorCode::kUsage, "--kinds",
-              "invalid value '" + std::string(s) + "' (expected dct1|dct2|dct3|dct4|dst1|dst2|dst3|dst4)");
+  // "-" names kNone in the table (for printing) but is not a kind the user may give.
+  constexpr std::string_view kKinds = "dct1|dct2|dct3|dct4|dst1|dst2|dst3|dst4";
+  if (s == "-") throw Error(ErrorCode::kUsage, "--kinds", "invalid value '-' (expected " + std::string(kKinds) + ")");
+  return parse_of(kKindNames, s, "--kinds", kKinds);
 }
 
 R2rKind r2r_kind(bool dst, int type) {

@@ -171,26 +171,25 @@ class NdStep {
     // The groups of k_last = n/2 (an even last axis): one per thread over the group rows, in a launch of their own.
     const bool mid = last % 2 == 0;
     const dim3 mgrid = grid_for(grows_, 1, a_.batch);
+    // The postprocess (or inverse preprocess) with offsets of type I within one array.
+    const auto groups = [&]<class I>() {
+      if (forward_) {
+        DCT_LAUNCH((r2r::nd_post<T, D, I>), ggrid, block_for(xs), s, spec, dst, a_);
+        if (mid) DCT_LAUNCH((r2r::nd_post<T, D, I, true>), mgrid, block_for(grows_), s, spec, dst, a_);
+      } else {
+        DCT_LAUNCH((r2r::nd_pre<T, D, I>), ggrid, block_for(xs), s, src, spec, a_);
+        if (mid) DCT_LAUNCH((r2r::nd_pre<T, D, I, true>), mgrid, block_for(grows_), s, src, spec, a_);
+      }
+    };
     // 32-bit offsets within one array where they fit (3-D nd_post: f32 126 -> 85 registers, f64 168 -> 122; no stack).
     const bool narrow = vol_ < (i64{1} << 31) && half_ < (i64{1} << 31);
+    const auto run_groups = [&] { narrow ? groups.template operator()<int>() : groups.template operator()<i64>(); };
     if (forward_) {
       DCT_LAUNCH((r2r::nd_reorder<T, D, false>), rgrid, block_for(xs), s, src, real, a_);
       fft_->run(real, spec, s);
-      if (narrow) {
-        DCT_LAUNCH((r2r::nd_post<T, D, int>), ggrid, block_for(xs), s, spec, dst, a_);
-        if (mid) DCT_LAUNCH((r2r::nd_post<T, D, int, true>), mgrid, block_for(grows_), s, spec, dst, a_);
-      } else {
-        DCT_LAUNCH((r2r::nd_post<T, D, i64>), ggrid, block_for(xs), s, spec, dst, a_);
-        if (mid) DCT_LAUNCH((r2r::nd_post<T, D, i64, true>), mgrid, block_for(grows_), s, spec, dst, a_);
-      }
+      run_groups();
     } else {
-      if (narrow) {
-        DCT_LAUNCH((r2r::nd_pre<T, D, int>), ggrid, block_for(xs), s, src, spec, a_);
-        if (mid) DCT_LAUNCH((r2r::nd_pre<T, D, int, true>), mgrid, block_for(grows_), s, src, spec, a_);
-      } else {
-        DCT_LAUNCH((r2r::nd_pre<T, D, i64>), ggrid, block_for(xs), s, src, spec, a_);
-        if (mid) DCT_LAUNCH((r2r::nd_pre<T, D, i64, true>), mgrid, block_for(grows_), s, src, spec, a_);
-      }
+      run_groups();
       fft_->run(spec, real, s);
       DCT_LAUNCH((r2r::nd_reorder<T, D, true>), rgrid, block_for(xs), s, real, dst, a_);
     }
