@@ -6,12 +6,13 @@
    Compared with the O(N^2) long-double definitions: forward  Y(k) = f(k) 2 sum_n x(n) cos(pi k (2n+1) / 2N) (DCT-II,
    scipy dct type 2) inverse  x(n) = sum_k g(k) Y(k) cos(pi k (2n+1) / 2N) ... (DCT-III that inverts it, scipy idct type
    2) norm none (f = 1, g = (k ? 2 : 1) / 2N) and ortho (f = sqrt(1/2N) c_k, g = 2 f); rows (lines of N contiguous
-   values, an odd number of lines so that a CTA's last pair has one real line) and columns (matrices of N rows x
-   width, widths that leave a partial tile, batch 2); every radix and several of them in one length, odd N, N = 1, 2;
-   f32 and f64. Outputs poisoned (NaN) before the run; every output element is checked; the input must come back
-   unmodified, and an in-place run (in == out) must give the same result.
-   Error per case: max |out - ref| over max |ref|. Pass: f32 <= 2e-6 * log2(2N) + 1e-6 (FFT rounding grows with the
-   passes), f64 <= 1e-12. Self-contained (no libraries). */
+   values, an odd number of lines so that a CTA's last pair has one real line; half of the cases one element off 16-byte
+   alignment, so that both the kernel's 16-byte loads and stores and its scalar ones run) and columns (matrices of N
+   rows x width, widths that leave a partial tile, odd and a multiple of 16 bytes, batch 2); every radix and several
+   of them in one length, odd N, N = 1, 2; f32 and f64. Outputs poisoned (NaN) before the run; every output element is
+   checked; the input must come back unmodified, and an in-place run (in == out) must give the same result. Error per
+   case: max |out - ref| over max |ref|. Pass: f32 <= 2e-6 * log2(2N) + 1e-6 (FFT rounding grows with the passes), f64
+   <= 1e-12. Self-contained (no libraries). */
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -124,7 +125,7 @@ void launch_kc(const smooth::Args<T>& a, const smooth::Config& c, long long ctas
 // Returns the relative error (INFINITY: unwritten output, modified input, no plan).
 template <class T>
 double run(long long n, bool cols, bool inverse, bool ortho, long long lines_or_width, long long batch,
-           std::mt19937_64& rng, bool in_place, bool compiled, bool dst) {
+           std::mt19937_64& rng, bool in_place, bool compiled, bool dst, int shift = 0) {
   smooth::Args<T> a;
   std::vector<smooth::Pass> passes;
   if (!smooth::plan_passes(n, passes)) return INFINITY;
@@ -137,18 +138,22 @@ double run(long long n, bool cols, bool inverse, bool ortho, long long lines_or_
   const Tables<T> t(n, ortho);
   const long long total = cols ? batch * n * lines_or_width : lines_or_width * n;
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<T> x(static_cast<std::size_t>(total)), y(static_cast<std::size_t>(total));
-  for (T& v : x) v = static_cast<T>(static_cast<float>(u(rng)));
-  std::memset(y.data(), 0xFF, y.size() * sizeof(T));
-  const std::vector<T> x0 = x;
+  // The data `shift` elements into its buffers (shift 1: not 16-byte aligned, the kernel's scalar loads and stores).
+  std::vector<T> xb(static_cast<std::size_t>(total + shift)), yb(xb.size());
+  for (T& v : xb) v = static_cast<T>(static_cast<float>(u(rng)));
+  std::memset(yb.data(), 0xFF, yb.size() * sizeof(T));
+  const std::vector<T> x0b = xb;
+  T* const x = xb.data() + shift;
+  T* const y = yb.data() + shift;
+  const T* const x0 = x0b.data() + shift;
   a.fft_tw = t.fft_tw.data();
   a.tw = t.tw.data();
   a.fs = t.fs.data();
   a.ia = t.ia.data();
   a.pairs = c.pairs;
   a.dst = dst ? 1 : 0;
-  a.in = x.data();
-  a.out = in_place ? x.data() : y.data();
+  a.in = x;
+  a.out = in_place ? x : y;
   long long ctas;
   if (cols) {
     a.width = static_cast<int>(lines_or_width);
@@ -169,8 +174,8 @@ double run(long long n, bool cols, bool inverse, bool ortho, long long lines_or_
     else
       launch_kc<T, false, true>(a, c, ctas, compiled);
   }
-  const std::vector<T>& out = in_place ? x : y;
-  if (!in_place && std::memcmp(x0.data(), x.data(), x.size() * sizeof(T)) != 0) return INFINITY;
+  const T* const out = in_place ? x : y;
+  if (!in_place && std::memcmp(x0b.data(), xb.data(), xb.size() * sizeof(T)) != 0) return INFINITY;
   // Line l: rows: elements l*n + i; columns: (b, col) = (l / width, l % width), elements b*n*width + i*width + col.
   const long long nlines = cols ? batch * lines_or_width : lines_or_width;
   double err = 0, scale = 0;
@@ -394,19 +399,28 @@ int main() {
           const bool ortho = (n + inv + cols) % 2 == 0;
           const bool in_place = (n + prec) % 3 == 0;
           const bool dst = (n + cols + prec) % 3 == 1;  // the DST-II / DST-III lines
-          // rows: 2·P·2 + 1 lines (two CTAs and a last one with one line); columns: widths with a partial tile.
+          // rows: 2·P·2 + 1 lines (two CTAs and a last one with one line), in half of the cases one element off
+          // 16-byte alignment (the scalar loads and stores; aligned lines of N a multiple of 16 bytes take the vector
+          // ones); columns: widths with a partial tile, one odd (scalar) and one a multiple of 16 bytes (vector).
           const smooth::Config c = prec ? smooth::config<double>(n, cols) : smooth::config<float>(n, cols);
-          const long long extent = cols ? 2 * c.kc + 3 : 4 * c.pairs + 1, batch = cols ? 2 : 1;
-          const double err = prec ? run<double>(n, cols, inv, ortho, extent, batch, rng, in_place, compiled, dst)
-                                  : run<float>(n, cols, inv, ortho, extent, batch, rng, in_place, compiled, dst);
-          const double tol = prec ? 1e-12 : 2e-6 * std::log2(2.0 * n) + 1e-6;
-          const bool ok = err <= tol;
-          ++cases;
-          if (!ok) ++failed;
-          if (!ok || n >= 720 || compiled)
-            std::printf("%s N=%lld %s %s %s %s %s%s%s: rel err %.3g (tol %.1g)\n", ok ? "ok  " : "FAIL", n,
-                        prec ? "f64" : "f32", cols ? "cols" : "rows", dst ? "DST" : "DCT", inv ? "inverse" : "forward",
-                        ortho ? "ortho" : "none", in_place ? " in place" : "", compiled ? " compiled" : "", err, tol);
+          const long long vec = prec ? 2 : 4;
+          const int shift = cols ? 0 : static_cast<int>((n / 2 + prec + inv) % 2);
+          for (const long long extent :
+               cols ? std::vector<long long>{2 * c.kc + 3, 2 * c.kc + vec} : std::vector<long long>{4 * c.pairs + 1}) {
+            const long long batch = cols ? 2 : 1;
+            const double err =
+                prec ? run<double>(n, cols, inv, ortho, extent, batch, rng, in_place, compiled, dst, shift)
+                     : run<float>(n, cols, inv, ortho, extent, batch, rng, in_place, compiled, dst, shift);
+            const double tol = prec ? 1e-12 : 2e-6 * std::log2(2.0 * n) + 1e-6;
+            const bool ok = err <= tol;
+            ++cases;
+            if (!ok) ++failed;
+            if (!ok || n >= 720 || compiled)
+              std::printf("%s N=%lld %s %s %s %s %s%s%s extent %lld%s: rel err %.3g (tol %.1g)\n", ok ? "ok  " : "FAIL",
+                          n, prec ? "f64" : "f32", cols ? "cols" : "rows", dst ? "DST" : "DCT",
+                          inv ? "inverse" : "forward", ortho ? "ortho" : "none", in_place ? " in place" : "",
+                          compiled ? " compiled" : "", extent, shift ? " unaligned" : "", err, tol);
+          }
         }
   // DCT-IV rows (smooth_dct4_rows, cuda-dct4-fft's route for even N whose half is smooth and not a power of two).
   for (long long m : {1, 3, 5, 6, 7, 12, 13, 15, 50, 77, 143, 500})
