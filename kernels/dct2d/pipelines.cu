@@ -24,6 +24,8 @@
  */
 #include "kernels/dct2d/pipelines.cuh"
 
+#include <algorithm>
+
 #include "kernels/dct2d/prepost_math.cuh"  // kFlipAxis0/1
 
 namespace dct::cuda {
@@ -111,13 +113,15 @@ Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch) {
 
 template <class T>
 bool smooth_by_rule(i64 n1, i64 n2, i64 batch) {
-  if (batch != 1 || !SmoothLines<T>::supports(n1, true) || !SmoothLines<T>::supports(n2, false)) return false;
+  if (!SmoothLines<T>::supports(n1, true) || !SmoothLines<T>::supports(n2, false)) return false;
+  // Batches: sides of kSmoothBatchMinSide or more, not both powers of two (docs/decisions.md §10).
+  const auto pow2 = [](i64 n) { return (n & (n - 1)) == 0; };
+  if (batch != 1) return std::min(n1, n2) >= kSmoothBatchMinSide && !(pow2(n1) && pow2(n2));
   const i64 values = n1 * n2;
   // Any smooth sides: small matrices (docs/decisions.md §10).
   if (values <= (sizeof(T) == 8 ? kSmoothAnyMaxValuesF64 : kSmoothAnyMaxValuesF32)) return true;
   if (!SmoothLines<T>::compiled(n1, true) || !SmoothLines<T>::compiled(n2, false)) return false;
-  if constexpr (sizeof(T) == 8) return values <= (i64{1} << 25);
-  return (n1 <= 1536 && values <= (i64{1} << 22)) || (n1 <= n2 && values <= (i64{1} << 24));
+  return values <= (sizeof(T) == 8 ? kSmoothCompiledMaxValuesF64 : kSmoothCompiledMaxValuesF32);
 }
 
 template <class T>

@@ -51,11 +51,14 @@ enum class Fft2dRoute { kRows, kR2c, kSmooth, kTiles };
 // (kernels/dct2d/fft2d_backend.cu). cuda-fft2d-cufft always takes r2c, cuda-fft2d-smooth always smooth.
 template <class T>
 Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch);
-// Without --effort measure, one matrix takes the smooth route where it measured faster than the reorder + 2-D cuFFT
-// plan (docs/decisions.md §10): any smooth sides up to kSmoothAnyMaxValuesF32 / F64 values; sides that both have
-// compiled smooth kernels, f64 up to 2^25 values, f32 up to 2^22 values with at most 1536 rows or up to 2^24 with no
-// more rows than columns (1920×1080 and 4000×6000 f32 measured slower on the smooth route).
+// Without --effort measure, the smooth route is taken where it measured faster than the reorder + 2-D cuFFT plan
+// (docs/decisions.md §10): one matrix of any smooth sides up to kSmoothAnyMaxValuesF32 / F64 values, or of sides that
+// both have compiled smooth kernels up to kSmoothCompiledMaxValuesF32 / F64 values (4000×6000 f32 and 6144² measured
+// slower on the smooth route); a batch of matrices whose sides are kSmoothBatchMinSide or more and not both powers of
+// two (100×90 measured slower).
 constexpr i64 kSmoothAnyMaxValuesF32 = i64{1} << 19, kSmoothAnyMaxValuesF64 = i64{1} << 20;
+constexpr i64 kSmoothCompiledMaxValuesF32 = i64{1} << 24, kSmoothCompiledMaxValuesF64 = i64{1} << 25;
+constexpr i64 kSmoothBatchMinSide = 120;
 template <class T>
 bool smooth_by_rule(i64 n1, i64 n2, i64 batch);
 // fft2d_route, with the smooth route where it would be r2c and smooth_by_rule holds: cuda-fft2d's and cuda-r2r's 2-D
