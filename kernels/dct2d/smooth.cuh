@@ -548,104 +548,118 @@ struct VecLines {
     return kCols ? out + base + static_cast<long long>(c) * width + p
                  : out + base + static_cast<long long>(2 * p + part) * n + c;
   }
-  // The forward loads: both lines of a pair into complex slot inv_nat(c) of buffer 0 (the second line's part zero
-  // when the CTA has none), odd positions negated for DST-II lines (sgn_odd = −1).
-  template <class Div>
-  __device__ __forceinline__ void load_forward(C* buf0, int tid, int nth, Div div, T sgn_odd) const {
-    constexpr int kU = kCols ? 8 : 4;
-    const int total = units();
+  // kU units per thread in flight: fetch(u, item) for each, then put(u, item) (the global loads' latencies overlap).
+  template <int kU, class Item, class Fetch, class Put>
+  __device__ __forceinline__ static void staged(int total, int tid, int nth, Fetch fetch, Put put) {
     for (int u0 = tid; u0 < total; u0 += kU * nth) {
-      alignas(16) T a[kU][V], b[kU][V];  // 16-byte aligned: W::load writes them whole
+      Item it[kU];
 #pragma unroll
       for (int w = 0; w < kU; ++w) {
         const int u = u0 + w * nth;
         if (u >= total) break;
-        int p, c;
-        unit(u, div, p, c);
-        if (skip(p)) continue;
-        W::load(a[w], src(p, c, 0));
-        if constexpr (!kCols) {
-          if (2 * p + 1 < nreal)
-            W::load(b[w], src(p, c, 1));
-          else
-#pragma unroll
-            for (int i = 0; i < V; ++i) b[w][i] = T(0);
-        }
+        fetch(u, it[w]);
       }
 #pragma unroll
       for (int w = 0; w < kU; ++w) {
         const int u = u0 + w * nth;
         if (u >= total) break;
-        int p, c;
-        unit(u, div, p, c);
-        if (skip(p)) continue;
-        if constexpr (kCols) {
-          const T sg = (c & 1) ? sgn_odd : T(1);
-          const int slot = inv_nat(c, n);
-#pragma unroll
-          for (int j = 0; j < V / 2; ++j)
-            buf0[pad<C>((p / 2 + j) * n + slot)] = C{sg * a[w][2 * j], sg * a[w][2 * j + 1]};
-        } else {
-          const int h = c >> 1, l0 = p * n;  // c even: position c + i goes to h + i/2 (i even), n − 1 − h − i/2 (odd)
-#pragma unroll
-          for (int i = 0; i < V; ++i) {
-            const int slot = (i & 1) ? n - 1 - h - (i >> 1) : h + (i >> 1);
-            const T sg = (i & 1) ? sgn_odd : T(1);
-            buf0[pad<C>(l0 + slot)] = C{sg * a[w][i], sg * b[w][i]};
-          }
-        }
+        put(u, it[w]);
       }
     }
   }
-  // The inverse loads: the raw inputs of line l at yr[l·N + position] (DST-III lines: position N − 1 − c).
-  template <class Div>
-  __device__ __forceinline__ void load_inverse(T* yr, int tid, int nth, Div div, bool rev) const {
-    constexpr int kU = 8;
-    const int total = kCols ? units() : nreal * (n / V);
-    for (int u0 = tid; u0 < total; u0 += kU * nth) {
-      alignas(16) T a[kU][V];
-#pragma unroll
-      for (int w = 0; w < kU; ++w) {
-        const int u = u0 + w * nth;
-        if (u >= total) break;
-        if constexpr (kCols) {
-          int p, c;
-          unit(u, div, p, c);
-          if (skip(p)) continue;
-          W::load(a[w], src(p, c, 0));
-        } else {
-          W::load(a[w], in + base + static_cast<long long>(u) * V);
-        }
-      }
-#pragma unroll
-      for (int w = 0; w < kU; ++w) {
-        const int u = u0 + w * nth;
-        if (u >= total) break;
-        if constexpr (kCols) {
-          int l, c;
-          unit(u, div, l, c);
-          if (skip(l)) continue;
-          const int pos = rev ? n - 1 - c : c;
-#pragma unroll
-          for (int i = 0; i < V; ++i) yr[(l + i) * n + pos] = a[w][i];
-        } else {
-          const int e = u * V, l = div(e), c = e - l * n;
-#pragma unroll
-          for (int i = 0; i < V; ++i) yr[l * n + (rev ? n - 1 - c - i : c + i)] = a[w][i];
-        }
-      }
-    }
-  }
-  // The forward stores: output c of both lines of a pair, Y(k) at k = c (DST-II lines: k = N − 1 − c).
-  template <class Div>
-  __device__ __forceinline__ void store_forward(const C* z, int tid, int nth, Div div, Tabs<T, C> tabs,
-                                                bool rev) const {
+  // f(p, c) for each of this thread's units (columns: but those skip() leaves out), unrolled by two.
+  template <class Div, class F>
+  __device__ __forceinline__ void each_unit(int tid, int nth, Div div, F f) const {
     const int total = units();
 #pragma unroll 2
     for (int u = tid; u < total; u += nth) {
       int p, c;
       unit(u, div, p, c);
-      if (skip(p)) continue;
+      if (!skip(p)) f(p, c);
+    }
+  }
+  // A unit's values in registers, 16-byte aligned (W::load writes them whole): a, and along rows b, the pair's second
+  // line.
+  struct Item {
+    alignas(16) T a[V];
+    alignas(16) T b[V];
+  };
+  // The forward loads: both lines of a pair into complex slot inv_nat(c) of buffer 0 (the second line's part zero
+  // when the CTA has none), odd positions negated for DST-II lines (sgn_odd = −1).
+  template <class Div>
+  __device__ __forceinline__ void load_forward(C* buf0, int tid, int nth, Div div, T sgn_odd) const {
+    const auto fetch = [&](int u, Item& it) {
+      int p, c;
+      unit(u, div, p, c);
+      if (skip(p)) return;
+      W::load(it.a, src(p, c, 0));
+      if constexpr (!kCols) {
+        if (2 * p + 1 < nreal)
+          W::load(it.b, src(p, c, 1));
+        else
+#pragma unroll
+          for (int i = 0; i < V; ++i) it.b[i] = T(0);
+      }
+    };
+    const auto put = [&](int u, const Item& it) {
+      int p, c;
+      unit(u, div, p, c);
+      if (skip(p)) return;
+      if constexpr (kCols) {
+        const T sg = (c & 1) ? sgn_odd : T(1);
+        const int slot = inv_nat(c, n);
+#pragma unroll
+        for (int j = 0; j < V / 2; ++j)
+          buf0[pad<C>((p / 2 + j) * n + slot)] = C{sg * it.a[2 * j], sg * it.a[2 * j + 1]};
+      } else {
+        const int h = c >> 1, l0 = p * n;  // c even: position c + i goes to h + i/2 (i even), n − 1 − h − i/2 (odd)
+#pragma unroll
+        for (int i = 0; i < V; ++i) {
+          const int slot = (i & 1) ? n - 1 - h - (i >> 1) : h + (i >> 1);
+          const T sg = (i & 1) ? sgn_odd : T(1);
+          buf0[pad<C>(l0 + slot)] = C{sg * it.a[i], sg * it.b[i]};
+        }
+      }
+    };
+    staged<kCols ? 8 : 4, Item>(units(), tid, nth, fetch, put);
+  }
+  // The inverse loads: the raw inputs of line l at yr[l·N + position] (DST-III lines: position N − 1 − c).
+  template <class Div>
+  __device__ __forceinline__ void load_inverse(T* yr, int tid, int nth, Div div, bool rev) const {
+    struct One {
+      alignas(16) T a[V];
+    };
+    const auto fetch = [&](int u, One& it) {
+      if constexpr (kCols) {
+        int p, c;
+        unit(u, div, p, c);
+        if (skip(p)) return;
+        W::load(it.a, src(p, c, 0));
+      } else {
+        W::load(it.a, in + base + static_cast<long long>(u) * V);
+      }
+    };
+    const auto put = [&](int u, const One& it) {
+      if constexpr (kCols) {
+        int l, c;
+        unit(u, div, l, c);
+        if (skip(l)) return;
+        const int pos = rev ? n - 1 - c : c;
+#pragma unroll
+        for (int i = 0; i < V; ++i) yr[(l + i) * n + pos] = it.a[i];
+      } else {
+        const int e = u * V, l = div(e), c = e - l * n;
+#pragma unroll
+        for (int i = 0; i < V; ++i) yr[l * n + (rev ? n - 1 - c - i : c + i)] = it.a[i];
+      }
+    };
+    staged<8, One>(kCols ? units() : nreal * (n / V), tid, nth, fetch, put);
+  }
+  // The forward stores: output c of both lines of a pair, Y(k) at k = c (DST-II lines: k = N − 1 − c).
+  template <class Div>
+  __device__ __forceinline__ void store_forward(const C* z, int tid, int nth, Div div, Tabs<T, C> tabs,
+                                                bool rev) const {
+    each_unit(tid, nth, div, [&](int p, int c) {
       if constexpr (kCols) {
         alignas(16) T y[V];
         const int k = rev ? n - 1 - c : c;
@@ -659,18 +673,13 @@ struct VecLines {
         W::store(dst(p, c, 0), ya);
         if (2 * p + 1 < nreal) W::store(dst(p, c, 1), yb);
       }
-    }
+    });
   }
   // The inverse stores: x_a(c) = Re z(inv_nat(c)), x_b(c) = −Im z(inv_nat(c)) (z holds conj IFFT), odd positions
   // negated for DST-III lines (sgn_odd = −1).
   template <class Div>
   __device__ __forceinline__ void store_inverse(const C* z, int tid, int nth, Div div, T sgn_odd) const {
-    const int total = units();
-#pragma unroll 2
-    for (int u = tid; u < total; u += nth) {
-      int p, c;
-      unit(u, div, p, c);
-      if (skip(p)) continue;
+    each_unit(tid, nth, div, [&](int p, int c) {
       if constexpr (kCols) {
         alignas(16) T y[V];
         const T sg = (c & 1) ? sgn_odd : T(1);
@@ -695,7 +704,7 @@ struct VecLines {
         W::store(dst(p, c, 0), xa);
         if (2 * p + 1 < nreal) W::store(dst(p, c, 1), xb);
       }
-    }
+    });
   }
 };
 
