@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/commands.hpp"
+#include "app/common.hpp"
 #include "app/options.hpp"
 #include "app/version.hpp"
 #include "core/error.hpp"
@@ -25,9 +26,21 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
   app.add_option("-b,--backend", g.backend, "implementation (default auto; see `dctool backends`)");
   app.add_option("-p,--precision", g.precision, "f32|f64 (default f32; dct/dst/r2r: f64 for a float64 input)");
   app.add_option("--device", g.device, "CUDA device ordinal (default 0)")->check(CLI::Range(0, 1023));
+  // Checked on every command, also those that do not spread work (whether the devices exist: when a batch needs them).
   app.add_option("--devices", g.devices,
                  "batch commands and bench: spread the work over these CUDA devices, all or a list 0,2,...; with "
-                 "--distributed, one array over them (default: --device alone)");
+                 "--distributed, one array over them (default: --device alone)")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            if (v == "all") return {};
+            try {
+              device_ordinals(v);
+            } catch (const Error& e) {
+              return e.what();
+            }
+            return {};
+          },
+          "all|LIST"));
   app.add_option("--threads", g.threads, "CPU threads for FFTW/OpenMP, at most 1024 (default all cores)")
       ->check(CLI::Range(0, 1024));
   app.add_option("--max-pixels", g.max_pixels,

@@ -71,6 +71,21 @@ std::vector<std::string> split_items(const std::string& s, const std::string& op
   return items;
 }
 
+std::vector<int> device_ordinals(const std::string& list) {
+  std::vector<int> out;
+  for (const std::string& w : split_items(list, "--devices")) {
+    char* end = nullptr;
+    const long v = std::strtol(w.c_str(), &end, 10);
+    if (w.empty() || *end != '\0' || v < 0 || v > 1023)
+      throw Error(ErrorCode::kUsage, "--devices", "'" + w + "' is not a device ordinal (all, or a list such as 0,2)");
+    for (int d : out)
+      if (d == v) throw Error(ErrorCode::kUsage, "--devices", "device " + w + " is given twice");
+    out.push_back(static_cast<int>(v));
+  }
+  if (out.empty()) throw Error(ErrorCode::kUsage, "--devices", "names no device (all, or a list such as 0,2)");
+  return out;
+}
+
 std::vector<int> devices_of(const GlobalOptions& g) {
   const int present = visible_devices();
   // Several ranks of an MPI job on one host: each takes one GPU, by its rank on the host (docs/decisions.md §8).
@@ -81,19 +96,11 @@ std::vector<int> devices_of(const GlobalOptions& g) {
     for (int d = 0; d < present; ++d) out.push_back(d);
     return out;
   }
-  for (const std::string& w : split_items(g.devices, "--devices")) {
-    char* end = nullptr;
-    const long v = std::strtol(w.c_str(), &end, 10);
-    if (w.empty() || *end != '\0' || v < 0 || v > 1023)
-      throw Error(ErrorCode::kUsage, "--devices", "'" + w + "' is not a device ordinal (all, or a list such as 0,2)");
+  out = device_ordinals(g.devices);
+  for (int v : out)
     if (v >= present)
       throw Error(ErrorCode::kUnsupported, "--devices",
-                  "no CUDA device " + w + " (" + std::to_string(present) + " device(s) present)");
-    for (int d : out)
-      if (d == v) throw Error(ErrorCode::kUsage, "--devices", "device " + w + " is given twice");
-    out.push_back(static_cast<int>(v));
-  }
-  if (out.empty()) throw Error(ErrorCode::kUsage, "--devices", "names no device (all, or a list such as 0,2)");
+                  "no CUDA device " + std::to_string(v) + " (" + std::to_string(present) + " device(s) present)");
   return out;
 }
 

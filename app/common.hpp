@@ -24,8 +24,10 @@ void print_timing(const GlobalOptions& g, const core::StageTable& t);
 std::vector<std::string> split_list(const std::string& s);  // "a,b, c" -> {a, b, c}
 // The same, where an empty item ("0,,1", "1,") is a usage error of `option`.
 std::vector<std::string> split_items(const std::string& s, const std::string& option);
+// The ordinals of a --devices list (not `all`): 0..1023, no empty item, none twice, else a usage error (exit 2).
+std::vector<int> device_ordinals(const std::string& list);
 // The CUDA devices a batch spreads its workers over: --devices (all: every device present, none without one; a list:
-// each must exist, else exit 4), or --device alone.
+// device_ordinals, each must exist, else exit 4), or --device alone.
 std::vector<int> devices_of(const GlobalOptions& g);
 // A batch worker's device: workers take the devices in turn (worker k: devices[k mod count]).
 void bind_worker(const std::vector<int>& devices, int worker);

@@ -127,7 +127,7 @@ TEST_CASE("one array over GPUs (--distributed --devices) needs GPUs: exit 4 with
   TempDir dir;
   generate(dir, {"c 9x6x4 float64 1"});
   const std::string in = dir.file("c.npy"), out = dir.file("o.npy");
-  const RunResult r = run_dctool("--devices 0,0 dct " + q(in) + " -o " + q(out) + " --type 2 --distributed");
+  const RunResult r = run_dctool("--devices 0,1 dct " + q(in) + " -o " + q(out) + " --type 2 --distributed");
   check_one_line_error(r, 4, {"--devices", "CUDA"});
   CHECK_FALSE(exists(out));
   CHECK(run_dctool("--devices all bench --distributed --sizes 8x6 --reps 1").code != 0);

@@ -165,7 +165,8 @@ TEST_CASE("r2r: usage errors (bad type, kinds, axes, norm, forward norm on dct2)
         "dct " + in + out + " --type 2 --axes 2", "dct " + in + out + " --type 2 --axes 0,-2",
         "dct " + in + out + " --type 2 --norm unitary", "dct2 " + in + out + " --norm forward",
         "dct " + in + out + " --axes 0,,1", "dct " + in + out + " --axes 1,", "r2r " + in + out + " --kinds dct2,",
-        "r2r " + in + out + " --kinds -,dct2", "--device -1 dct " + in + out, "-q -v dct " + in + out}) {
+        "r2r " + in + out + " --kinds -,dct2", "--device -1 dct " + in + out, "-q -v dct " + in + out,
+        "--devices 0,x dct " + in + out, "--devices 0,0 dct " + in + out, "--devices 1024 dct " + in + out}) {
     const RunResult r = run_dctool(args);
     INFO(args << ": " << r.err);
     CHECK(r.code == 2);
@@ -177,6 +178,9 @@ TEST_CASE("r2r: usage errors (bad type, kinds, axes, norm, forward norm on dct2)
   const RunResult kinds = run_dctool("r2r " + in + out + " --kinds dct5");
   CHECK(contains(kinds.err, "dst4"));
   CHECK_FALSE(contains(kinds.err, "-|"));
+  // --devices is checked on a command that does not spread work too (one line naming the option and the item).
+  const RunResult devices = run_dctool("--devices 0,x dct " + in + out);
+  check_one_line_error(devices, 2, {"--devices", "'x'"});
 }
 
 TEST_CASE("r2r: a 3-D array is refused by text output (exit 2, no output), 1-D and 2-D are written", "[app][r2r]") {
