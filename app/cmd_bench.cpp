@@ -111,11 +111,9 @@ core::BenchRequest request_of(const GlobalOptions& g, const BenchOptions& o) {
     } else if (s == "dct2" || s == "idct2" || s == "dct4" || s == "idct4" || s == "lot" || s == "ilot") {
       req.ops.push_back(core::parse_op(s));
     } else {
-      throw Error(
-          ErrorCode::kUsage, "--ops",
-          "invalid value '" + s +
-              "' (expected dct2|idct2|dct4|idct4|lot|ilot, a real-to-real kind dct1|dct3|dst1|dst2|dst3|dst4 on "
-              "every axis, or r2r:KIND+KIND on the last axes)");
+      throw Error(ErrorCode::kUsage, "--ops",
+                  "invalid value '" + s + "' (expected dct2|idct2|dct4|idct4|lot|ilot, " +
+                      std::string(core::kR2rBenchOpForms) + ")");
     }
   }
   // Every size is an extent of the real-to-real ops; those of rank 1 and 2 are also sizes of the older ops.

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "app/options.hpp"
 #include "app/registry.hpp"
 #include "app/report.hpp"
+#include "core/bench.hpp"
 #include "core/error.hpp"
 #include "core/formats.hpp"
 #include "core/timing.hpp"
@@ -37,6 +39,22 @@ int run_plan(const GlobalOptions& g, const PlanOptions& o) {
   for (const auto& ps : split_list(precisions))
     for (const auto& ss : split_list(o.sizes))
       for (const auto& os : split_list(o.ops)) {
+        // The real-to-real ops as bench names them (dct1, dst2, r2r:KIND+KIND ...), on sizes of rank 1 to 3.
+        if (const std::optional<core::R2rBenchOp> r = core::parse_r2r_bench_op(os)) {
+          core::BenchRequest req;
+          req.norm = core::parse_norm(o.norm);
+          req.batch = o.batch;
+          req.effort = core::Effort::kMeasure;
+          requests.push_back(core::bench_r2r_desc(*r, core::parse_shape_n(ss), req, core::parse_precision(ps)));
+          continue;
+        }
+        if (os != "dct2" && os != "idct2" && os != "dct4" && os != "idct4")
+          throw Error(ErrorCode::kUsage, "--ops",
+                      "invalid value '" + os + "' (expected dct2|idct2|dct4|idct4, " +
+                          std::string(core::kR2rBenchOpForms) + ")");
+        if (core::parse_shape_n(ss).rank > 2)
+          throw Error(ErrorCode::kUsage, "--sizes",
+                      ss + ": 3-D sizes are for the real-to-real ops (dct1, dst2, r2r:...) only");
         core::TransformDesc d;
         d.op = core::parse_op(os);
         d.norm = core::parse_norm(o.norm);
@@ -66,8 +84,10 @@ int run_plan(const GlobalOptions& g, const PlanOptions& o) {
 void add_plan(CLI::App& app, const GlobalOptions& g, Action& action) {
   auto o = std::make_shared<PlanOptions>();
   CLI::App* c = app.add_subcommand("plan", "measure FFTW plans for these shapes once; later commands reuse them");
-  c->add_option("--sizes", o->sizes, "comma list of HxW")->required();
-  c->add_option("--ops", o->ops, "comma list: dct2,idct2,dct4,idct4 (default dct2,idct2)");
+  c->add_option("--sizes", o->sizes, "comma list of HxW (real-to-real ops: N, HxW or DxHxW)")->required();
+  c->add_option("--ops", o->ops,
+                "comma list: dct2,idct2,dct4,idct4, or bench's real-to-real ops on sizes of rank 1-3 (dct1, dst2, "
+                "r2r:dct2+dst3, ...) (default dct2,idct2)");
   c->add_option("--precision", o->precisions, "comma list: f32,f64 (default the global -p, else f32)");
   c->add_option("--norm", o->norm, "none|ortho");
   c->add_option("--axis", o->axis, "both|rows|cols");

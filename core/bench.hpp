@@ -23,6 +23,9 @@ struct R2rBenchOp {
 // "dct1", "dct3", "dst1".."dst4" or "r2r:KIND+KIND..." (dct2 and dct4 name the older 2-D ops); nullopt for
 // other names; throws kUsage for a malformed r2r: list.
 std::optional<R2rBenchOp> parse_r2r_bench_op(std::string_view s);
+// The forms parse_r2r_bench_op accepts, for the messages of bench and plan.
+constexpr std::string_view kR2rBenchOpForms =
+    "a real-to-real kind dct1|dct3|dst1|dst2|dst3|dst4 on every axis, or r2r:KIND+KIND on the last axes";
 
 struct BenchRequest {
   std::vector<Op> ops;

@@ -64,6 +64,33 @@ TEST_CASE("plan: measured FFTW plans go to the wisdom cache, a broken cache is i
   check_one_line_error(run_dctool("plan --ops dct2"), 2);
 }
 
+TEST_CASE("plan: the real-to-real ops of bench on sizes of rank 1 to 3 go to the wisdom cache", "[plan][r2r]") {
+  TempDir dir;
+  const std::string env = "XDG_CACHE_HOME=" + q(dir.file("cache")) + " ";
+  RunResult r = run_cmd(env + q(DCTOOL_BINARY) + " -p f64 plan --sizes 8x6,4x5x6 --ops dct1,dst2,r2r:dct2+dst3");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(exists(dir.file("cache/dctool/fftw-wisdom-f64")));
+  CHECK(split_lines(r.err).size() == 6);  // one note per planned case
+  CHECK(contains(r.err, "4x5x6"));
+  // A one-shot transform of a planned shape reads the cache.
+  const std::string in = dir.file("x.npy"), out = dir.file("y.npy");
+  write_npy_f64(in, 8, 6, std::vector<double>(48, 1.0));
+  r = run_cmd(env + q(DCTOOL_BINARY) + " dct --type 1 " + q(in) + " -o " + q(out));
+  CHECK(r.code == 0);
+  // More kinds than the size has axes, and a 3-D size for the 2-D ops: usage errors, nothing planned.
+  for (const char* args : {"plan --sizes 10 --ops r2r:dct2+dst3", "plan --sizes 4x5x6 --ops dct2"}) {
+    const RunResult bad = run_cmd(env + q(DCTOOL_BINARY) + " " + args);
+    INFO(args << ": " << bad.err);
+    CHECK(bad.code == 2);
+    CHECK_FALSE(contains(bad.err, "planned"));
+  }
+  // An unknown op: the message names the forms plan takes (not bench's lot).
+  const RunResult op = run_dctool("plan --sizes 8x8 --ops bogus");
+  check_one_line_error(op, 2, {"bogus", "r2r:KIND+KIND"});
+  CHECK_FALSE(contains(op.err, "lot"));
+}
+
 TEST_CASE("compress --report: naming an input or an output is exit 2, an unwritable report fails before any image",
           "[compress]") {
   TempDir dir;
