@@ -501,6 +501,27 @@ __device__ __forceinline__ void post_pair(const C* z, int l0, int k, int n, Tabs
   yb = f * cmul(t, C{h * (zk.y + zm.y), h * (zm.x - zk.x)}).x;
 }
 
+// kU units per thread in flight: fetch(u, item) for each, then put(u, item) (the global loads' latencies overlap): the
+// 16-byte loads of VecLines and smooth_dct4_rows.
+template <int kU, class Item, class Fetch, class Put>
+__device__ __forceinline__ void staged(int total, int tid, int nth, Fetch fetch, Put put) {
+  for (int u0 = tid; u0 < total; u0 += kU * nth) {
+    Item it[kU];
+#pragma unroll
+    for (int w = 0; w < kU; ++w) {
+      const int u = u0 + w * nth;
+      if (u >= total) break;
+      fetch(u, it[w]);
+    }
+#pragma unroll
+    for (int w = 0; w < kU; ++w) {
+      const int u = u0 + w * nth;
+      if (u >= total) break;
+      put(u, it[w]);
+    }
+  }
+}
+
 // smooth_body's global loads and stores by 16-byte vectors, where the CTA's lines allow them (vec_ok): the rows layout
 // takes V consecutive values of both lines of a pair (a unit: the pair p and columns c .. c + V − 1, c = V·j), the
 // columns layout V adjacent columns of one row (a unit: row c and columns l .. l + V − 1, l = V·j). The index work of
@@ -547,25 +568,6 @@ struct VecLines {
   __device__ __forceinline__ T* dst(int p, int c, int part) const {
     return kCols ? out + base + static_cast<long long>(c) * width + p
                  : out + base + static_cast<long long>(2 * p + part) * n + c;
-  }
-  // kU units per thread in flight: fetch(u, item) for each, then put(u, item) (the global loads' latencies overlap).
-  template <int kU, class Item, class Fetch, class Put>
-  __device__ __forceinline__ static void staged(int total, int tid, int nth, Fetch fetch, Put put) {
-    for (int u0 = tid; u0 < total; u0 += kU * nth) {
-      Item it[kU];
-#pragma unroll
-      for (int w = 0; w < kU; ++w) {
-        const int u = u0 + w * nth;
-        if (u >= total) break;
-        fetch(u, it[w]);
-      }
-#pragma unroll
-      for (int w = 0; w < kU; ++w) {
-        const int u = u0 + w * nth;
-        if (u >= total) break;
-        put(u, it[w]);
-      }
-    }
   }
   // f(p, c) for each of this thread's units (columns: but those skip() leaves out), unrolled by two.
   template <class Div, class F>
@@ -839,11 +841,34 @@ __global__ void __launch_bounds__(1024) smooth_dct4_rows(const Args<T> args) {
     part = c & 1;
     return l * m + (part ? (n - 1 - c) >> 1 : c >> 1);
   };
-  load_staged<sizeof(T) == 4 ? 16 : 8>(in, count, tid, nth, [&](int e, T v) {
-    int part;
-    const int q = slot(e, part);
-    reinterpret_cast<T*>(buf0 + pad<C>(q))[part] = v;
-  });
+  // 16-byte loads and stores where 2M is a multiple of V and the pointers are aligned (as smooth_body's VecLines): a
+  // unit is V values c .. c + V − 1 of one line, c even, whose slots are l·M + c/2 + i/2 (i even, real parts) and
+  // l·M + M − 1 − c/2 − (i − 1)/2 (i odd, imaginary parts).
+  using W = Vec16<T>;
+  constexpr int V = W::V;
+  const bool vec =
+      n % V == 0 && ((reinterpret_cast<unsigned long long>(in) | reinterpret_cast<unsigned long long>(out)) & 15) == 0;
+  const auto vslot = [&](int e, int i) {
+    const int l = static_cast<int>(args.dn2.div(static_cast<unsigned>(e))), h = (e - l * n) >> 1;
+    return l * m + ((i & 1) ? m - 1 - h - (i >> 1) : h + (i >> 1));
+  };
+  struct One {
+    alignas(16) T a[V];
+  };
+  if (vec) {
+    staged<sizeof(T) == 4 ? 4 : 8, One>(
+        count / V, tid, nth, [&](int u, One& it) { W::load(it.a, in + static_cast<long long>(u) * V); },
+        [&](int u, const One& it) {
+#pragma unroll
+          for (int i = 0; i < V; ++i) reinterpret_cast<T*>(buf0 + pad<C>(vslot(u * V, i)))[i & 1] = it.a[i];
+        });
+  } else {
+    load_staged<sizeof(T) == 4 ? 16 : 8>(in, count, tid, nth, [&](int e, T v) {
+      int part;
+      const int q = slot(e, part);
+      reinterpret_cast<T*>(buf0 + pad<C>(q))[part] = v;
+    });
+  }
   __syncthreads();
   for (int q = tid; q < nl * m; q += nth) {
     const int k = q - static_cast<int>(args.dn.div(static_cast<unsigned>(q))) * m;
@@ -851,6 +876,21 @@ __global__ void __launch_bounds__(1024) smooth_dct4_rows(const Args<T> args) {
   }
   __syncthreads();
   const C* const z = fft<C>(args.passes, args.npass, args.fft_tw, m, buf0, buf1, nl);
+  if (vec) {
+#pragma unroll 2
+    for (int u = tid; u < count / V; u += nth) {
+      const int e = u * V, l0 = static_cast<int>(args.dn2.div(static_cast<unsigned>(e))) * m;
+      alignas(16) T y[V];
+#pragma unroll
+      for (int i = 0; i < V; ++i) {
+        const int q = vslot(e, i);
+        const C w = cmul(z[pad<C>(q)], __ldg(args.post + (q - l0)));
+        y[i] = (i & 1) ? -w.y : w.x;
+      }
+      W::store(out + e, y);
+    }
+    return;
+  }
 #pragma unroll 4
   for (int e = tid; e < count; e += nth) {
     int part;
