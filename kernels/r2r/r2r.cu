@@ -111,8 +111,18 @@ class LineStep {
       DCT_LAUNCH((r2r::line_store<T, true>), grid_for(g_.n, g_.outer), block_for(g_.n), s, w2, dst, tables_.lines(),
                  g_);
     } else {
-      DCT_LAUNCH((r2r::line_load<T, false>), grid_for(g_.inner, g_.load_len, g_.outer), block_for(g_.inner), s, src, w1,
-                 tables_.lines(), g_);
+      if (g_.interleaved) {
+        DCT_LAUNCH((r2r::line_load<T, false>), grid_for(g_.inner, g_.load_len, g_.outer), block_for(g_.inner), s, src,
+                   w1, tables_.lines(), g_);
+      } else {
+        const auto tiles = [](i64 len, i64 most) {
+          return static_cast<unsigned>(std::clamp<i64>((len + r2r::kGatherTile - 1) / r2r::kGatherTile, 1, most));
+        };
+        DCT_LAUNCH((r2r::line_load_tiled<T>),
+                   dim3(tiles(g_.inner, 1 << 20), tiles(g_.load_len, 65535),
+                        static_cast<unsigned>(std::clamp<i64>(g_.outer, 1, 65535))),
+                   dim3(r2r::kGatherThreads), s, src, w1, tables_.lines(), g_);
+      }
       fft_->run(w1, w2, s);
       DCT_LAUNCH((r2r::line_store<T, false>), grid_for(g_.inner, g_.n, g_.outer), block_for(g_.inner), s, w2, dst,
                  tables_.lines(), g_);

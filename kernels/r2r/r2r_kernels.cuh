@@ -163,56 +163,98 @@ __device__ __forceinline__ void line_loop(i64 outer, i64 len, i64 inner, F&& f) 
   }
 }
 
+// Whether a kind's FFT input is complex (else real).
+__host__ __device__ __forceinline__ bool complex_load(int kind) {
+  return kind == kDct3 || kind == kDst3 || kind == kDct4 || kind == kDst4;
+}
+
+// Element e of one line's FFT input (real kinds in .x): x points at the line's first value, its values `inner` apart.
+template <class T>
+__device__ __forceinline__ cx<T> load_value(const T* x, i64 e, const LineTables<T>& t, const LineGeom& g) {
+  const i64 n = g.n;
+  auto X = [&](i64 m) { return t.pre[m] * x[m * g.inner]; };
+  switch (g.kind) {
+    case kDct2:
+    case kDst2: {
+      const i64 m = reorder_src(e, n);
+      T v = X(m);
+      if (g.kind == kDst2) v *= alt<T>(m);
+      return {v, T(0)};
+    }
+    case kDct1:
+      return {X(e < n ? e : 2 * (n - 1) - e), T(0)};
+    case kDst1: {
+      T v = T(0);
+      if (e >= 1 && e <= n) v = X(e - 1);
+      if (e >= n + 2) v = -X(2 * (n + 1) - e - 1);
+      return {v, T(0)};
+    }
+    case kDct3:
+    case kDst3: {  // e = 0 .. n/2: V_e = (y_e - i y_{n-e}) conj(w_e)
+      const bool s = g.kind == kDst3;
+      const T a = X(s ? n - 1 - e : e);
+      const T b = e == 0 ? T(0) : X(s ? e - 1 : n - e);
+      return cmul(cx<T>{a, -b}, cconj(t.w[e]));
+    }
+    case kDct4:
+    case kDst4: {
+      const bool s = g.kind == kDst4;
+      auto Xr = [&](i64 m) { return X(s ? n - 1 - m : m); };
+      if ((n & 1) == 0) return cmul(cx<T>{Xr(2 * e), Xr(n - 1 - 2 * e)}, t.ta[e]);
+      return e < n ? cx<T>{Xr(e) * t.w[e].x, Xr(e) * t.w[e].y} : cx<T>{T(0), T(0)};
+    }
+    default:
+      return {T(0), T(0)};
+  }
+}
+
 // The FFT's input of every line: element e of line (o, i).
 template <class T, bool kContig>
 __global__ void line_load(const T* __restrict__ src, void* __restrict__ buf, LineTables<T> t, LineGeom g) {
+  const bool cplx = complex_load(g.kind);
   line_loop<kContig>(g.outer, g.load_len, g.inner, [&](i64 o, i64 e, i64 i) {
-    const T* x = src + o * g.n * g.inner + i;
-    const i64 n = g.n, at = g.interleaved ? (o * g.load_len + e) * g.inner + i : (o * g.inner + i) * g.load_len + e;
-    auto X = [&](i64 m) { return t.pre[m] * x[m * g.inner]; };
-    switch (g.kind) {
-      case kDct2:
-      case kDst2: {
-        const i64 m = reorder_src(e, n);
-        T v = X(m);
-        if (g.kind == kDst2) v *= alt<T>(m);
-        static_cast<T*>(buf)[at] = v;
-        break;
-      }
-      case kDct1:
-        static_cast<T*>(buf)[at] = X(e < n ? e : 2 * (n - 1) - e);
-        break;
-      case kDst1: {
-        T v = T(0);
-        if (e >= 1 && e <= n) v = X(e - 1);
-        if (e >= n + 2) v = -X(2 * (n + 1) - e - 1);
-        static_cast<T*>(buf)[at] = v;
-        break;
-      }
-      case kDct3:
-      case kDst3: {  // e = 0 .. n/2: V_e = (y_e - i y_{n-e}) conj(w_e)
-        const bool s = g.kind == kDst3;
-        const T a = X(s ? n - 1 - e : e);
-        const T b = e == 0 ? T(0) : X(s ? e - 1 : n - e);
-        static_cast<cx<T>*>(buf)[at] = cmul(cx<T>{a, -b}, cconj(t.w[e]));
-        break;
-      }
-      case kDct4:
-      case kDst4: {
-        const bool s = g.kind == kDst4;
-        auto Xr = [&](i64 m) { return X(s ? n - 1 - m : m); };
-        cx<T> v;
-        if ((n & 1) == 0)
-          v = cmul(cx<T>{Xr(2 * e), Xr(n - 1 - 2 * e)}, t.ta[e]);
-        else
-          v = e < n ? cx<T>{Xr(e) * t.w[e].x, Xr(e) * t.w[e].y} : cx<T>{T(0), T(0)};
-        static_cast<cx<T>*>(buf)[at] = v;
-        break;
-      }
-      default:
-        break;
-    }
+    const i64 at = g.interleaved ? (o * g.load_len + e) * g.inner + i : (o * g.inner + i) * g.load_len + e;
+    const cx<T> v = load_value(src + o * g.n * g.inner + i, e, t, g);
+    if (cplx)
+      static_cast<cx<T>*>(buf)[at] = v;
+    else
+      static_cast<T*>(buf)[at] = v.x;
   });
+}
+
+// The same for strided lines into buffers of one line after another (not interleaved): a CTA takes tiles of 32 inner
+// indices × 32 elements through shared memory, reading 32 consecutive inner indices of one array row and writing 32
+// consecutive elements of one line (line_load's loop writes one element per line: a transpose; docs/decisions.md §12).
+// Grid: x over tiles of inner, y over tiles of elements, z over outer, each grid-strided; any block size
+// (kGatherThreads on the device).
+constexpr int kGatherTile = 32, kGatherThreads = 256;
+template <class T>
+__global__ void __launch_bounds__(kGatherThreads)
+    line_load_tiled(const T* __restrict__ src, void* __restrict__ buf, LineTables<T> t, LineGeom g) {
+  constexpr int kT = kGatherTile;
+  __shared__ cx<T> tile[kT][kT + 1];  // [element][inner]
+  const bool cplx = complex_load(g.kind);
+  const int tid = static_cast<int>(threadIdx.x), nth = static_cast<int>(blockDim.x);
+  for (i64 o = blockIdx.z; o < g.outer; o += gridDim.z)
+    for (i64 e0 = blockIdx.y * i64(kT); e0 < g.load_len; e0 += i64(gridDim.y) * kT)
+      for (i64 i0 = blockIdx.x * i64(kT); i0 < g.inner; i0 += i64(gridDim.x) * kT) {
+        for (int q = tid; q < kT * kT; q += nth) {
+          const int r = q / kT, c = q % kT;  // element e0 + r, inner index i0 + c
+          if (e0 + r < g.load_len && i0 + c < g.inner)
+            tile[r][c] = load_value(src + o * g.n * g.inner + i0 + c, e0 + r, t, g);
+        }
+        __syncthreads();
+        for (int q = tid; q < kT * kT; q += nth) {
+          const int r = q / kT, c = q % kT;  // line i0 + r, element e0 + c
+          if (i0 + r >= g.inner || e0 + c >= g.load_len) continue;
+          const i64 at = (o * g.inner + i0 + r) * g.load_len + e0 + c;
+          if (cplx)
+            static_cast<cx<T>*>(buf)[at] = tile[c][r];
+          else
+            static_cast<T*>(buf)[at] = tile[c][r].x;
+        }
+        __syncthreads();
+      }
 }
 
 // Every output y_k of line (o, i) from the FFT's output.

@@ -4,8 +4,9 @@
    reading of the half spectrum, forward C2C; unnormalized). Compared with scipy's unnormalized definitions of the
    eight kinds, applied axis by axis, with random per-index factors standing in for the norms (pre by input index,
    post by output index):
-     - line steps: every kind, n = 1 .. 17 and 32 (DCT-I from 2), lines contiguous (inner = 1) and strided (inner 3: the
-   kernels' other loop), 2 outer blocks;
+     - line steps: every kind, n = 1 .. 17 and 32 (DCT-I from 2): 2 outer blocks of contiguous lines (inner = 1) and
+       of strided ones (inner 3: the tiled gather); the interleaved buffers (1 × 16 and 3 × 21 inner); past the
+       outer limit, 65 outer blocks of 16 inner (n = 5) and of 40 (n = 17: several gather tiles, one partial);
      - the N-D three-stage step, D = 2 and 3: both families (dct2/dst2 forward, dct3/dst3 inverse), every dst/dct
        mix per axis, even, odd and 2-point extents, batch 2.
    Error per case: max |out - ref| over max |ref|; pass f32 <= 2e-5, f64 <= 1e-12. Self-contained (no libraries). */
@@ -177,8 +178,10 @@ void line_case(int kind, i64 outer, i64 n, i64 inner) {
   one_thread();
   if (inner == 1)
     line_load<T, true>(xin.data(), b1.data(), t, g);
-  else
+  else if (g.interleaved)
     line_load<T, false>(xin.data(), b1.data(), t, g);
+  else  // the tiled gather: one thread (its tile is not shared here), every tile by the grid-strided loops
+    emu_run_cta(1, [&](unsigned) { line_load_tiled<T>(xin.data(), b1.data(), t, g); });
   const bool real_in = g.fft == LineFft::kR2C, real_out = g.fft == LineFft::kC2R;
   if (g.interleaved) {
     if (real_in)
@@ -337,6 +340,7 @@ void all() {
       line_case<T>(kind, 1, n, 16);
       line_case<T>(kind, 3, n, 21);
       if (n == 5) line_case<T>(kind, kInterleaveMaxOuter + 1, n, 16);
+      if (n == 17) line_case<T>(kind, kInterleaveMaxOuter + 1, n, 40);  // gather tiles: two along inner, partial
     }
   for (bool fwd : {true, false}) {
     for (unsigned m = 0; m < 4; ++m) {

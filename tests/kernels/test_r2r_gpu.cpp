@@ -83,8 +83,11 @@ TEST_CASE("cuda-r2r: the N-D three-stage route on 2-D and 3-D arrays equals cpu-
 }
 
 TEST_CASE("cuda-r2r: every kind along every axis, random mixes, 1-D vectors", "[gpu][r2r]") {
-  const std::vector<Shape> shapes = {{1, {4097}, 2},       {1, {1000}, 1},     {2, {31, 256}, 2},   {2, {1024, 9}, 1},
-                                     {3, {16, 24, 35}, 1}, {3, {7, 64, 2}, 2}, {3, {1, 100, 13}, 1}};
+  // Strided lines both ways: interleaved buffers ({31, 256}, {16, 24, 35}) and the tiled gather (fewer than 16 inner,
+  // a line FFT of more than 1024 points: {2003, 40}, more than 64 outer blocks: {70, 33, 20}).
+  const std::vector<Shape> shapes = {{1, {4097}, 2},       {1, {1000}, 1},       {2, {31, 256}, 2},
+                                     {2, {1024, 9}, 1},    {3, {16, 24, 35}, 1}, {3, {7, 64, 2}, 2},
+                                     {3, {1, 100, 13}, 1}, {2, {2003, 40}, 1},   {3, {70, 33, 20}, 1}};
   std::mt19937_64 rng(28);
   std::uint64_t seed = 2900;
   for (const Shape& sh : shapes)
