@@ -89,7 +89,7 @@ void add_plan(CLI::App& app, const GlobalOptions& g, Action& action) {
                 "comma list: dct2,idct2,dct4,idct4, or bench's real-to-real ops on sizes of rank 1-3 (dct1, dst2, "
                 "r2r:dct2+dst3, ...) (default dct2,idct2)");
   c->add_option("--precision", o->precisions, "comma list: f32,f64 (default the global -p, else f32)");
-  c->add_option("--norm", o->norm, "none|ortho");
+  c->add_option("--norm", o->norm, "none|ortho (real-to-real ops: also backward|forward)");
   c->add_option("--axis", o->axis, "both|rows|cols");
   c->add_option("--batch", o->batch, "matrices (channels) per transform")->check(CLI::PositiveNumber);
   c->callback([o, &g, &action] { action = [o, &g] { return run_plan(g, *o); }; });
