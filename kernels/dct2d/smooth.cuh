@@ -224,14 +224,24 @@ __device__ __forceinline__ int pad(int i) {
   return i + (i >> (sizeof(C) == 8 ? 4 : 3));
 }
 
-// One butterfly of a Stockham pass: the R points src[s0 + r·nr], twiddled by W_{Ns·R}^{k·r}, which is
-// fft_tw[Ns − 1 + (r − 1)·Ns + k] (none in the first pass, ns = 1), through DFT_R, to dst[d0 + r·ns] (padded indices).
-template <int R, class C>
-__device__ __forceinline__ void butterfly(const C* src, C* dst, const C* __restrict__ fft_tw, int s0, int nr, int d0,
-                                          int ns, int k) {
+// What a pass reads: src(line, base, i), unpadded point i of the CTA's lines, which is point i − base of line `line`
+// (base = line·N). The passes read a padded buffer (BufSrc); the inverse's first pass reads its inputs through a
+// functor instead (smooth_body).
+template <class C>
+struct BufSrc {
+  const C* p;
+  __device__ __forceinline__ C operator()(int, int, int i) const { return p[pad<C>(i)]; }
+};
+
+// One butterfly of a Stockham pass: the R points s0 + r·nr of `line` (s0 = base + j), twiddled by W_{Ns·R}^{k·r}, which
+// is fft_tw[Ns − 1 + (r − 1)·Ns + k] (none in the first pass, ns = 1), through DFT_R, to dst[d0 + r·ns] (padded
+// indices).
+template <int R, class C, class Src>
+__device__ __forceinline__ void butterfly(const Src& src, C* dst, const C* __restrict__ fft_tw, int line, int base,
+                                          int s0, int nr, int d0, int ns, int k) {
   C a[R];
 #pragma unroll
-  for (int r = 0; r < R; ++r) a[r] = src[pad<C>(s0 + r * nr)];
+  for (int r = 0; r < R; ++r) a[r] = src(line, base, s0 + r * nr);
   if (ns > 1) {
     const C* const twp = fft_tw + (ns - 1) + k;
 #pragma unroll
@@ -243,58 +253,90 @@ __device__ __forceinline__ void butterfly(const C* src, C* dst, const C* __restr
 }
 
 // One Stockham pass of radix R over `pairs` lines of n points: src -> dst (padded indices).
-template <int R, class C>
-__device__ __forceinline__ void pass(const C* src, C* dst, const C* __restrict__ fft_tw, int n, FastDiv dnr,
+template <int R, class C, class Src>
+__device__ __forceinline__ void pass(const Src& src, C* dst, const C* __restrict__ fft_tw, int n, FastDiv dnr,
                                      FastDiv dns, int pairs) {
   const int nr = static_cast<int>(dnr.d), ns = static_cast<int>(dns.d), total = pairs * nr;
   for (int q = static_cast<int>(threadIdx.x); q < total; q += static_cast<int>(blockDim.x)) {
     const int line = static_cast<int>(dnr.div(static_cast<unsigned>(q))), j = q - line * nr;
     const int k = j - static_cast<int>(dns.div(static_cast<unsigned>(j))) * ns;
-    butterfly<R>(src, dst, fft_tw, line * n + j, nr, line * n + (j - k) * R + k, ns, k);
+    butterfly<R>(src, dst, fft_tw, line, line * n, line * n + j, nr, line * n + (j - k) * R + k, ns, k);
   }
 }
 
-// All passes; returns the buffer holding the result (buf0 or buf1).
-template <class C>
+// One pass of the radix ps.radix.
+template <class C, class Src>
+__device__ __forceinline__ void pass_any(const Pass& ps, const Src& src, C* dst, const C* __restrict__ tw, int n,
+                                         int pairs) {
+  const FastDiv nr = ps.nr, ns = ps.ns;
+  switch (ps.radix) {
+    case 2:
+      pass<2>(src, dst, tw, n, nr, ns, pairs);
+      break;
+    case 3:
+      pass<3>(src, dst, tw, n, nr, ns, pairs);
+      break;
+    case 4:
+      pass<4>(src, dst, tw, n, nr, ns, pairs);
+      break;
+    case 5:
+      pass<5>(src, dst, tw, n, nr, ns, pairs);
+      break;
+    case 7:
+      pass<7>(src, dst, tw, n, nr, ns, pairs);
+      break;
+    case 8:
+      pass<8>(src, dst, tw, n, nr, ns, pairs);
+      break;
+    case 11:
+      pass<11>(src, dst, tw, n, nr, ns, pairs);
+      break;
+    default:
+      pass<13>(src, dst, tw, n, nr, ns, pairs);
+      break;
+  }
+}
+
+// N = 1 (no passes) with a `first` functor: its values into dst.
+template <class C, class Src>
+__device__ __forceinline__ void copy_points(const Src& src, C* dst, int n, int pairs) {
+  for (int q = static_cast<int>(threadIdx.x); q < pairs * n; q += static_cast<int>(blockDim.x)) {
+    const int line = q / n;
+    dst[pad<C>(q)] = src(line, line * n, q);
+  }
+}
+
+// All passes; returns the buffer holding the result (buf0 or buf1). The first pass reads through `first` (default:
+// buf0), and writes buf1.
+template <class C, class Src>
 __device__ __forceinline__ C* fft(const Pass* __restrict__ passes, int npass, const C* __restrict__ tw, int n, C* buf0,
-                                  C* buf1, int pairs) {
+                                  C* buf1, int pairs, const Src& first) {
   C* src = buf0;
   C* dst = buf1;
-  for (int p = 0; p < npass; ++p) {
-    const Pass ps = passes[p];
-    const FastDiv nr = ps.nr, ns = ps.ns;
-    switch (ps.radix) {
-      case 2:
-        pass<2>(src, dst, tw, n, nr, ns, pairs);
-        break;
-      case 3:
-        pass<3>(src, dst, tw, n, nr, ns, pairs);
-        break;
-      case 4:
-        pass<4>(src, dst, tw, n, nr, ns, pairs);
-        break;
-      case 5:
-        pass<5>(src, dst, tw, n, nr, ns, pairs);
-        break;
-      case 7:
-        pass<7>(src, dst, tw, n, nr, ns, pairs);
-        break;
-      case 8:
-        pass<8>(src, dst, tw, n, nr, ns, pairs);
-        break;
-      case 11:
-        pass<11>(src, dst, tw, n, nr, ns, pairs);
-        break;
-      default:
-        pass<13>(src, dst, tw, n, nr, ns, pairs);
-        break;
-    }
+  int p = 0;
+  if constexpr (!std::is_same_v<Src, BufSrc<C>>) {
+    if (npass > 0)
+      pass_any(passes[0], first, dst, tw, n, pairs);
+    else
+      copy_points(first, dst, n, pairs);
+    __syncthreads();
+    src = buf1;
+    dst = buf0;
+    p = 1;
+  }
+  for (; p < npass; ++p) {
+    pass_any(passes[p], BufSrc<C>{src}, dst, tw, n, pairs);
     __syncthreads();
     C* t = src;
     src = dst;
     dst = t;
   }
   return src;
+}
+template <class C>
+__device__ __forceinline__ C* fft(const Pass* __restrict__ passes, int npass, const C* __restrict__ tw, int n, C* buf0,
+                                  C* buf1, int pairs) {
+  return fft(passes, npass, tw, n, buf0, buf1, pairs, BufSrc<C>{buf0});
 }
 
 // ---- The same passes with the length known at compile time (smooth_lines_ct) --------------------------------------
@@ -322,8 +364,8 @@ constexpr CtPlan ct_plan(int n) {
 
 // One Stockham pass of radix R over kP lines of N points with NT threads: every index a constant or a
 // multiply-shift by one.
-template <int R, int N, int NS, int kP, int NT, class C>
-__device__ __forceinline__ void pass_ct(const C* src, C* dst, const C* __restrict__ fft_tw) {
+template <int R, int N, int NS, int kP, int NT, class C, class Src>
+__device__ __forceinline__ void pass_ct(const Src& src, C* dst, const C* __restrict__ fft_tw) {
   constexpr int NR = N / R, total = kP * NR;
   const int tid = static_cast<int>(threadIdx.x);
 #pragma unroll
@@ -333,19 +375,34 @@ __device__ __forceinline__ void pass_ct(const C* src, C* dst, const C* __restric
     const unsigned uq = static_cast<unsigned>(q);
     const int line = static_cast<int>(uq / NR), j = static_cast<int>(uq % NR);
     const int k = static_cast<int>(static_cast<unsigned>(j) % NS);
-    butterfly<R>(src, dst, fft_tw, line * N + j, NR, line * N + (j - k) * R + k, NS, k);
+    butterfly<R>(src, dst, fft_tw, line, line * N, line * N + j, NR, line * N + (j - k) * R + k, NS, k);
   }
 }
 
+// Passes I.. from src.
 template <int N, int kP, int NT, int I, class C>
 __device__ __forceinline__ C* fft_ct_from(const C* __restrict__ tw, C* src, C* dst) {
   constexpr CtPlan plan = ct_plan(N);
   if constexpr (I == plan.npass) {
     return src;
   } else {
-    pass_ct<plan.radix[I], N, plan.ns[I], kP, NT>(src, dst, tw);
+    pass_ct<plan.radix[I], N, plan.ns[I], kP, NT>(BufSrc<C>{src}, dst, tw);
     __syncthreads();
     return fft_ct_from<N, kP, NT, I + 1>(tw, dst, src);
+  }
+}
+// All passes, the first reading through `first` and writing b1.
+template <int N, int kP, int NT, class C, class Src>
+__device__ __forceinline__ C* fft_ct_first(const C* __restrict__ tw, C* b0, C* b1, const Src& first) {
+  constexpr CtPlan plan = ct_plan(N);
+  if constexpr (plan.npass == 0) {
+    copy_points(first, b1, N, kP);
+    __syncthreads();
+    return b1;
+  } else {
+    pass_ct<plan.radix[0], N, plan.ns[0], kP, NT>(first, b1, tw);
+    __syncthreads();
+    return fft_ct_from<N, kP, NT, 1>(tw, b1, b0);
   }
 }
 
@@ -359,6 +416,10 @@ struct RtLen {
   __device__ __forceinline__ int len() const { return n; }
   __device__ __forceinline__ int div(int q) const { return static_cast<int>(dn.div(static_cast<unsigned>(q))); }
   __device__ __forceinline__ int threads() const { return static_cast<int>(blockDim.x); }
+  template <class C, class Src>
+  __device__ __forceinline__ C* run_fft(const C* tw, C* b0, C* b1, int pairs, const Src& first) const {
+    return fft(passes, npass, tw, n, b0, b1, pairs, first);
+  }
   template <class C>
   __device__ __forceinline__ C* run_fft(const C* tw, C* b0, C* b1, int pairs) const {
     return fft<C>(passes, npass, tw, n, b0, b1, pairs);
@@ -370,6 +431,10 @@ struct CtLen {
   __device__ __forceinline__ static constexpr int len() { return N; }
   __device__ __forceinline__ static int div(int q) { return static_cast<int>(static_cast<unsigned>(q) / N); }
   __device__ __forceinline__ static constexpr int threads() { return NT; }
+  template <class C, class Src>
+  __device__ __forceinline__ C* run_fft(const C* tw, C* b0, C* b1, int, const Src& first) const {
+    return fft_ct_first<N, kP, NT>(tw, b0, b1, first);
+  }
   template <class C>
   __device__ __forceinline__ C* run_fft(const C* tw, C* b0, C* b1, int) const {
     return fft_ct_from<N, kP, NT, 0>(tw, b0, b1);
@@ -754,6 +819,8 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
   const bool vec = vl.ok();
   const auto div = [&](int e) { return len.div(e); };
   const T sgn_odd = dst ? T(-1) : T(1);
+  // Inverse: the raw inputs, line l at yr[l·n ..] (2P·N reals fit buffer 0).
+  [[maybe_unused]] T* const yr = reinterpret_cast<T*>(buf0);
   if constexpr (!kInverse) {
     if (vec) {
       vl.load_forward(buf0, tid, nth, div, sgn_odd);
@@ -763,23 +830,28 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
         for (int m = tid; m < n; m += nth) zpart((nreal >> 1) * n + m, 1) = T(0);
     }
   } else {
-    T* const yr = reinterpret_cast<T*>(buf1);  // raw inputs, line l at yr[l·n ..] (2P·N reals fit buffer 1)
     if (vec)
       vl.load_inverse(yr, tid, nth, div, dst);
     else
       load_all([&](int l, int c, T v) { yr[l * n + (dst ? n - 1 - c : c)] = v; });
-    __syncthreads();
-    for (int q = tid; q < pairs * n; q += nth) {
-      const int p = len.div(q), k = q - p * n, km = k == 0 ? 0 : n - k;
-      const T* ya = yr + 2 * p * n;
+  }
+  __syncthreads();
+  const C* z;
+  if constexpr (!kInverse) {
+    z = len.template run_fft<C>(args.fft_tw, buf0, buf1, pairs);
+  } else {
+    // The FFT's first pass reads conj(V_a + i V_b) of pair p at point k straight from the raw inputs (l0 = p·n) and
+    // writes buffer 1: no pass of its own, no barrier.
+    const auto first = [&](int p, int l0, int i) -> C {
+      const int k = i - l0, km = k == 0 ? 0 : n - k;
+      const T* const ya = yr + 2 * l0;
       const C va = pre<T, C>(ya[k], k == 0 ? T(0) : ya[km], k, n, tabs);
       C vb{T(0), T(0)};
       if (2 * p + 1 < nreal) vb = pre<T, C>(ya[n + k], k == 0 ? T(0) : ya[n + km], k, n, tabs);
-      buf0[pad<C>(q)] = C{va.x - vb.y, -(va.y + vb.x)};  // conj(V_a + i V_b)
-    }
+      return C{va.x - vb.y, -(va.y + vb.x)};
+    };
+    z = len.template run_fft<C>(args.fft_tw, buf0, buf1, pairs, first);
   }
-  __syncthreads();
-  const C* const z = len.template run_fft<C>(args.fft_tw, buf0, buf1, pairs);
 
   // Stores: forward Y(k) of line l at position k; inverse: z holds conj(IFFT(Z)), x_a = Re, x_b = −Im.
   if (vec) {
