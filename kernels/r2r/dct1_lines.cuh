@@ -25,8 +25,9 @@
 
    A CTA holds P lines, each one complex FFT of M points: rows layout, P consecutive lines of L contiguous values;
    columns layout, a tile of kC adjacent columns of one matrix of L rows (P = kC). Shared memory: two padded buffers of
-   P·M complex points (smooth::smem_bytes(P, M)); the second first holds the staged lines (M + 1 reals each: y_0 .. y_M,
-   the norm's input factors applied). In place is allowed (a CTA reads all of its lines before it writes any). */
+   P·M complex points (smooth::smem_bytes(P, M)); the first first holds the staged lines (M + 1 reals each: y_0 .. y_M,
+   the norm's input factors applied), which the FFT's first pass reads as z. In place is allowed (a CTA reads all of
+   its lines before it writes any). */
 
 #include <cmath>
 #include <vector>
@@ -55,7 +56,7 @@ struct Args {
   int lines_per_cta = 1;       // rows layout: P
   int width = 1, n_tiles = 1;  // columns layout: the matrix width and tiles per matrix (ceil(width / kC))
   long long lines = 0;         // rows layout: lines in all
-  FastDiv dm, dl;              // M, L
+  FastDiv dl;                  // L
 };
 
 // kCols = false: rows layout (kC = 1), CTA b takes lines P·b ..; kCols = true: columns layout, CTA b takes tile
@@ -69,7 +70,7 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
   const int tid = static_cast<int>(threadIdx.x), nth = static_cast<int>(blockDim.x);
   C* const buf0 = reinterpret_cast<C*>(smooth::smooth_smem);
   C* const buf1 = buf0 + padded<C>(P * M);
-  T* const ys = reinterpret_cast<T*>(buf1);  // staged line l at ys[l·(M+1) ..]
+  T* const ys = reinterpret_cast<T*>(buf0);  // staged line l at ys[l·(M+1) ..]
   long long base;
   int nl;
   if constexpr (kCols) {
@@ -91,17 +92,16 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
     for (int l = tid; l < nl; l += nth) ys[l * (M + 1)] = ys[l * (M + 1) + M] = T(0);
   tile.load(args.in, tid, nth, [&](int l, int c, T v) { ys[l * (M + 1) + lead + c] = v * __ldg(args.pre + c); });
   __syncthreads();
-  // z(m) = a(nat(m)) + i b(nat(m)), nat(m) = 2m (m < (M+1)/2), 2(M−m)−1 otherwise.
-  for (int q = tid; q < nl * M; q += nth) {
-    const int l = static_cast<int>(args.dm.div(static_cast<unsigned>(q))), m = q - l * M;
-    const int n = m < (M + 1) / 2 ? 2 * m : 2 * (M - m) - 1;
+  // The FFT's first pass reads z(m) = a(nat(m)) + i b(nat(m)) of line l (l0 = l·M) from the staged lines and writes
+  // buffer 1; nat(m) = 2m (m < (M+1)/2), 2(M−m)−1 otherwise.
+  const auto first = [&](int l, int l0, int i) -> C {
+    const int m = i - l0, n = m < (M + 1) / 2 ? 2 * m : 2 * (M - m) - 1;
     const T y0 = ys[l * (M + 1) + n], y1 = ys[l * (M + 1) + n + 1];
     const T s = y0 + y1, d = y0 - y1;
     const bool flip = (n & 1) != 0;
-    buf0[pad<C>(q)] = args.dst ? C{flip ? -s : s, d} : C{s, flip ? -d : d};
-  }
-  __syncthreads();
-  const C* const z = fft<C>(args.passes, args.npass, args.fft_tw, M, buf0, buf1, nl);
+    return args.dst ? C{flip ? -s : s, d} : C{s, flip ? -d : d};
+  };
+  const C* const z = fft(args.passes, args.npass, args.fft_tw, M, buf0, buf1, nl, first);
 #pragma unroll 4
   for (int e = tid; e < count; e += nth) {
     int l, c;

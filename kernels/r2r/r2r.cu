@@ -357,7 +357,6 @@ class Dct1Step {
     a.m = static_cast<int>(m_);
     a.dst = dst_ ? 1 : 0;
     a.lines_per_cta = c_.lines;
-    a.dm = smooth::FastDiv(static_cast<unsigned>(m_));
     a.dl = smooth::FastDiv(static_cast<unsigned>(n_));
     i64 grid;
     if (inner_ > 1) {

@@ -87,7 +87,6 @@ double run(long long len, bool dst, bool cols, long long lines_or_width, long lo
   a.m = static_cast<int>(m);
   a.dst = dst ? 1 : 0;
   a.lines_per_cta = c.lines;
-  a.dm = smooth::FastDiv(static_cast<unsigned>(m));
   a.dl = smooth::FastDiv(static_cast<unsigned>(len));
   const long long total = cols ? batch * len * lines_or_width : lines_or_width * len;
   std::vector<T> x(static_cast<std::size_t>(total)), y(static_cast<std::size_t>(total));
