@@ -25,8 +25,8 @@
 
    A CTA holds P lines, each one complex FFT of M points: rows layout, P consecutive lines of L contiguous values;
    columns layout, a tile of kC adjacent columns of one matrix of L rows (P = kC). Shared memory: two padded buffers of
-   P·M complex points (smooth::smem_bytes(P, M)); the first first holds the staged lines (M + 1 reals each: y_0 .. y_M,
-   the norm's input factors applied), which the FFT's first pass reads as z. In place is allowed (a CTA reads all of
+   P·M complex points (smooth::smem_bytes(P, M)); the first holds the staged lines until the FFT's first pass has read
+   them as z (M + 1 reals each: y_0 .. y_M, the norm's input factors applied). In place is allowed (a CTA reads all of
    its lines before it writes any). */
 
 #include <cmath>
