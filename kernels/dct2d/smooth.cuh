@@ -920,10 +920,13 @@ __global__ void __launch_bounds__(1024) smooth_dct4_rows(const Args<T> args) {
   constexpr int V = W::V;
   const bool vec =
       n % V == 0 && ((reinterpret_cast<unsigned long long>(in) | reinterpret_cast<unsigned long long>(out)) & 15) == 0;
-  const auto vslot = [&](int e, int i) {
-    const int l = static_cast<int>(args.dn2.div(static_cast<unsigned>(e))), h = (e - l * n) >> 1;
-    return l * m + ((i & 1) ? m - 1 - h - (i >> 1) : h + (i >> 1));
+  // The unit at element e: its line's first slot l·M and h = c/2; value i's slot is l·M + off(h, i).
+  const auto unit_at = [&](int e, int& lm, int& h) {
+    const int l = static_cast<int>(args.dn2.div(static_cast<unsigned>(e)));
+    lm = l * m;
+    h = (e - l * n) >> 1;
   };
+  const auto off = [&](int h, int i) { return (i & 1) ? m - 1 - h - (i >> 1) : h + (i >> 1); };
   struct One {
     alignas(16) T a[V];
   };
@@ -931,8 +934,10 @@ __global__ void __launch_bounds__(1024) smooth_dct4_rows(const Args<T> args) {
     staged<sizeof(T) == 4 ? 4 : 8, One>(
         count / V, tid, nth, [&](int u, One& it) { W::load(it.a, in + static_cast<long long>(u) * V); },
         [&](int u, const One& it) {
+          int lm, h;
+          unit_at(u * V, lm, h);
 #pragma unroll
-          for (int i = 0; i < V; ++i) reinterpret_cast<T*>(buf0 + pad<C>(vslot(u * V, i)))[i & 1] = it.a[i];
+          for (int i = 0; i < V; ++i) reinterpret_cast<T*>(buf0 + pad<C>(lm + off(h, i)))[i & 1] = it.a[i];
         });
   } else {
     load_staged<sizeof(T) == 4 ? 16 : 8>(in, count, tid, nth, [&](int e, T v) {
@@ -951,12 +956,14 @@ __global__ void __launch_bounds__(1024) smooth_dct4_rows(const Args<T> args) {
   if (vec) {
 #pragma unroll 2
     for (int u = tid; u < count / V; u += nth) {
-      const int e = u * V, l0 = static_cast<int>(args.dn2.div(static_cast<unsigned>(e))) * m;
+      const int e = u * V;
+      int lm, h;
+      unit_at(e, lm, h);
       alignas(16) T y[V];
 #pragma unroll
       for (int i = 0; i < V; ++i) {
-        const int q = vslot(e, i);
-        const C w = cmul(z[pad<C>(q)], __ldg(args.post + (q - l0)));
+        const int k = off(h, i);
+        const C w = cmul(z[pad<C>(lm + k)], __ldg(args.post + k));
         y[i] = (i & 1) ? -w.y : w.x;
       }
       W::store(out + e, y);

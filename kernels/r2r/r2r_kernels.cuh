@@ -208,17 +208,22 @@ __device__ __forceinline__ cx<T> load_value(const T* x, i64 e, const LineTables<
   }
 }
 
+// Writes element `at` of a gather's buffer: complex kinds the value, real kinds its real part.
+template <class T>
+__device__ __forceinline__ void put_value(void* buf, i64 at, cx<T> v, bool cplx) {
+  if (cplx)
+    static_cast<cx<T>*>(buf)[at] = v;
+  else
+    static_cast<T*>(buf)[at] = v.x;
+}
+
 // The FFT's input of every line: element e of line (o, i).
 template <class T, bool kContig>
 __global__ void line_load(const T* __restrict__ src, void* __restrict__ buf, LineTables<T> t, LineGeom g) {
   const bool cplx = complex_load(g.kind);
   line_loop<kContig>(g.outer, g.load_len, g.inner, [&](i64 o, i64 e, i64 i) {
     const i64 at = g.interleaved ? (o * g.load_len + e) * g.inner + i : (o * g.inner + i) * g.load_len + e;
-    const cx<T> v = load_value(src + o * g.n * g.inner + i, e, t, g);
-    if (cplx)
-      static_cast<cx<T>*>(buf)[at] = v;
-    else
-      static_cast<T*>(buf)[at] = v.x;
+    put_value<T>(buf, at, load_value(src + o * g.n * g.inner + i, e, t, g), cplx);
   });
 }
 
@@ -247,11 +252,7 @@ __global__ void __launch_bounds__(kGatherThreads)
         for (int q = tid; q < kT * kT; q += nth) {
           const int r = q / kT, c = q % kT;  // line i0 + r, element e0 + c
           if (i0 + r >= g.inner || e0 + c >= g.load_len) continue;
-          const i64 at = (o * g.inner + i0 + r) * g.load_len + e0 + c;
-          if (cplx)
-            static_cast<cx<T>*>(buf)[at] = tile[c][r];
-          else
-            static_cast<T*>(buf)[at] = tile[c][r].x;
+          put_value<T>(buf, (o * g.inner + i0 + r) * g.load_len + e0 + c, tile[c][r], cplx);
         }
         __syncthreads();
       }
