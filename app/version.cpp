@@ -13,9 +13,7 @@
 #ifndef DCTOOL_VERSION
 #define DCTOOL_VERSION "unknown"
 #endif
-#ifndef DCTOOL_GIT_REVISION
-#define DCTOOL_GIT_REVISION "unknown"
-#endif
+#include "dctool_revision.hpp"  // DCTOOL_GIT_REVISION: generated at build time (cmake/revision.cmake)
 
 namespace dct::app {
 

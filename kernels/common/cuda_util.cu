@@ -154,6 +154,26 @@ float CudaEvent::since(const CudaEvent& start) const {
   return ms;
 }
 
+cudaLaunchConfig_t dependent_config(dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
+                                    cudaLaunchAttribute* attr) {
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+
+void launch_dependent(const void* fn, dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream, void** args) {
+  cudaLaunchAttribute attr[1];
+  const cudaLaunchConfig_t cfg = dependent_config(grid, block, smem, stream, attr);
+  DCT_CUDA_CHECK(cudaLaunchKernelExC(&cfg, fn, args));
+}
+
 CufftPlan::CufftPlan() {
   DCT_CUFFT_CHECK(cufftCreate(&h_));
   valid_ = true;

@@ -46,6 +46,22 @@ void launch_checked(const char* name, const char* file, int line, void (*kernel)
   check_cuda(cudaGetLastError(), name, file, line);
 }
 
+// Launch `fn` with the programmatic-stream-serialization attribute (kernels/common/pdl.cuh): it is launched while the
+// kernel before it on `stream` completes, so `fn` must call wait_previous_grid() before touching global memory. Plain
+// stream order before sm_90.
+void launch_dependent(const void* fn, dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream, void** args);
+// Its configuration; `attr` (one element) must live until the launch call returns.
+cudaLaunchConfig_t dependent_config(dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
+                                    cudaLaunchAttribute* attr);
+// The same for a typed kernel, its arguments converted as by <<<>>>.
+template <class... KArgs, class... Args>
+void launch_dependent(void (*kernel)(KArgs...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
+                      Args&&... args) {
+  cudaLaunchAttribute attr[1];
+  const cudaLaunchConfig_t cfg = dependent_config(grid, block, smem, stream, attr);
+  DCT_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...));
+}
+
 // ---- RAII owners (move-only; destructors never throw) -------------------------------------------
 
 class DeviceBuffer {

@@ -100,10 +100,9 @@ template <class T>
 void ColumnFft<T>::launch(const Pass& p, cx_t<T>* data, cudaStream_t s) const {
   const dim3 g(static_cast<unsigned>((w_ + colfft::kTile - 1) / colfft::kTile), p.groups,
                static_cast<unsigned>(batch_));
-  p.fn<<<g, colfft::kThreads, p.smem_bytes, s>>>(
-      data, tw_.as<const cx_t<T>>(), static_cast<unsigned>(pitch_), static_cast<unsigned>(w_), p.gs, p.rs,
-      static_cast<unsigned long long>(n1_ * pitch_), static_cast<unsigned>(lg_na_ + lg_nb_), p.flags);
-  DCT_CUDA_CHECK(cudaGetLastError());
+  launch_dependent(p.fn, g, colfft::kThreads, p.smem_bytes, s, data, tw_.as<const cx_t<T>>(),
+                   static_cast<unsigned>(pitch_), static_cast<unsigned>(w_), p.gs, p.rs,
+                   static_cast<unsigned long long>(n1_ * pitch_), static_cast<unsigned>(lg_na_ + lg_nb_), p.flags);
 }
 
 template <class T>
@@ -126,39 +125,37 @@ template <class T>
 void ColumnFft<T>::run_post(cx_t<T>* data, T* y, AxisTables<T> t1, AxisTables<T> t2, cudaStream_t s) const {
   if (inverse_) throw Error(ErrorCode::kRuntime, "column fft", "run_post on an inverse plan");
   if (onepass_c_ != 0) {
-    reinterpret_cast<colfft::ColFusedPostFn1<T>>(
-        fused_fn_)<<<onepass_grid(), colfft::kOnepassThreads, onepass_bytes_, s>>>(
-        data, y, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, false), static_cast<unsigned>(pitch_),
-        static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)), static_cast<unsigned long long>(n1_ * pitch_));
-    DCT_CUDA_CHECK(cudaGetLastError());
+    launch_dependent(reinterpret_cast<colfft::ColFusedPostFn1<T>>(fused_fn_), onepass_grid(), colfft::kOnepassThreads,
+                     onepass_bytes_, s, data, y, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, false),
+                     static_cast<unsigned>(pitch_), static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)),
+                     static_cast<unsigned long long>(n1_ * pitch_));
     return;
   }
   launch(pass_[0], data, s);
   const int threads = colfft::fused_threads(fused_tile_, fused_groups_);
-  reinterpret_cast<colfft::ColFusedPostFn<T>>(fused_fn_)<<<fused_grid(), threads, fused_bytes_, s>>>(
-      data, y, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, false), static_cast<unsigned>(pitch_),
-      static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)), static_cast<unsigned long long>(n1_ * pitch_),
-      static_cast<unsigned>(lg_na_ + lg_nb_), static_cast<unsigned>(lg_nb_));
-  DCT_CUDA_CHECK(cudaGetLastError());
+  launch_dependent(reinterpret_cast<colfft::ColFusedPostFn<T>>(fused_fn_), fused_grid(), threads, fused_bytes_, s, data,
+                   y, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, false), static_cast<unsigned>(pitch_),
+                   static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)),
+                   static_cast<unsigned long long>(n1_ * pitch_), static_cast<unsigned>(lg_na_ + lg_nb_),
+                   static_cast<unsigned>(lg_nb_));
 }
 
 template <class T>
 void ColumnFft<T>::run_pre(const T* y, cx_t<T>* data, AxisTables<T> t1, AxisTables<T> t2, cudaStream_t s) const {
   if (!inverse_) throw Error(ErrorCode::kRuntime, "column fft", "run_pre on a forward plan");
   if (onepass_c_ != 0) {
-    reinterpret_cast<colfft::ColFusedPreFn1<T>>(
-        fused_fn_)<<<onepass_grid(), colfft::kOnepassThreads, onepass_bytes_, s>>>(
-        y, data, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, true), static_cast<unsigned>(pitch_),
-        static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)), static_cast<unsigned long long>(n1_ * pitch_));
-    DCT_CUDA_CHECK(cudaGetLastError());
+    launch_dependent(reinterpret_cast<colfft::ColFusedPreFn1<T>>(fused_fn_), onepass_grid(), colfft::kOnepassThreads,
+                     onepass_bytes_, s, y, data, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, true),
+                     static_cast<unsigned>(pitch_), static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)),
+                     static_cast<unsigned long long>(n1_ * pitch_));
     return;
   }
   const int threads = colfft::fused_threads(fused_tile_, fused_groups_);
-  reinterpret_cast<colfft::ColFusedPreFn<T>>(fused_fn_)<<<fused_grid(), threads, fused_bytes_, s>>>(
-      y, data, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, true), static_cast<unsigned>(pitch_),
-      static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)), static_cast<unsigned long long>(n1_ * pitch_),
-      static_cast<unsigned>(lg_na_ + lg_nb_), static_cast<unsigned>(lg_nb_));
-  DCT_CUDA_CHECK(cudaGetLastError());
+  launch_dependent(reinterpret_cast<colfft::ColFusedPreFn<T>>(fused_fn_), fused_grid(), threads, fused_bytes_, s, y,
+                   data, tw_.as<const cx_t<T>>(), fused_tables(t1, t2, true), static_cast<unsigned>(pitch_),
+                   static_cast<unsigned>(w_), static_cast<unsigned>(2 * (w_ - 1)),
+                   static_cast<unsigned long long>(n1_ * pitch_), static_cast<unsigned>(lg_na_ + lg_nb_),
+                   static_cast<unsigned>(lg_nb_));
   launch(pass_[1], data, s);
 }
 

@@ -52,6 +52,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/common/pdl.cuh"
 #include "kernels/dct2d/prepost_math.cuh"  // post_quad, pre_pair
 #include "kernels/dct4/rows.cuh"           // RowsTypes, rows_detail::{dft<R>, mul}
 
@@ -126,6 +127,7 @@ template <class T, int L>
 __global__ void __launch_bounds__(kThreads)
     col_fft_pass(typename RowsTypes<T>::cx* data, const typename RowsTypes<T>::cx* __restrict__ tw, unsigned pitch,
                  unsigned w, unsigned gs, unsigned rs, unsigned long long mstride, unsigned lg_n, unsigned flags) {
+  ::dct::cuda::wait_previous_grid();  // launched by launch_dependent
   using namespace dct4::rows_detail;
   using C = typename RowsTypes<T>::cx;
   constexpr int R1 = L / 8, lgL = ilog2(L);
@@ -248,6 +250,7 @@ __global__ void __launch_bounds__(fused_threads(TW, 1))
     col_fft_post(const typename RowsTypes<T>::cx* __restrict__ data, T* __restrict__ y,
                  const typename RowsTypes<T>::cx* __restrict__ tw, Dct2dTables<T> tab, unsigned pitch, unsigned w,
                  unsigned n2, unsigned long long mstride, unsigned lg_n, unsigned lg_nb) {
+  ::dct::cuda::wait_previous_grid();  // launched by launch_dependent
   using C = typename RowsTypes<T>::cx;
   constexpr int R1 = L / 8, lgR1 = dct4::rows_detail::ilog2(R1), lgL = dct4::rows_detail::ilog2(L);
   extern __shared__ __align__(16) unsigned char colfft_smem[];
@@ -324,6 +327,7 @@ __global__ void __launch_bounds__(fused_threads(TW, G))
     col_fft_pre(const T* __restrict__ y, typename RowsTypes<T>::cx* __restrict__ data,
                 const typename RowsTypes<T>::cx* __restrict__ tw, Dct2dTables<T> tab, unsigned pitch, unsigned w,
                 unsigned n2, unsigned long long mstride, unsigned lg_n, unsigned lg_nb) {
+  ::dct::cuda::wait_previous_grid();  // launched by launch_dependent
   using namespace dct4::rows_detail;
   using C = typename RowsTypes<T>::cx;
   constexpr int R1 = L / 8, lgL = ilog2(L);

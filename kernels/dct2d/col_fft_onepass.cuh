@@ -193,6 +193,7 @@ __global__ void __launch_bounds__(kOnepassThreads, 1)
     col_fft1_post(const typename RowsTypes<T>::cx* __restrict__ data, T* __restrict__ y,
                   const typename RowsTypes<T>::cx* __restrict__ tw, Dct2dTables<T> tab, unsigned pitch, unsigned w,
                   unsigned n2, unsigned long long mstride) {
+  ::dct::cuda::wait_previous_grid();  // launched by launch_dependent
   using namespace dct4::rows_detail;
   using Cx = typename RowsTypes<T>::cx;
   using S = onepass_detail::Tile<T, C>;
@@ -316,6 +317,7 @@ __global__ void __launch_bounds__(kOnepassThreads, 1)
     col_fft1_pre(const T* __restrict__ y, typename RowsTypes<T>::cx* __restrict__ data,
                  const typename RowsTypes<T>::cx* __restrict__ tw, Dct2dTables<T> tab, unsigned pitch, unsigned w,
                  unsigned n2, unsigned long long mstride) {
+  ::dct::cuda::wait_previous_grid();  // launched by launch_dependent
   using namespace dct4::rows_detail;
   using Cx = typename RowsTypes<T>::cx;
   using S = onepass_detail::Tile<T, C>;

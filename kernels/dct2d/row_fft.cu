@@ -44,16 +44,14 @@ RfftRows<T>::RfftRows(std::int64_t n1, std::int64_t n2, std::int64_t batch, std:
 
 template <class T>
 void RfftRows<T>::forward(const T* x, cx_t<T>* V, cudaStream_t s, unsigned sign) const {
-  fwd_<<<blocks_, threads_, smem_bytes_, s>>>(x, V, tw_.as<const cx_t<T>>(), static_cast<unsigned>(n1_),
-                                              static_cast<unsigned>(n1_ * batch_), static_cast<unsigned>(pitch_), sign);
-  DCT_CUDA_CHECK(cudaGetLastError());
+  launch_dependent(fwd_, blocks_, threads_, smem_bytes_, s, x, V, tw_.as<const cx_t<T>>(), static_cast<unsigned>(n1_),
+                   static_cast<unsigned>(n1_ * batch_), static_cast<unsigned>(pitch_), sign);
 }
 
 template <class T>
 void RfftRows<T>::inverse(const cx_t<T>* V, T* x, cudaStream_t s, unsigned sign) const {
-  inv_<<<blocks_, threads_, smem_bytes_, s>>>(V, x, tw_.as<const cx_t<T>>(), static_cast<unsigned>(n1_),
-                                              static_cast<unsigned>(n1_ * batch_), static_cast<unsigned>(pitch_), sign);
-  DCT_CUDA_CHECK(cudaGetLastError());
+  launch_dependent(inv_, blocks_, threads_, smem_bytes_, s, V, x, tw_.as<const cx_t<T>>(), static_cast<unsigned>(n1_),
+                   static_cast<unsigned>(n1_ * batch_), static_cast<unsigned>(pitch_), sign);
 }
 
 template class RfftRows<float>;

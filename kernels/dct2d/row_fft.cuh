@@ -46,6 +46,7 @@
 #include <cmath>
 #include <vector>
 
+#include "kernels/common/pdl.cuh"
 #include "kernels/dct4/rows.cuh"
 
 namespace dct::cuda::rfft {
@@ -247,6 +248,7 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
     rfft_rows_fwd(const T* __restrict__ x, typename RowsTypes<T>::cx* __restrict__ V,
                   const typename RowsTypes<T>::cx* __restrict__ tw, unsigned n1, unsigned lines, unsigned pitch,
                   unsigned sign) {
+  ::dct::cuda::wait_previous_grid();  // launched by launch_dependent
   using namespace detail;
   using C = typename RowsTypes<T>::cx;
   using G = Geo<LGM, VPT>;
@@ -338,6 +340,7 @@ __global__ void __launch_bounds__(threads_for(LGM, VPT))
     rfft_rows_inv(const typename RowsTypes<T>::cx* __restrict__ V, T* __restrict__ x,
                   const typename RowsTypes<T>::cx* __restrict__ tw, unsigned n1, unsigned lines, unsigned pitch,
                   unsigned sign) {
+  ::dct::cuda::wait_previous_grid();  // launched by launch_dependent
   using namespace detail;
   using C = typename RowsTypes<T>::cx;
   using G = Geo<LGM, VPT>;

@@ -147,8 +147,9 @@ void SmoothLines<T>::run(const T* in, T* out, std::int64_t count, std::int64_t w
   if (grid >= (std::int64_t{1} << 31) || (cols_ && width >= (std::int64_t{1} << 31)))
     throw Error(ErrorCode::kUsage, "smooth lines", "too many lines for one launch");
   void* args[] = {&a};
-  DCT_CUDA_CHECK(cudaLaunchKernel(sh.fn, dim3(static_cast<unsigned>(grid)), dim3(static_cast<unsigned>(sh.threads)),
-                                  args, static_cast<std::size_t>(sh.smem), s));
+  // A 2-D run is the rows kernel then the columns kernel: each is launched while the one before it completes.
+  launch_dependent(sh.fn, dim3(static_cast<unsigned>(grid)), dim3(static_cast<unsigned>(sh.threads)),
+                   static_cast<std::size_t>(sh.smem), s, args);
 }
 
 // ---- SmoothTiles -------------------------------------------------------------------------------------------------

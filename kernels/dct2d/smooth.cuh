@@ -44,6 +44,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/common/pdl.cuh"
 #include "kernels/dct2d/prepost_math.cuh"
 #include "kernels/dct4/rows.cuh"  // RowsTypes, rows_detail::add / sub
 
@@ -821,6 +822,7 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
   const T sgn_odd = dst ? T(-1) : T(1);
   // Inverse: the raw inputs, line l at yr[l·n ..] (2P·N reals fit buffer 0).
   [[maybe_unused]] T* const yr = reinterpret_cast<T*>(buf0);
+  wait_previous_grid();  // launched by launch_dependent (kernels/dct2d/smooth.cu)
   if constexpr (!kInverse) {
     if (vec) {
       vl.load_forward(buf0, tid, nth, div, sgn_odd);
