@@ -462,7 +462,21 @@ Item write_entry(const Job& job, Coded&& c) {
         if (!src.blockiness_input && job.details()) src.blockiness_input = core::blockiness(in);
       }
       const double peak = src.data.kind == core::SourceKind::kImage16 ? 65535.0 : 255.0;
-      it.mse = core::mse(in, c.res.image);
+      if (is_jpeg_path(it.output) && src.data.kind != core::SourceKind::kImage16) {
+        // --mode none to a .jpg: the file is lossy, so its rate and PSNR are those of the file (colour only, as in
+        // jpeg mode), not of the image handed to the encoder.
+        const std::vector<unsigned char> file = read_file_bytes(it.output);
+        const core::HostTensor decoded = decode_jpeg(file, it.output);
+        lap("decode");
+        it.bytes = static_cast<std::int64_t>(file.size());
+        it.bpp = 8.0 * double(it.bytes) / double(h * w);
+        const std::int64_t np = core::coded_planes(in.channels());
+        it.mse = np < in.channels() || in.precision() != core::Precision::kF32
+                     ? core::mse(first_channels(in, np), decoded)
+                     : core::mse(in, decoded);
+      } else {
+        it.mse = core::mse(in, c.res.image);
+      }
       it.psnr = core::psnr_db(it.mse, peak);
       if (job.details()) it.blockiness = core::blockiness(c.res.image);
     }

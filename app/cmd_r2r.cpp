@@ -174,6 +174,22 @@ std::string result_json(const R2rOptions& o, const std::string& input, const std
          ", \"timing_ms\": " + json_timing(times) + "}";
 }
 
+// A 3-D array (A, B, C) as an image: A rows, B columns and C channels (numpy's (H, W, C) layout), C = 1 .. 4; the
+// volume tensor (ReadOptions::volume) holds it as one (A*B) x C plane.
+core::HostTensor image_of_volume(const core::HostTensor& v, const std::vector<std::int64_t>& dims,
+                                 const std::string& output) {
+  const std::int64_t a = dims[0], b = dims[1], c = dims[2];
+  if (c < 1 || c > 4)
+    throw Error(ErrorCode::kUsage, output,
+                "an array of shape (" + std::to_string(a) + ", " + std::to_string(b) + ", " + std::to_string(c) +
+                    ") is not an image: its last axis (the channels) must have 1 to 4 values (write .npy)");
+  core::HostTensor img = core::HostTensor::uninitialized(core::Shape2{a, b}, c, v.precision());
+  const std::int64_t plane = a * b;
+  for (std::int64_t i = 0; i < plane; ++i)
+    for (std::int64_t k = 0; k < c; ++k) img.set(k * plane + i, v.get(i * c + k));
+  return img;
+}
+
 // Transform coefficients are not an image; the inverse's values may be.
 void check_image_output(const R2rOptions& o, const std::string& output) {
   if (core::is_image_path(output) && !o.inverse)
@@ -251,6 +267,8 @@ class R2rTask : public BatchTask {
       wo.image_bit_depth = in_.kind == core::SourceKind::kImage16 ? 16 : 8;
       std::int64_t clamped = 0;
       try {
+        if (core::is_image_path(output_) && req_.npy_shape.size() == 3)
+          out_ = image_of_volume(out_, req_.npy_shape, output_);
         core::write_any(output_, out_, wo, &image_codec(), &clamped);
       } catch (const Error& e) {
         rethrow_with_subject(e, output_);

@@ -1,5 +1,6 @@
-// The image codec: dispatch by content, the decoders' shared pieces, and writing (libpng for .png, stb_image_write
-// for .bmp/.tga/.jpg). Encoding rounds to nearest, clamps to the sample range and goes through core::AtomicFile.
+// The image codec: dispatch by content, the decoders' shared pieces, and writing (libpng for .png, libjpeg-turbo for
+// .jpg, stb_image_write for .bmp/.tga). Encoding rounds to nearest, clamps to the sample range and goes through
+// core::AtomicFile.
 #include "app/image_codec.hpp"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "app/image_decode.hpp"
+#include "app/jpeg_file.hpp"
 #include "core/error.hpp"
 #include "core/tensor_pool.hpp"
 
@@ -33,6 +35,7 @@
 namespace dct::app {
 namespace {
 
+// .jpg outputs of images (not compress's coefficient files): libjpeg's tables at this quality, 4:4:4.
 constexpr int kJpegQuality = 95;
 
 bool one_of(const std::string& path, std::initializer_list<std::string_view> exts) {
@@ -288,15 +291,21 @@ void ImageFileCodec::write(const std::string& path, const core::HostTensor& t, i
   const int w = static_cast<int>(t.cols()), h = static_cast<int>(t.rows()), comp = static_cast<int>(channels);
   std::int64_t n_clamped = 0;
   const std::vector<unsigned char> pixels = interleave8(t, path, &n_clamped);
+  if (ext == ".jpg" || ext == ".jpeg") {
+    const std::vector<unsigned char> file = encode_jpeg_pixels(pixels.data(), h, w, comp, kJpegQuality, path);
+    core::AtomicFile out(path);
+    out.write(file.data(), file.size());
+    out.commit();
+    if (clamped != nullptr) *clamped = n_clamped;
+    return;
+  }
   core::AtomicFile out(path);
   Sink sink{&out, false, {}};
   int ok = 0;
   if (ext == ".bmp")
     ok = stbi_write_bmp_to_func(sink_write, &sink, w, h, comp, pixels.data());
-  else if (ext == ".tga")
-    ok = stbi_write_tga_to_func(sink_write, &sink, w, h, comp, pixels.data());
   else
-    ok = stbi_write_jpg_to_func(sink_write, &sink, w, h, comp, pixels.data(), kJpegQuality);
+    ok = stbi_write_tga_to_func(sink_write, &sink, w, h, comp, pixels.data());
   if (sink.failed) throw Error(ErrorCode::kRuntime, path, sink.error);
   if (!ok) throw Error(ErrorCode::kRuntime, path, "image encoder failed");
   out.commit();

@@ -215,6 +215,42 @@ bool encode_c(const EncodeArgs* a, unsigned char** out, unsigned long* size, cha
   return true;
 }
 
+// A JFIF file of 8-bit samples (`components` 1: gray, 3: RGB, interleaved), 4:4:4, libjpeg's tables at `quality`.
+// Returns true on success; *out (malloc'ed by libjpeg, caller frees) and *size set. On failure `message`.
+bool encode_pixels_c(const unsigned char* pixels, JDIMENSION width, JDIMENSION height, int components, int quality,
+                     unsigned char** out, unsigned long* size, char* message) {
+  jpeg_compress_struct cinfo;
+  ErrorManager err;
+  cinfo.err = install(err);
+  *out = nullptr;
+  *size = 0;
+  if (setjmp(err.jump)) {
+    std::memcpy(message, err.message, sizeof err.message);
+    jpeg_destroy_compress(&cinfo);
+    *out = nullptr;  // as in encode_c
+    return false;
+  }
+  jpeg_create_compress(&cinfo);
+  jpeg_mem_dest(&cinfo, out, size);
+  cinfo.image_width = width;
+  cinfo.image_height = height;
+  cinfo.input_components = components;
+  cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+  jpeg_set_defaults(&cinfo);
+  jpeg_set_quality(&cinfo, quality, TRUE);
+  for (int c = 0; c < cinfo.num_components; ++c)
+    cinfo.comp_info[c].h_samp_factor = cinfo.comp_info[c].v_samp_factor = 1;
+  jpeg_start_compress(&cinfo, TRUE);
+  const std::size_t stride = std::size_t(width) * components;
+  while (cinfo.next_scanline < cinfo.image_height) {
+    JSAMPROW row = const_cast<JSAMPROW>(pixels + std::size_t(cinfo.next_scanline) * stride);
+    jpeg_write_scanlines(&cinfo, &row, 1);
+  }
+  jpeg_finish_compress(&cinfo);
+  jpeg_destroy_compress(&cinfo);
+  return true;
+}
+
 // Decodes s->data into a buffer from s->alloc: interleaved 8-bit samples, height x width x components.
 bool decode_c(DecodeState* s) {
   jpeg_decompress_struct cinfo;
@@ -389,6 +425,31 @@ std::vector<unsigned char> encode_jpeg(const core::QuantizedCoefficients& q, std
   unsigned long size = 0;
   char message[JMSG_LENGTH_MAX] = {};
   if (!encode_c(&a, &out, &size, message))
+    throw Error(ErrorCode::kRuntime, path, std::string("libjpeg-turbo: ") + message);
+  std::vector<unsigned char> file(out, out + size);
+  std::free(out);
+  return file;
+}
+
+std::vector<unsigned char> encode_jpeg_pixels(const unsigned char* pixels, std::int64_t height, std::int64_t width,
+                                              int components, int quality, const std::string& path) {
+  if (width < 1 || height < 1 || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION)
+    throw Error(ErrorCode::kInput, path, "a JPEG file holds at most 65500 pixels a side");
+  // JPEG keeps no alpha: gray+alpha and RGBA lose their last sample.
+  const int coded = components == 2 || components == 1 ? 1 : 3;
+  std::vector<unsigned char> packed;
+  if (coded != components) {
+    const std::size_t n = std::size_t(height) * std::size_t(width);
+    packed.resize(n * std::size_t(coded));
+    for (std::size_t i = 0; i < n; ++i)
+      for (int c = 0; c < coded; ++c) packed[i * coded + c] = pixels[i * std::size_t(components) + c];
+    pixels = packed.data();
+  }
+  unsigned char* out = nullptr;
+  unsigned long size = 0;
+  char message[JMSG_LENGTH_MAX] = {};
+  if (!encode_pixels_c(pixels, static_cast<JDIMENSION>(width), static_cast<JDIMENSION>(height), coded, quality, &out,
+                       &size, message))
     throw Error(ErrorCode::kRuntime, path, std::string("libjpeg-turbo: ") + message);
   std::vector<unsigned char> file(out, out + size);
   std::free(out);

@@ -24,6 +24,12 @@ bool is_jpeg_path(const std::string& path);
 std::vector<unsigned char> encode_jpeg(const core::QuantizedCoefficients& q, std::int64_t height, std::int64_t width,
                                        bool optimize, const std::string& path, bool progressive = false);
 
+// A JFIF file of an image's 8-bit samples (interleaved, 1 to 4 components; alpha is not stored: gray stays one
+// component, RGB(A) is YCbCr 4:4:4), libjpeg-turbo's tables at `quality` (the .jpg of an image written as it is).
+// Throws dct::Error naming `path`.
+std::vector<unsigned char> encode_jpeg_pixels(const unsigned char* pixels, std::int64_t height, std::int64_t width,
+                                              int components, int quality, const std::string& path);
+
 // Decodes a JPEG held in memory with libjpeg-turbo's float IDCT (JDCT_FLOAT, as djpeg -dct float) to a
 // planar f32 tensor of 1 (gray) or 3 (RGB) channels. Throws dct::Error naming `path`. (Input images are decoded
 // by decode_jpeg_image in app/image_decode.hpp, with libjpeg's default integer IDCT, as djpeg.)

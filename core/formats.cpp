@@ -877,6 +877,7 @@ Dataset read_text(const std::string& path, const ReadOptions& opt) {
     InputFile f(path);
     const std::string text = read_whole(f);
     std::vector<double> values;
+    const bool csv = lower_extension(path) == ".csv";
     std::int64_t cols = 0, rows = 0, line_no = 0;
     std::string token;
     std::size_t pos = 0;
@@ -889,9 +890,22 @@ Dataset read_text(const std::string& path, const ReadOptions& opt) {
       if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
       std::int64_t count = 0;
       std::size_t i = 0;
+      // In a .csv commas separate fields: two with only blanks between them, or one before the first value or after
+      // the last, leave a field empty, which is an error rather than a value that silently moves the others (as
+      // numpy.loadtxt). A .txt takes blanks and commas in any mix.
+      const auto empty_field = [&]() {
+        return Error(ErrorCode::kInput, "line " + std::to_string(line_no) +
+                                            ": an empty field (two separators in a row, "
+                                            "or one at the start or end of the line)");
+      };
       while (i < line.size()) {
-        while (i < line.size() && is_separator(line[i])) ++i;
-        if (i == line.size()) break;
+        int commas = 0;
+        while (i < line.size() && is_separator(line[i])) commas += line[i++] == ',';
+        if (i == line.size()) {
+          if (csv && commas > 0) throw empty_field();
+          break;
+        }
+        if (csv && (commas > 1 || (commas == 1 && count == 0))) throw empty_field();
         std::size_t j = i;
         while (j < line.size() && !is_separator(line[j])) ++j;
         token.assign(line.substr(i, j - i));
@@ -1027,8 +1041,9 @@ Dataset read_any(const std::string& path, const ReadOptions& opt, const ImageCod
       rethrow_with_subject(e, path);
     }
   }
+  require_input_file(path);  // a directory or a missing file is that (exit 3), whatever its name
   throw Error(ErrorCode::kUsage, path,
-              (ext.empty() ? std::string("unknown file type (no extension;") : "unknown file type '" + ext + "' (") +
+              (ext.empty() ? std::string("unknown file type (no extension; ") : "unknown file type '" + ext + "' (") +
                   "expected .npy .txt .csv .raw .f32 .f64 or an image)");
 }
 
@@ -1055,7 +1070,7 @@ void write_any(const std::string& path, const HostTensor& t, const WriteOptions&
     }
   }
   throw Error(ErrorCode::kUsage, path,
-              (ext.empty() ? std::string("unknown file type (no extension;") : "unknown file type '" + ext + "' (") +
+              (ext.empty() ? std::string("unknown file type (no extension; ") : "unknown file type '" + ext + "' (") +
                   "expected .npy .txt .csv .raw .f32 .f64 .png .bmp .tga .jpg)");
 }
 

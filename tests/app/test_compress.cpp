@@ -142,6 +142,24 @@ TEST_CASE("compress JSON: typed keys and values, identical output gives psnr_db 
   CHECK(parse_json_text(dir, n.out).at("psnr_db") == "null");
   const RunResult t = run_dctool("compress " + q(img) + " -o " + q(dir.file("c.png")) + " --mode none");
   CHECK(t.out.rfind("PSNR inf dB", 0) == 0);
+  // To a .jpg the file is lossy: the PSNR and the rate are the file's, as `psnr` measures them.
+  for (const char* name : {"camera.png", "astronaut.png"}) {
+    const std::string in = source_dir() + "/data/" + name, out = dir.file(std::string(name) + ".jpg");
+    const RunResult jn = run_dctool("compress " + q(in) + " -o " + q(out) + " --mode none --json");
+    INFO(jn.out << jn.err);
+    REQUIRE(jn.code == 0);
+    const FlatJson f = parse_json_text(dir, jn.out);
+    REQUIRE(f.at("psnr_db") != "null");
+    const RunResult p = run_dctool("--json psnr " + q(in) + " " + q(out));
+    INFO(p.out << p.err);
+    REQUIRE(p.code == 0);
+    const double own = std::stod(f.at("psnr_db")), measured = std::stod(parse_json_text(dir, p.out).at("psnr_db"));
+    CHECK(std::abs(own - measured) < 0.01);
+    CHECK(own < 60.0);
+    const double bytes = std::stod(f.at("bytes"));
+    CHECK(bytes == static_cast<double>(fs::file_size(out)));
+    CHECK(std::abs(std::stod(f.at("bpp")) - 8.0 * bytes / (512.0 * 512.0)) < 1e-9);  // both samples are 512 x 512
+  }
 }
 
 TEST_CASE("compress keep F keeps exactly ceil(F*H*W) coefficients per channel", "[compress]") {

@@ -199,6 +199,32 @@ TEST_CASE("r2r: a 3-D array is refused by text output (exit 2, no output), 1-D a
   }
 }
 
+TEST_CASE("r2r: a 3-D array (H, W, C) written as an image is H x W with C channels; other last axes are exit 2",
+          "[app][r2r]") {
+  TempDir dir;
+  const std::string img = source_dir() + "/data/astronaut.png";
+  const RunResult f = run_dctool("dct " + q(img) + " -o " + q(dir.file("c.npy")) + " -p f64");
+  INFO(f.err);
+  REQUIRE(f.code == 0);
+  // The coefficients' (H, W, 3) array back to an image through axes 0 and 1: the image again.
+  for (const char* cmd : {"dct --inverse", "r2r --kinds dct2,dct2 --inverse"}) {
+    const std::string back = dir.file("back.png");
+    const RunResult b = run_dctool(std::string(cmd) + " " + q(dir.file("c.npy")) + " --axes 0,1 -o " + q(back));
+    INFO(cmd << ": " << b.err);
+    REQUIRE(b.code == 0);
+    const RunResult p = run_dctool("--json psnr " + q(img) + " " + q(back));
+    INFO(p.out << p.err);
+    CHECK(p.code == 0);
+    CHECK(contains(p.out, "\"max_abs_err\": 0,"));
+    fs::remove(back);
+  }
+  generate(dir, {"v5 6x4x5 float64 66"});
+  const RunResult bad = run_dctool("dct --inverse " + q(dir.file("v5.npy")) + " -o " + q(dir.file("v5.png")));
+  check_one_line_error(bad, 2, {"v5.png"});
+  CHECK(contains(bad.err, "(6, 4, 5)"));
+  CHECK_FALSE(exists(dir.file("v5.png")));
+}
+
 TEST_CASE("r2r: dct and dst without --type are type 2 (scipy's default)", "[app][r2r]") {
   TempDir dir;
   generate(dir, {"m 5x6 float64 62"});

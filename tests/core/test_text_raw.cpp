@@ -70,6 +70,17 @@ TEST_CASE("text: ragged rows and non-numbers name the line", "[core][text]") {
   put(p, "# comment\n1 2\n3 4 5\n");
   CHECK(std::string(error_of([&] { read_text(p, {}); }).what()) == "line 3: expected 2 values, found 3");
 
+  // A .csv's empty field (two commas in a row, or one at either end of a line) is an error, not a skipped value.
+  const std::string csv = dir.file("bad.csv");
+  for (const char* text : {"1,2,3\n4,,5,6\n", "1,2,3\n,4,5\n", "1,2,3\n4,5,6,\n", "1,2,3\n4, ,5,6\n"}) {
+    put(csv, text);
+    auto f = error_of([&] { read_text(csv, {}); });
+    INFO(text);
+    CHECK(f.code() == ErrorCode::kInput);
+    CHECK(f.subject() == csv);
+    CHECK(std::string(f.what()).rfind("line 2: an empty field", 0) == 0);
+  }
+
   put(p, "1 2\n3 abc\n");
   auto n = error_of([&] { read_text(p, {}); });
   CHECK(n.code() == ErrorCode::kInput);
