@@ -86,14 +86,19 @@ std::vector<const core::Backend*> pick_backends(const std::string& spec, const c
 }
 
 Format format_for(const BenchOptions& o, const GlobalOptions& g) {
-  if (g.json) return Format::kJson;
-  if (o.format != "table" || o.output.empty()) return parse_format(o.format);
-  // -o FILE with the default format: follow the extension.
+  // -o FILE follows its extension (.csv, .json, .md; others: the table); a --format that names another is exit 2.
   const std::string& f = o.output;
-  if (f.ends_with(".csv")) return Format::kCsv;
-  if (f.ends_with(".json")) return Format::kJson;
-  if (f.ends_with(".md")) return Format::kMarkdown;
-  return Format::kTable;
+  const std::string by_ext = f.ends_with(".csv")    ? "csv"
+                             : f.ends_with(".json") ? "json"
+                             : f.ends_with(".md")   ? "md"
+                                                    : "";
+  const std::string asked = g.json ? "json" : o.format;
+  if (!by_ext.empty() && asked != "table" && asked != by_ext)
+    throw Error(ErrorCode::kUsage, g.json ? "--json" : "--format",
+                asked + " does not match -o " + f + " (its extension makes it " + by_ext + ")");
+  if (g.json) return Format::kJson;
+  if (o.format != "table" || f.empty()) return parse_format(o.format);
+  return by_ext.empty() ? Format::kTable : parse_format(by_ext);
 }
 
 core::Effort effort_of(const BenchOptions& o) {

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <string_view>
 #include <type_traits>
@@ -1041,7 +1042,9 @@ Dataset read_any(const std::string& path, const ReadOptions& opt, const ImageCod
       rethrow_with_subject(e, path);
     }
   }
-  require_input_file(path);  // a directory or a missing file is that (exit 3), whatever its name
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    require_input_file(path);  // "is a directory" (exit 3), whatever its name
   throw Error(ErrorCode::kUsage, path,
               (ext.empty() ? std::string("unknown file type (no extension; ") : "unknown file type '" + ext + "' (") +
                   "expected .npy .txt .csv .raw .f32 .f64 or an image)");

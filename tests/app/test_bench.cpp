@@ -214,6 +214,12 @@ TEST_CASE("bench --format table (default) and -o FILE", "[app][bench]") {
   CHECK(split_lines(text).at(0) == kHeader);
   CHECK(split_lines(text).size() >= 2);
   CHECK_FALSE(contains(r.out, kHeader));  // the table went to the file, not stdout
+
+  // A --format (or --json) that contradicts -o FILE's extension is a usage error, and nothing is written.
+  const std::string other = dir.file("b.csv");
+  check_one_line_error(run_dctool(kCmd + " --format json -o " + q(other)), 2, {"--format", "b.csv"});
+  check_one_line_error(run_dctool("--json " + kCmd + " -o " + q(other)), 2, {"--json", "b.csv"});
+  CHECK_FALSE(exists(other));
 }
 
 TEST_CASE("bench: a verified sweep over ops and sizes and precisions and both CPU backends", "[app][bench]") {
