@@ -199,7 +199,7 @@ TEST_CASE("r2r: a 3-D array is refused by text output (exit 2, no output), 1-D a
   }
 }
 
-TEST_CASE("r2r: a 3-D array (H, W, C) written as an image is H x W with C channels; other last axes are exit 2",
+TEST_CASE("r2r: a 3-D array (H, W, C) written as an image is H x W with C channels, other last axes exit 2",
           "[app][r2r]") {
   TempDir dir;
   const std::string img = source_dir() + "/data/astronaut.png";
