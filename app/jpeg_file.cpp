@@ -147,23 +147,35 @@ JBLOCKARRAY access_planes(j_common_ptr cinfo, jvirt_barray_ptr ptr, JDIMENSION s
   return nullptr;
 }
 
-// Returns true on success; *out (malloc'ed by libjpeg, caller frees) and *size set. On failure `message`.
-bool encode_c(const EncodeArgs* a, unsigned char** out, unsigned long* size, char* message) {
+// A JFIF file in memory, made by `body` on a compressor whose destination is set (body starts and feeds it; the
+// caller of libjpeg's finish is here). Errors inside libjpeg jump back here: `body` holds nothing that needs a
+// destructor. Throws dct::Error (kRuntime) naming `path`.
+template <class Body>
+std::vector<unsigned char> compress_to_memory(Body&& body, const std::string& path) {
   jpeg_compress_struct cinfo;
   ErrorManager err;
   cinfo.err = install(err);
-  *out = nullptr;
-  *size = 0;
+  unsigned char* out = nullptr;
+  unsigned long size = 0;
   if (setjmp(err.jump)) {
-    std::memcpy(message, err.message, sizeof err.message);
     jpeg_destroy_compress(&cinfo);
-    // Not freed: once libjpeg's memory destination has grown its buffer, *out still names the first one, which it
-    // freed itself (freeing it again aborted the process). An encoding error is an internal one; the leak is bounded.
-    *out = nullptr;
-    return false;
+    // `out` not freed: once libjpeg's memory destination has grown its buffer, out still names the first one, which
+    // it freed itself (freeing it again aborted the process). An encoding error is an internal one; the leak is
+    // bounded.
+    throw Error(ErrorCode::kRuntime, path, std::string("libjpeg-turbo: ") + err.message);
   }
   jpeg_create_compress(&cinfo);
-  jpeg_mem_dest(&cinfo, out, size);
+  jpeg_mem_dest(&cinfo, &out, &size);
+  body(cinfo);
+  jpeg_finish_compress(&cinfo);
+  jpeg_destroy_compress(&cinfo);
+  std::vector<unsigned char> file(out, out + size);
+  std::free(out);
+  return file;
+}
+
+// Sets up `cinfo` (destination set) to write the coefficient planes of `a` (jpeg_write_coefficients).
+void coefficients_body(const EncodeArgs* a, jpeg_compress_struct& cinfo) {
   cinfo.image_width = a->width;
   cinfo.image_height = a->height;
   cinfo.input_components = a->components;
@@ -210,28 +222,12 @@ bool encode_c(const EncodeArgs* a, unsigned char** out, unsigned long* size, cha
   jpeg_write_coefficients(&cinfo, arrays);              // the data is read in jpeg_finish_compress, from the planes:
   cinfo.client_data = t;
   cinfo.mem->access_virt_barray = access_planes;
-  jpeg_finish_compress(&cinfo);
-  jpeg_destroy_compress(&cinfo);
-  return true;
 }
 
-// A JFIF file of 8-bit samples (`components` 1: gray, 3: RGB, interleaved), 4:4:4, libjpeg's tables at `quality`.
-// Returns true on success; *out (malloc'ed by libjpeg, caller frees) and *size set. On failure `message`.
-bool encode_pixels_c(const unsigned char* pixels, JDIMENSION width, JDIMENSION height, int components, int quality,
-                     unsigned char** out, unsigned long* size, char* message) {
-  jpeg_compress_struct cinfo;
-  ErrorManager err;
-  cinfo.err = install(err);
-  *out = nullptr;
-  *size = 0;
-  if (setjmp(err.jump)) {
-    std::memcpy(message, err.message, sizeof err.message);
-    jpeg_destroy_compress(&cinfo);
-    *out = nullptr;  // as in encode_c
-    return false;
-  }
-  jpeg_create_compress(&cinfo);
-  jpeg_mem_dest(&cinfo, out, size);
+// Sets up `cinfo` (destination set) and writes 8-bit samples (`components` 1: gray, 3: RGB, interleaved), 4:4:4,
+// libjpeg's tables at `quality`.
+void pixels_body(const unsigned char* pixels, JDIMENSION width, JDIMENSION height, int components, int quality,
+                 jpeg_compress_struct& cinfo) {
   cinfo.image_width = width;
   cinfo.image_height = height;
   cinfo.input_components = components;
@@ -246,9 +242,6 @@ bool encode_pixels_c(const unsigned char* pixels, JDIMENSION width, JDIMENSION h
     JSAMPROW row = const_cast<JSAMPROW>(pixels + std::size_t(cinfo.next_scanline) * stride);
     jpeg_write_scanlines(&cinfo, &row, 1);
   }
-  jpeg_finish_compress(&cinfo);
-  jpeg_destroy_compress(&cinfo);
-  return true;
 }
 
 // Decodes s->data into a buffer from s->alloc: interleaved 8-bit samples, height x width x components.
@@ -421,14 +414,7 @@ std::vector<unsigned char> encode_jpeg(const core::QuantizedCoefficients& q, std
   a.quality = q.quality;
   a.optimize = optimize;
   a.progressive = progressive;
-  unsigned char* out = nullptr;
-  unsigned long size = 0;
-  char message[JMSG_LENGTH_MAX] = {};
-  if (!encode_c(&a, &out, &size, message))
-    throw Error(ErrorCode::kRuntime, path, std::string("libjpeg-turbo: ") + message);
-  std::vector<unsigned char> file(out, out + size);
-  std::free(out);
-  return file;
+  return compress_to_memory([&](jpeg_compress_struct& cinfo) { coefficients_body(&a, cinfo); }, path);
 }
 
 std::vector<unsigned char> encode_jpeg_pixels(const unsigned char* pixels, std::int64_t height, std::int64_t width,
@@ -445,15 +431,11 @@ std::vector<unsigned char> encode_jpeg_pixels(const unsigned char* pixels, std::
       for (int c = 0; c < coded; ++c) packed[i * coded + c] = pixels[i * std::size_t(components) + c];
     pixels = packed.data();
   }
-  unsigned char* out = nullptr;
-  unsigned long size = 0;
-  char message[JMSG_LENGTH_MAX] = {};
-  if (!encode_pixels_c(pixels, static_cast<JDIMENSION>(width), static_cast<JDIMENSION>(height), coded, quality, &out,
-                       &size, message))
-    throw Error(ErrorCode::kRuntime, path, std::string("libjpeg-turbo: ") + message);
-  std::vector<unsigned char> file(out, out + size);
-  std::free(out);
-  return file;
+  return compress_to_memory(
+      [&](jpeg_compress_struct& cinfo) {
+        pixels_body(pixels, static_cast<JDIMENSION>(width), static_cast<JDIMENSION>(height), coded, quality, cinfo);
+      },
+      path);
 }
 
 core::HostTensor decode_jpeg(const std::vector<unsigned char>& file, const std::string& path) {
