@@ -56,10 +56,11 @@ inline constexpr BackendRow kBackendTable[] = {
     {"cuda-fft2d-cufft", Algo::kFft2dCufft, kDct23Ops, false, "any (--axis both)",
      "2-D DCT-II/III, the three stages of [1] literally: reorder pass, cuFFT 2-D R2C/C2R, postprocess (baseline)"},
     {"cuda-fft2d-smooth", Algo::kFft2dSmooth, kDct23Ops, false,
-     "transformed sides of prime factors 2, 3, 5, 7, 11, 13 (f32 <= 13673, f64 <= 6456; rows, cols, both)",
+     "transformed sides of prime factors 2, 3, 5, 7, 11, 13 (rows f32 <= 13673, f64 <= 6456; columns: the same "
+     "along one axis, any length in 2-D; rows, cols, both)",
      "DCT-II/III separably, one kernel per axis for any smooth size: the reorder, a mixed-radix Stockham FFT of two "
-     "real lines at once in shared memory and the twiddle postprocess [1, 5] (cuda-fft2d takes it where it measures "
-     "faster at plan time)"},
+     "real lines at once in shared memory and the twiddle postprocess [1, 5]; long columns in two kernels, the FFT "
+     "split four-step (cuda-fft2d takes it where it measures faster at plan time)"},
     {"cuda-fft2d-tiles", Algo::kFft2dTiles, kDct23Ops, false, "smooth sides, f32 h*w <= ~28000, f64 ~14000 (both)",
      "2-D DCT-II/III of each matrix of a batch in one CTA: the smooth route's row and column passes in shared memory, "
      "one read and one write (cuda-fft2d takes it for matrices of <= 4096 values and batches of 8^2..128^2)"},

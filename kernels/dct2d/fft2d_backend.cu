@@ -36,8 +36,10 @@ core::Shape2 canonical(core::Shape2 s) { return (s.cols == 1 && s.rows > 1) ? co
 template <class T>
 bool smooth_axes(const core::TransformDesc& d) {
   const core::Shape2 c = d.axis == core::Axis::kBoth ? canonical(d.shape) : d.shape;
+  const bool cols_ok =
+      d.axis == core::Axis::kBoth ? smooth_columns_supported<T>(c.rows) : SmoothLines<T>::supports(c.rows, true);
   return (d.axis == core::Axis::kCols || SmoothLines<T>::supports(c.cols, false)) &&
-         (d.axis == core::Axis::kRows || SmoothLines<T>::supports(c.rows, true));
+         (d.axis == core::Axis::kRows || cols_ok);
 }
 
 core::Support supports_smooth(const core::TransformDesc& d) {
@@ -45,7 +47,8 @@ core::Support supports_smooth(const core::TransformDesc& d) {
   const bool ok = d.prec == core::Precision::kF32 ? smooth_axes<float>(d) : smooth_axes<double>(d);
   if (!ok)
     return core::Support::no(
-        "sizes with prime factors 2, 3, 5, 7, 11, 13 only, up to 13673 (f32) / 6456 (f64) per transformed side");
+        "sizes with prime factors 2, 3, 5, 7, 11, 13 only, rows up to 13673 (f32) / 6456 (f64) long (one axis: columns "
+        "too)");
   return core::Support::yes();
 }
 

@@ -113,7 +113,10 @@ Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch) {
 
 template <class T>
 bool smooth_by_rule(i64 n1, i64 n2, i64 batch) {
-  if (!SmoothLines<T>::supports(n1, true) || !SmoothLines<T>::supports(n2, false)) return false;
+  if (!smooth_columns_supported<T>(n1) || !SmoothLines<T>::supports(n2, false)) return false;
+  // Columns longer than SmoothLines' columns kernel takes (SmoothCols4): f64 matrices kSmoothLongColsMinWidth or more
+  // wide (docs/decisions.md §10).
+  if (!SmoothLines<T>::supports(n1, true)) return sizeof(T) == 8 && n2 >= kSmoothLongColsMinWidth;
   // Batches: sides of kSmoothBatchMinSide or more, not both powers of two (docs/decisions.md §10).
   const auto pow2 = [](i64 n) { return (n & (n - 1)) == 0; };
   if (batch != 1) return std::min(n1, n2) >= kSmoothBatchMinSide && !(pow2(n1) && pow2(n2));
@@ -158,8 +161,12 @@ ThreeStage2d<T>::ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, 
   if (route == Fft2dRoute::kSmooth) {
     srows_ = std::make_unique<SmoothLines<T>>(n2_, norm, false, !forward_, scale[tr ? 0 : 1],
                                               (dst_ & dct2d::kFlipAxis1) != 0);
-    scols_ = std::make_unique<SmoothLines<T>>(n1_, norm, true, !forward_, scale[tr ? 1 : 0],
-                                              (dst_ & dct2d::kFlipAxis0) != 0);
+    if (SmoothCols4<T>::wanted(n1_))
+      scols4_ =
+          std::make_unique<SmoothCols4<T>>(n1_, norm, !forward_, scale[tr ? 1 : 0], (dst_ & dct2d::kFlipAxis0) != 0);
+    else
+      scols_ = std::make_unique<SmoothLines<T>>(n1_, norm, true, !forward_, scale[tr ? 1 : 0],
+                                                (dst_ & dct2d::kFlipAxis0) != 0);
     return;
   }
   if (route == Fft2dRoute::kRows) {
@@ -185,9 +192,15 @@ void ThreeStage2d<T>::run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t 
     tiles_->run(in, out, batch_, s);
   } else if (srows_ && forward_) {
     srows_->run(in, out, n1_ * batch_, 0, s);
-    scols_->run(out, out, batch_, n2_, s);
+    if (scols4_)
+      scols4_->run(out, out, wc, batch_, n2_, s);
+    else
+      scols_->run(out, out, batch_, n2_, s);
   } else if (srows_) {
-    scols_->run(in, out, batch_, n2_, s);
+    if (scols4_)
+      scols4_->run(in, out, wc, batch_, n2_, s);
+    else
+      scols_->run(in, out, batch_, n2_, s);
     srows_->run(out, out, n1_ * batch_, 0, s);
   } else if (fused_ && forward_) {
     rows_->forward(in, wc, s);

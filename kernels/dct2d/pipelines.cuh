@@ -55,8 +55,11 @@ Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch);
 // (docs/decisions.md §10): one matrix of any smooth sides up to kSmoothAnyMaxValuesF32 / F64 values, or of sides that
 // both have compiled smooth kernels up to kSmoothCompiledMaxValuesF32 / F64 values (4000×6000 f32 and 6144² measured
 // slower on the smooth route); a batch of matrices whose sides are kSmoothBatchMinSide or more and not both powers of
-// two (100×90 measured slower).
+// two (100×90 measured slower); and f64 matrices at least kSmoothLongColsMinWidth wide whose columns are too long for
+// SmoothLines' columns kernel (more than 6456 rows: SmoothCols4 takes them; 10010×1485, 8450×1040 measured faster,
+// 9625×210 and 10000×100 slower).
 constexpr i64 kSmoothAnyMaxValuesF32 = i64{1} << 19, kSmoothAnyMaxValuesF64 = i64{1} << 20;
+constexpr i64 kSmoothLongColsMinWidth = 512;
 constexpr i64 kSmoothCompiledMaxValuesF32 = i64{1} << 24, kSmoothCompiledMaxValuesF64 = i64{1} << 25;
 constexpr i64 kSmoothBatchMinSide = 120;
 template <class T>
@@ -82,7 +85,9 @@ class ThreeStage2d {
   ThreeStage2d(core::Op op, core::Norm norm, core::Shape2 shape, i64 batch, Fft2dRoute route, unsigned dst = 0,
                std::array<double, 2> scale = {1.0, 1.0});
   i64 real_elems() const { return rows_ || srows_ || tiles_ ? 0 : n1_ * n2_ * batch_; }  // only r2c reorders
-  i64 cplx_elems() const { return srows_ || tiles_ ? 0 : n1_ * pitch_ * batch_; }
+  i64 cplx_elems() const {
+    return scols4_ ? SmoothCols4<T>::work_elems(n1_, n2_, batch_) : srows_ || tiles_ ? 0 : n1_ * pitch_ * batch_;
+  }
   void run(const T* in, T* out, T* wr, cx_t<T>* wc, cudaStream_t s) const;
 
  private:
@@ -98,6 +103,7 @@ class ThreeStage2d {
   bool fused_ = false;                     // col_fft_ with post_2d / pre_2d fused into its passes
   RowMap map_;
   std::unique_ptr<SmoothLines<T>> srows_, scols_;  // smooth route
+  std::unique_ptr<SmoothCols4<T>> scols4_;         // or its columns in two kernels (long columns)
   std::unique_ptr<SmoothTiles<T>> tiles_;          // tiles route
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "kernels/dct2d/smooth_cols4.cuh"
 #include "kernels/dct2d/smooth_tiles.cuh"
 
 namespace dct::cuda {
@@ -152,6 +153,114 @@ void SmoothLines<T>::run(const T* in, T* out, std::int64_t count, std::int64_t w
                    static_cast<std::size_t>(sh.smem), s, args);
 }
 
+// ---- SmoothCols4 -------------------------------------------------------------------------------------------------
+
+// SmoothCols4 takes the columns where SmoothLines' columns kernel has no room for more than one pair of columns
+// (kc = 2: 8-byte row segments in f32, 16 in f64), unless a kernel is compiled for the length (docs/decisions.md §10).
+constexpr int kCols4BelowColumns = 4;
+
+template <class T>
+bool SmoothCols4<T>::supports(std::int64_t n) {
+  std::vector<smooth::Pass> passes;
+  return n >= 4 && n < (std::int64_t{1} << 24) && smooth::plan_passes(n, passes) && smooth::cols4_config<T>(n).ok;
+}
+
+template <class T>
+bool SmoothCols4<T>::wanted(std::int64_t n) {
+  if (!supports(n)) return false;
+  if (!SmoothLines<T>::supports(n, true)) return true;
+  return smooth::config<T>(n, true).kc < kCols4BelowColumns && !smooth::compiled(n);
+}
+
+template <class T>
+bool smooth_columns_supported(std::int64_t n) {
+  return SmoothLines<T>::supports(n, true) || SmoothCols4<T>::supports(n);
+}
+
+template <class T>
+SmoothCols4<T>::SmoothCols4(std::int64_t n, core::Norm norm, bool inverse, double scale, bool dst)
+    : n_(n), inverse_(inverse), dst_(dst) {
+  if (!supports(n)) throw Error(ErrorCode::kUsage, "smooth columns", "unsupported column length " + std::to_string(n));
+  const smooth::Cols4Config c = smooth::cols4_config<T>(n);
+  na_ = c.na;
+  nb_ = c.nb;
+  groups_ = c.groups;
+  threads_a_ = c.threads_a;
+  threads_b_ = c.threads_b;
+  smem_a_ = c.smem_a;
+  smem_b_ = c.smem_b;
+  tables_ = AxisTableBuffers<T>(n, norm, 2.0, scale);
+  const std::vector<cx_t<T>> wn = smooth::cols4_wn<T>(n);
+  wn_ = DeviceBuffer(sizeof(cx_t<T>) * wn.size());
+  DCT_CUDA_CHECK(cudaMemcpy(wn_.get(), wn.data(), wn_.bytes(), cudaMemcpyHostToDevice));
+  tw_a_ = upload_twiddles<T>(na_);
+  passes_a_ = upload_passes(na_, npass_a_);
+  tw_b_ = upload_twiddles<T>(nb_);
+  passes_b_ = upload_passes(nb_, npass_b_);
+  constexpr int kP = smooth::cols4_pairs<T>();
+  const void* fns[] = {reinterpret_cast<const void*>(&smooth::smooth_cols4_a<T, kP, false>),
+                       reinterpret_cast<const void*>(&smooth::smooth_cols4_a<T, kP, true>),
+                       reinterpret_cast<const void*>(&smooth::smooth_cols4_b<T, kP, false>),
+                       reinterpret_cast<const void*>(&smooth::smooth_cols4_b<T, kP, true>)};
+  if (std::max(smem_a_, smem_b_) > 48 * 1024)
+    for (const void* fn : fns)
+      DCT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
+}
+
+template <class T>
+void SmoothCols4<T>::run(const T* in, T* out, cx_t<T>* work, std::int64_t count, std::int64_t width,
+                         cudaStream_t s) const {
+  if (count < 1 || width < 1) return;
+  constexpr int kP = smooth::cols4_pairs<T>();
+  const std::int64_t wp = (width + 1) / 2, tiles = (wp + kP - 1) / kP;
+  if (tiles >= (std::int64_t{1} << 31) || n_ * width >= (std::int64_t{1} << 40))
+    throw Error(ErrorCode::kUsage, "smooth columns", "matrix too wide for one launch");
+  smooth::Cols4Args<T> a;
+  a.wn = wn_.template as<const cx_t<T>>();
+  const AxisTables<T> t = tables_.view();
+  a.tw = t.tw;
+  a.fs = t.fs;
+  a.ia = t.ia;
+  a.tw_a = tw_a_.template as<const cx_t<T>>();
+  a.passes_a = passes_a_.template as<const smooth::Pass>();
+  a.tw_b = tw_b_.template as<const cx_t<T>>();
+  a.passes_b = passes_b_.template as<const smooth::Pass>();
+  a.npass_a = npass_a_;
+  a.npass_b = npass_b_;
+  a.n = static_cast<int>(n_);
+  a.na = na_;
+  a.nb = nb_;
+  a.width = static_cast<int>(width);
+  a.wp = static_cast<int>(wp);
+  a.groups = groups_;
+  a.dna = smooth::FastDiv(static_cast<unsigned>(na_));
+  a.dnb = smooth::FastDiv(static_cast<unsigned>(nb_));
+  a.dst = dst_ ? 1 : 0;
+  const unsigned ga = static_cast<unsigned>((na_ + groups_ - 1) / groups_), gb = static_cast<unsigned>(nb_ / 2 + 1);
+  // Grid z is at most 65535: batches in chunks of that many matrices.
+  constexpr std::int64_t kMaxZ = 65535;
+  for (std::int64_t m0 = 0; m0 < count; m0 += kMaxZ) {
+    const unsigned mats = static_cast<unsigned>(std::min(kMaxZ, count - m0));
+    const std::int64_t real0 = m0 * n_ * width, cx0 = m0 * n_ * wp;
+    a.work = work + cx0;
+    void* args[] = {&a};
+    const auto launch = [&](const void* fn, bool pass_a) {
+      launch_dependent(fn, dim3(static_cast<unsigned>(tiles), pass_a ? ga : gb, mats),
+                       dim3(static_cast<unsigned>(pass_a ? threads_a_ : threads_b_)),
+                       static_cast<std::size_t>(pass_a ? smem_a_ : smem_b_), s, args);
+    };
+    a.in = in + real0;
+    a.out = out + real0;
+    if (!inverse_) {
+      launch(reinterpret_cast<const void*>(&smooth::smooth_cols4_a<T, kP, false>), true);
+      launch(reinterpret_cast<const void*>(&smooth::smooth_cols4_b<T, kP, false>), false);
+    } else {
+      launch(reinterpret_cast<const void*>(&smooth::smooth_cols4_b<T, kP, true>), false);
+      launch(reinterpret_cast<const void*>(&smooth::smooth_cols4_a<T, kP, true>), true);
+    }
+  }
+}
+
 // ---- SmoothTiles -------------------------------------------------------------------------------------------------
 
 template <class T>
@@ -216,6 +325,10 @@ template struct SmoothAxisBuffers<double>;
 template class SmoothLines<float>;
 template class SmoothLines<double>;
 template class SmoothTiles<float>;
+template class SmoothCols4<float>;
+template class SmoothCols4<double>;
+template bool smooth_columns_supported<float>(std::int64_t);
+template bool smooth_columns_supported<double>(std::int64_t);
 template class SmoothTiles<double>;
 
 }  // namespace dct::cuda

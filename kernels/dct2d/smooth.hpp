@@ -67,6 +67,37 @@ class SmoothLines {
   int sms_ = 1;
 };
 
+// DCT-II (or DST-II; inverse: DCT-III / DST-III) down the columns of `count` matrices of n rows x `width`, n smooth and
+// too long for SmoothLines' columns kernel to take a wide tile (kernels/dct2d/smooth_cols4.cuh: two kernels, a
+// four-step split of the FFT, 128-byte row segments), through a workspace of work_elems() complex values. in == out is
+// allowed.
+template <class T>
+class SmoothCols4 {
+ public:
+  // n = na·nb smooth (2 <= na <= nb) and both passes fit a CTA: f32 up to about 1.6e6 rows, f64 8e5.
+  static bool supports(std::int64_t n);
+  // supports(n), and SmoothLines' columns kernel does not take n, or takes it one pair of columns per CTA with no
+  // kernel compiled for n: the columns stage of cuda-fft2d's smooth route (docs/decisions.md §10).
+  static bool wanted(std::int64_t n);
+  static std::int64_t work_elems(std::int64_t n, std::int64_t width, std::int64_t count) {
+    return n * ((width + 1) / 2) * count;
+  }
+  SmoothCols4(std::int64_t n, core::Norm norm, bool inverse, double scale = 1.0, bool dst = false);
+  void run(const T* in, T* out, cx_t<T>* work, std::int64_t count, std::int64_t width, cudaStream_t s) const;
+
+ private:
+  std::int64_t n_;
+  bool inverse_, dst_;
+  int na_ = 0, nb_ = 0, groups_ = 1, threads_a_ = 0, threads_b_ = 0, smem_a_ = 0, smem_b_ = 0;
+  int npass_a_ = 0, npass_b_ = 0;
+  AxisTableBuffers<T> tables_;
+  DeviceBuffer wn_, tw_a_, passes_a_, tw_b_, passes_b_;
+};
+
+// Whether cuda-fft2d's smooth route takes columns of n rows (SmoothLines or SmoothCols4).
+template <class T>
+bool smooth_columns_supported(std::int64_t n);
+
 // The 2-D DCT-II (or its inverse) of `count` contiguous matrices of h x w, each held whole by one CTA
 // (kernels/dct2d/smooth_tiles.cuh): one read and one write of the data. dst: kFlipAxis0 / kFlipAxis1 mask of the axes
 // computed as DST-II (DST-III inverse); scale: a factor per axis (rows h, columns w) as ThreeStage2d's.

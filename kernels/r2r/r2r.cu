@@ -494,7 +494,7 @@ std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d) {
     i64 lead = d.batch;
     for (int a = 0; a < start; ++a) lead *= s.dims[a];
     if (fft2d_route<T>(n0, n1, lead) == Fft2dRoute::kR2c && SmoothLines<T>::supports(n1, false) &&
-        SmoothLines<T>::supports(n0, true))
+        smooth_columns_supported<T>(n0))
       return faster_plan(std::make_unique<R2rPlan<T>>(d, Fft2dRoute::kR2c),
                          std::make_unique<R2rPlan<T>>(d, Fft2dRoute::kSmooth), d);
   }

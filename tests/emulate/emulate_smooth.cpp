@@ -23,6 +23,7 @@
 
 #include "cuda_host.hpp"
 #define __shared__
+#include "kernels/dct2d/smooth_cols4.cuh"
 #include "kernels/dct2d/smooth_tiles.cuh"
 
 namespace dct::cuda::smooth {
@@ -193,6 +194,89 @@ double run(long long n, bool cols, bool inverse, bool ortho, long long lines_or_
       scale = std::max(scale, static_cast<double>(std::fabs(r[i])));
     }
   }
+  return err / (scale > 0 ? scale : 1.0);
+}
+
+// `batch` matrices of n rows x width by the two kernels of kernels/dct2d/smooth_cols4.cuh (long smooth columns)
+// against the 1-D definition down every column. Returns the relative error (INFINITY: unwritten output, modified
+// input, no plan).
+template <class T>
+double run_cols4(long long n, bool inverse, bool ortho, bool dst, long long width, long long batch,
+                 std::mt19937_64& rng, bool in_place) {
+  using C = typename smooth::Cx<T>::type;
+  const smooth::Cols4Config c = smooth::cols4_config<T>(n);
+  std::vector<smooth::Pass> pa, pb;
+  if (!c.ok || !smooth::plan_passes(c.na, pa) || !smooth::plan_passes(c.nb, pb)) return INFINITY;
+  const Tables<T> t(n, ortho);
+  const std::vector<C> wn = smooth::cols4_wn<T>(n), twa = smooth::fft_twiddles<T>(c.na),
+                       twb = smooth::fft_twiddles<T>(c.nb);
+  constexpr int kP = smooth::cols4_pairs<T>();
+  const long long wp = (width + 1) / 2, tiles = (wp + kP - 1) / kP, total = batch * n * width;
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<T> x(static_cast<std::size_t>(total)), y(x.size());
+  for (T& v : x) v = static_cast<T>(static_cast<float>(u(rng)));
+  std::memset(y.data(), 0xFF, y.size() * sizeof(T));
+  std::vector<C> work(static_cast<std::size_t>(batch * n * wp));
+  std::memset(work.data(), 0xFF, work.size() * sizeof(C));
+  const std::vector<T> x0 = x;
+  smooth::Cols4Args<T> a;
+  a.wn = wn.data();
+  a.tw = t.tw.data();
+  a.fs = t.fs.data();
+  a.ia = t.ia.data();
+  a.tw_a = twa.data();
+  a.passes_a = pa.data();
+  a.npass_a = static_cast<int>(pa.size());
+  a.tw_b = twb.data();
+  a.passes_b = pb.data();
+  a.npass_b = static_cast<int>(pb.size());
+  a.n = static_cast<int>(n);
+  a.na = c.na;
+  a.nb = c.nb;
+  a.width = static_cast<int>(width);
+  a.wp = static_cast<int>(wp);
+  a.groups = c.groups;
+  a.dna = smooth::FastDiv(static_cast<unsigned>(c.na));
+  a.dnb = smooth::FastDiv(static_cast<unsigned>(c.nb));
+  a.dst = dst ? 1 : 0;
+  a.work = work.data();
+  a.in = x.data();
+  a.out = in_place ? x.data() : y.data();
+  const auto grid = [&](bool pass_a, auto kernel) {
+    const int threads = pass_a ? c.threads_a : c.threads_b, smem = pass_a ? c.smem_a : c.smem_b;
+    const long long gy = pass_a ? (c.na + c.groups - 1) / c.groups : c.nb / 2 + 1;
+    blockDim = {static_cast<unsigned>(threads), 1, 1};
+    for (long long z = 0; z < batch; ++z)
+      for (long long yb = 0; yb < gy; ++yb)
+        for (long long xb = 0; xb < tiles; ++xb) {
+          blockIdx = {static_cast<unsigned>(xb), static_cast<unsigned>(yb), static_cast<unsigned>(z)};
+          std::memset(smooth::smooth_smem, 0xFF, static_cast<std::size_t>(smem));
+          emu_run_cta(static_cast<unsigned>(threads), [&](unsigned) { kernel(a); });
+        }
+  };
+  if (!inverse) {
+    grid(true, smooth::smooth_cols4_a<T, kP, false>);
+    grid(false, smooth::smooth_cols4_b<T, kP, false>);
+  } else {
+    grid(false, smooth::smooth_cols4_b<T, kP, true>);
+    grid(true, smooth::smooth_cols4_a<T, kP, true>);
+  }
+  const std::vector<T>& out = in_place ? x : y;
+  if (!in_place && std::memcmp(x0.data(), x.data(), x.size() * sizeof(T)) != 0) return INFINITY;
+  double err = 0, scale = 0;
+  for (long long b = 0; b < batch; ++b)
+    for (long long col = 0; col < width; ++col) {
+      const long long base = b * n * width + col;
+      std::vector<LD> v(n);
+      for (long long i = 0; i < n; ++i) v[i] = static_cast<LD>(x0[base + i * width]);
+      const std::vector<LD> r = reference(v, n, inverse, ortho, dst);
+      for (long long i = 0; i < n; ++i) {
+        const double o = static_cast<double>(out[base + i * width]);
+        if (std::isnan(o)) return INFINITY;
+        err = std::max(err, static_cast<double>(std::fabs(o - r[i])));
+        scale = std::max(scale, static_cast<double>(std::fabs(r[i])));
+      }
+    }
   return err / (scale > 0 ? scale : 1.0);
 }
 
@@ -424,6 +508,30 @@ int main() {
                           compiled ? " compiled" : "", extent, shift ? " unaligned" : "", err, tol);
           }
         }
+  // Long columns in two kernels (smooth_cols4): splits with equal and unequal factors, odd and even na, nb (the
+  // partner groups k2, nb − k2 and the self-paired nb/2), every radix; widths of one column, odd widths (the last pair
+  // with one real column), a partial tile of pairs and two tiles; batch 2; DST; in place.
+  {
+    int k = 0;
+    for (long long n : {4, 12, 35, 77, 100, 143, 210, 243, 1134})
+      for (int prec = 0; prec < 2; ++prec)
+        for (int inv = 0; inv < 2; ++inv) {
+          ++k;
+          const bool ortho = (k * 5 / 4) % 2 == 0, dst = k % 3 == 1, in_place = k % 4 == 2;
+          const long long width = prec ? std::vector<long long>{1, 7, 21, 40}[(k / 4 + k) % 4]
+                                       : std::vector<long long>{1, 9, 37, 70}[(k / 4 + k) % 4];
+          const double err = prec ? run_cols4<double>(n, inv, ortho, dst, width, 2, rng, in_place)
+                                  : run_cols4<float>(n, inv, ortho, dst, width, 2, rng, in_place);
+          const double tol = prec ? 1e-12 : 2e-6 * std::log2(2.0 * n) + 1e-6;
+          const smooth::Cols4Config c = prec ? smooth::cols4_config<double>(n) : smooth::cols4_config<float>(n);
+          ++cases;
+          if (!(err <= tol)) ++failed;
+          std::printf("%s cols4 N=%lld (%d x %d, G %d) %s %s %s %s width %lld%s: rel err %.3g (tol %.1g)\n",
+                      err <= tol ? "ok  " : "FAIL", n, c.na, c.nb, c.groups, prec ? "f64" : "f32", dst ? "DST" : "DCT",
+                      inv ? "inverse" : "forward", ortho ? "ortho" : "none", width, in_place ? " in place" : "", err,
+                      tol);
+        }
+  }
   // DCT-IV rows (smooth_dct4_rows, cuda-dct4-fft's route for even N whose half is smooth and not a power of two).
   for (long long m : {1, 3, 5, 6, 7, 12, 13, 15, 50, 77, 143, 500})
     for (int prec = 0; prec < 2; ++prec) {

@@ -3,6 +3,7 @@
 // and execute_host(); unsupported cases are counted and reported with WARN, never passed silently.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -379,6 +380,33 @@ TEST_CASE("cuda-fft2d-smooth on random smooth sizes matches the oracle", "[gpu][
   require_device();
   std::uint64_t seed = 4600;
   fft2d_matches_oracle(random_smooth_shapes(20, 2027, 6456), seed, "cuda-fft2d-smooth");
+}
+
+// Long columns: the smooth route's two-kernel column stage (SmoothCols4, kernels/dct2d/smooth_cols4.cuh) past the
+// one-kernel limit (f32 13673, f64 6456 rows) and where it replaces the one-pair one-kernel tiles: odd and even splits,
+// one and many tiles of pairs, odd widths (the scalar loads) and even ones (the asynchronous pair copies), a batch of 3
+// and random smooth heights 3300 .. 40000 with random smooth widths up to 64.
+TEST_CASE("cuda-fft2d-smooth on long columns matches the oracle", "[gpu][dct2gpu]") {
+  require_device();
+  std::uint64_t seed = 4620;
+  std::vector<Shape2> shapes{Shape2{10010, 33},  Shape2{20000, 6}, Shape2{8748, 15},   Shape2{6144, 100},
+                             Shape2{3584, 1001}, Shape2{16807, 2}, Shape2{10000, 100}, Shape2{12740, 520}};
+  std::vector<std::int64_t> smooth;
+  for (std::int64_t n = 1; n <= 40000; ++n) {
+    std::int64_t m = n;
+    for (const std::int64_t p : {2, 3, 5, 7, 11, 13})
+      while (m % p == 0) m /= p;
+    if (m == 1) smooth.push_back(n);
+  }
+  const auto first_from = [&](std::int64_t lo) { return std::lower_bound(smooth.begin(), smooth.end(), lo); };
+  const std::size_t tall0 = static_cast<std::size_t>(first_from(3300) - smooth.begin());
+  const std::size_t narrow = static_cast<std::size_t>(first_from(65) - smooth.begin());
+  std::mt19937_64 rng(2033);
+  for (int k = 0; k < 6; ++k)
+    shapes.push_back(Shape2{smooth[tall0 + rng() % (smooth.size() - tall0)], smooth[rng() % narrow]});
+  fft2d_matches_oracle(shapes, seed, "cuda-fft2d-smooth");
+  fft2d_matches_oracle({Shape2{3500, 20}, Shape2{4374, 35}}, seed, "cuda-fft2d-smooth", core::Effort::kEstimate,
+                       Axis::kBoth, 3);
 }
 
 // Every length with a kernel compiled for it (smooth::CompiledLengths in kernels/dct2d/smooth.cuh), once along rows and
