@@ -88,10 +88,18 @@ void commit_report(core::AtomicFile* report, const std::string& text) {
   report->commit();
 }
 
+// A compressor's name (`dctool backends` lists them beside the transform backends) given to a transform: kUsage,
+// saying so (the registry would call it unknown).
+void refuse_compressor_name(const std::string& name) {
+  if (registry().find(name) == nullptr && find_compressor(name) != nullptr)
+    throw Error(ErrorCode::kUsage, "--backend", "'" + name + "' is a compressor: it runs `compress` only");
+}
+
 // A --backend that no input could use: unknown (kUsage) or not usable here (kUnsupported). Whether it supports
 // each input is that input's question.
 void check_backend_usable(const std::string& name) {
   if (name == "auto") return;
+  refuse_compressor_name(name);
   const core::Backend* b = registry().find(name);
   if (b == nullptr) {
     registry().select(core::TransformDesc{}, name);  // throws its usage error, listing the known names
@@ -550,6 +558,7 @@ class TransformBatch {
 
 int run_single(const GlobalOptions& g, BatchTask& task, const std::string& report, const std::string& input,
                const std::string& output, const core::Stopwatch& total) {
+  refuse_compressor_name(g.backend);
   const auto rep = open_report(report, {input}, {output});
   core::StageTable times;
   task.open(times);

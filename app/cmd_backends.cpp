@@ -1,4 +1,5 @@
-// backends: every registered backend, its ops and sizes, and whether it can run here (with the reason).
+// backends: every registered backend, its ops and sizes, and whether it can run here (with the reason); then the
+// compressors of `compress`.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
@@ -36,6 +37,21 @@ int run_backends(const GlobalOptions& g) {
             ", \"device\": " + json_escape(u ? b->runtime().device_name() : std::string()) +
             ", \"description\": " + json_escape(std::string(b->description())) + "}";
     first = false;
+  }
+  // The compressors `compress -b NAME` takes (app/registry.hpp compressors()): a GPU one is usable where the CUDA
+  // runtime is (cuda-fft2d's); auto picks among them per image.
+  for (const core::Compressor* c : compressors()) {
+    const core::Backend* rt = reg.find(c->on_gpu() ? "cuda-fft2d" : "cpu-fftw");
+    const core::Support u = rt != nullptr ? rt->runtime().usable() : core::Support::no("built without CUDA");
+    t.rows.push_back({Cell::str(std::string(c->name())), Cell::str("compress"), Cell::str(std::string(c->takes())),
+                      Cell::str(u ? "yes" : "no: " + u.reason), Cell::str(std::string(c->description()))});
+    json += ",\n  {\"name\": " + json_escape(std::string(c->name())) +
+            ", \"ops\": [\"compress\"], \"sizes\": " + json_escape(std::string(c->takes())) +
+            ", \"usable\": " + (u ? "true" : "false") + ", \"reason\": " + json_escape(u.reason) +
+            ", \"auto\": true, \"runtime\": " +
+            json_escape(rt != nullptr ? std::string(rt->runtime().name()) : std::string("cuda")) +
+            ", \"device\": " + json_escape(u ? rt->runtime().device_name() : std::string()) +
+            ", \"description\": " + json_escape(std::string(c->description())) + "}";
   }
   json += "\n]\n";
   std::fputs(g.json ? json.c_str() : render(t, Format::kTable).c_str(), stdout);

@@ -70,12 +70,19 @@ int run_plan(const GlobalOptions& g, const PlanOptions& o) {
   if (requests.empty()) throw Error(ErrorCode::kUsage, "plan needs --sizes (and at least one op and precision)");
   std::vector<const core::Backend*> chosen;
   for (const auto& d : requests) chosen.push_back(&registry().select(d, backend));
+  // --json: one object per request on stdout, {request, backend, plan_ms}, as the notes say it.
+  std::string json = "[";
   for (std::size_t i = 0; i < requests.size(); ++i) {
     core::Stopwatch sw;
     chosen[i]->make_plan(requests[i]);
+    const double ms = sw.elapsed_ms();
     note(g, "planned " + requests[i].to_string() + " on " + std::string(chosen[i]->name()) + " in " +
-                format_number(sw.elapsed_ms(), 4) + " ms");
+                format_number(ms, 4) + " ms");
+    json += std::string(i == 0 ? "\n  " : ",\n  ") + "{\"request\": " + json_escape(requests[i].to_string()) +
+            ", \"backend\": " + json_escape(std::string(chosen[i]->name())) + ", \"plan_ms\": " + format_number(ms, 4) +
+            "}";
   }
+  if (g.json) std::fputs((json + "\n]\n").c_str(), stdout);
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "app/report.hpp"
 #include "core/error.hpp"
 #include "core/metrics.hpp"
+#include "core/timing.hpp"
 
 namespace dct::app {
 namespace {
@@ -70,8 +71,13 @@ double peak_of(const PsnrOptions& o, const core::Dataset& ref) {
 int run_psnr(const GlobalOptions& g, const PsnrOptions& o) {
   check_raw_options(o.in, {o.reference, o.test});
   const core::ReadOptions ro = read_options(g, o.in, core::Precision::kF64);
+  core::StageTable times;  // --timing
+  const core::Stopwatch total;
+  core::Stopwatch sw;
   core::Dataset ref = read_input(o.reference, ro);
+  times.add("read_ref", sw.lap_ms());
   core::Dataset test = read_input(o.test, ro);
+  times.add("read_test", sw.lap_ms());
   harmonize(o, ref, test);
   auto describe = [](const core::HostTensor& t) {
     return core::to_string(t.shape()) + (t.channels() > 1 ? "x" + std::to_string(t.channels()) : "");
@@ -84,6 +90,9 @@ int run_psnr(const GlobalOptions& g, const PsnrOptions& o) {
   const double m = core::mse(ref.tensor, test.tensor);
   const double psnr = core::psnr_db(m, peak);  // +inf for identical inputs: null in JSON, "inf" in text
   const double maxerr = core::max_abs_error(ref.tensor, test.tensor);
+  times.add("metrics", sw.lap_ms());
+  times.add("total", total.elapsed_ms());
+  print_timing(g, times);
   if (g.json) {
     std::printf("{\"psnr_db\": %s, \"mse\": %s, \"max_abs_err\": %s, \"peak\": %s}\n", json_number(psnr).c_str(),
                 json_number(m).c_str(), json_number(maxerr).c_str(), json_number(peak).c_str());

@@ -170,8 +170,8 @@ std::string result_json(const R2rOptions& o, const std::string& input, const std
          ", \"backend\": " + json_escape(std::string(backend.name())) +
          ", \"device\": " + json_escape(backend.runtime().device_name()) +
          ", \"precision\": " + json_escape(std::string(core::to_string(d.prec))) +
-         ", \"dims\": " + json_escape(d.r2r.dims_text()) + ", \"channels\": " + std::to_string(d.batch) +
-         ", \"timing_ms\": " + json_timing(times) + "}";
+         ", \"dims\": " + json_escape(d.r2r.dims_text()) + ", \"shape\": " + json_dims(d.r2r) +
+         ", \"channels\": " + std::to_string(d.batch) + ", \"timing_ms\": " + json_timing(times) + "}";
 }
 
 // A 3-D array (A, B, C) as an image: A rows, B columns and C channels (numpy's (H, W, C) layout), C = 1 .. 4; the

@@ -104,10 +104,13 @@ void execute(const core::Plan& plan, const core::HostTensor& in, core::HostTenso
 }
 
 // Writes the coefficients (or their picture) atomically; returns how many values an image's range clamped.
+// channel_axis: the input was a 3-D .npy of one channel, (H, W, 1): a .npy output keeps the axis, (H', W', 1).
 std::int64_t write_output(const std::string& output, core::HostTensor out, core::SourceKind kind, bool picture,
-                          core::Precision prec) {
+                          core::Precision prec, bool channel_axis) {
   core::WriteOptions wo;
   wo.prec = prec;
+  if (channel_axis && out.channels() == 1 && core::lower_extension(output) == ".npy")
+    wo.npy_shape = {out.rows(), out.cols(), 1};
   wo.image_bit_depth = kind == core::SourceKind::kImage16 && !picture ? 16 : 8;  // a picture is 8-bit
   std::int64_t clamped = 0;
   try {
@@ -143,7 +146,8 @@ class CommandTask : public BatchTask {
   // Writes the coefficients (or their picture) atomically, with a note when an image's range clamped values.
   void write_result(core::HostTensor out, core::SourceKind kind, core::StageTable& t) {
     core::Stopwatch sw;
-    const std::int64_t clamped = write_output(output_, std::move(out), kind, picture_output(o_, d_, output_), d_.prec);
+    const std::int64_t clamped =
+        write_output(output_, std::move(out), kind, picture_output(o_, d_, output_), d_.prec, channel_axis_);
     if (clamped > 0) notes.push_back(output_ + ": " + std::to_string(clamped) + " values clamped to the image range");
     t.add("write", sw.elapsed_ms());
   }
@@ -152,6 +156,7 @@ class CommandTask : public BatchTask {
   const TransformOptions& o_;
   core::TransformDesc d_;
   std::string input_, output_;
+  bool channel_axis_ = false;  // the input is a .npy of shape (H, W, 1)
 };
 
 // One input through the transform: read, plan and execute, write. One matrix .npy to a .npy on its own (not in a
@@ -185,6 +190,8 @@ class TransformTask : public CommandTask {
     in_ = read_input(input_, ro);
     t.add("read", sw.elapsed_ms());
     take_shape(d_, in_.tensor.shape(), in_.tensor.channels(), input_);
+    channel_axis_ = core::lower_extension(input_) == ".npy" && in_.tensor.channels() == 1 &&
+                    core::read_npy_info(input_).shape.size() == 3;
     // A 3-D .npy is (H, W, C) here (README, formats): say so where C looks like an axis rather than channels.
     if (core::lower_extension(input_) == ".npy" && in_.tensor.channels() > 4)
       notes.push_back(input_ + ": a 3-D .npy is read as (H, W, C): " + std::to_string(in_.tensor.channels()) +

@@ -50,7 +50,8 @@ std::string result_json(const DistributedRun& r, const core::TransformDesc& d, c
          ", \"backend\": " + json_escape(backends) + ", \"processes\": " + std::to_string(processes) +
          (gpus > 0 ? ", \"gpus\": " + std::to_string(gpus) : std::string()) +
          ", \"precision\": " + json_escape(std::string(core::to_string(d.prec))) +
-         ", \"dims\": " + json_escape(d.r2r.dims_text()) + ", \"timing_ms\": " + json_timing(times) + "}";
+         ", \"dims\": " + json_escape(d.r2r.dims_text()) + ", \"shape\": " + json_dims(d.r2r) +
+         ", \"timing_ms\": " + json_timing(times) + "}";
 }
 
 // The transform and its buffers, once every process has checked the files and made its plans.

@@ -42,6 +42,12 @@ std::string json_shape(const core::Shape2& s) {
   return "[" + std::to_string(s.rows) + ", " + std::to_string(s.cols) + "]";
 }
 
+std::string json_dims(const core::R2rSpec& s) {
+  std::string out = "[";
+  for (int a = 0; a < s.rank; ++a) out += (a ? ", " : "") + std::to_string(s.dims[static_cast<std::size_t>(a)]);
+  return out + "]";
+}
+
 std::string json_timing(const core::StageTable& t) {
   std::string j = "{";
   for (const auto& r : t.rows()) j += (j.size() > 1 ? ", " : "") + json_escape(r.stage) + ": " + json_number(r.ms);

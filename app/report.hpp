@@ -13,6 +13,7 @@ namespace dct::app {
 std::string json_escape(const std::string& s);       // with the surrounding quotes
 std::string json_number(double v);                   // shortest round-trip form; null when not finite
 std::string json_shape(const core::Shape2& s);       // [rows, cols]
+std::string json_dims(const core::R2rSpec& s);       // [d0, .., d(rank-1)]
 std::string json_timing(const core::StageTable& t);  // {"stage": ms, ...} in order
 
 enum class Format { kTable, kMarkdown, kCsv, kJson };

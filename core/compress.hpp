@@ -141,6 +141,11 @@ class Compressor {
  public:
   virtual ~Compressor() = default;
   virtual std::string_view name() const = 0;
+  // What `dctool backends` lists: the modes and inputs it takes, what it does, and whether it runs on a GPU (then it is
+  // usable where the CUDA runtime is).
+  virtual std::string_view takes() const = 0;
+  virtual std::string_view description() const = 0;
+  virtual bool on_gpu() const { return false; }
   // Whether this implementation can run `r` on `in` here (hardware included); never throws.
   virtual Support supports(const CompressRequest& r, const Dataset& in) const = 0;
   // Throws dct::Error (kInput for inputs the mode cannot take, kUnsupported, kRuntime).

@@ -83,6 +83,10 @@ class CpuCompressor final : public core::Compressor {
  public:
   explicit CpuCompressor(const core::Registry& r) : registry_(r) {}
   std::string_view name() const override { return "cpu"; }
+  std::string_view takes() const override { return "compress, every mode"; }
+  std::string_view description() const override {
+    return "the CPU compressor, on the transform backend that auto (or -b NAME) gives";
+  }
   core::Support supports(const CompressRequest&, const Dataset&) const override { return core::Support::yes(); }
 
   CompressResult run(const CompressRequest& r, const Dataset& in) const override {

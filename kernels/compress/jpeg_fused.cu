@@ -83,6 +83,12 @@ constexpr long long kCtaPixels = 16LL * tc::kWarps * tc::kPairs;
 class FusedJpegCompressor final : public core::Compressor {
  public:
   std::string_view name() const override { return "cuda-jpeg-fused"; }
+  std::string_view takes() const override { return "compress --mode jpeg (8-bit images, f32)"; }
+  std::string_view description() const override {
+    return "the whole round trip in one kernel: level shift, colour conversion, 8x8 DCTs on the tensor cores, "
+           "quantization, inverse, 8-bit out";
+  }
+  bool on_gpu() const override { return true; }
 
   core::Support supports(const core::CompressRequest& r, const core::Dataset& in) const override {
     if (r.mode != core::CompressMode::kJpeg) return core::Support::no("jpeg mode only");

@@ -339,6 +339,11 @@ struct Stats {
 class WholeCompressor final : public core::Compressor {
  public:
   std::string_view name() const override { return "cuda-compress-whole"; }
+  std::string_view takes() const override { return "compress --mode threshold|keep (8/16-bit images)"; }
+  std::string_view description() const override {
+    return "whole-image DCT through cuda-fft2d, top-k select on the GPU, the rule fused into the inverse";
+  }
+  bool on_gpu() const override { return true; }
 
   core::Support supports(const core::CompressRequest& r, const core::Dataset& in) const override {
     if (r.mode != core::CompressMode::kThreshold && r.mode != core::CompressMode::kKeep)

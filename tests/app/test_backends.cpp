@@ -54,6 +54,34 @@ TEST_CASE("backends: cpu-fftw and cpu-naive listed usable with their ops", "[app
   }
 }
 
+TEST_CASE("backends: the compressors of compress are listed too", "[app][backends][compress]") {
+  const RunResult r = run_dctool("backends");
+  REQUIRE(r.code == 0);
+  const std::string cpu = row_of(r.out, "cpu");
+  INFO(r.out);
+  REQUIRE(!cpu.empty());
+  CHECK(contains(cpu, "compress"));
+  CHECK(contains(cpu, "yes"));
+  // With CUDA compiled in, the GPU compressors' rows are there; without a GPU they say why not.
+  if (!cuda_rows(r.out).empty())
+    for (const std::string name : {"cuda-jpeg-fused", "cuda-compress-whole"}) {
+      const std::string row = row_of(r.out, name);
+      INFO(name);
+      REQUIRE(!row.empty());
+      CHECK(contains(row, "compress"));
+      if (!gpu_present()) CHECK(contains(row, "no: "));
+    }
+}
+
+TEST_CASE("backend option: a compressor's name for a transform is a usage error saying so",
+          "[app][backends][bad-input]") {
+  TempDir dir;
+  write_npy_f64(dir.file("in.npy"), 4, 4, std::vector<double>(16, 1.0));
+  const RunResult r = run_dctool("-b cpu dct2 " + q(dir.file("in.npy")) + " -o " + q(dir.file("out.npy")));
+  check_one_line_error(r, 2, {"cpu", "compress"});
+  CHECK_FALSE(exists(dir.file("out.npy")));
+}
+
 TEST_CASE("backends --json: array of objects with name ops sizes usable reason", "[app][backends]") {
   TempDir dir;
   const RunResult r = run_dctool("--json backends");
@@ -124,7 +152,7 @@ TEST_CASE("backend option: cuda-fft2d without a usable GPU exits 4 naming the ba
   std::vector<std::string> names = {"cuda-fft2d"};
   const RunResult l = run_dctool("backends");
   for (const auto& n : cuda_rows(l.out))
-    if (n != "cuda-fft2d") names.push_back(n);
+    if (n != "cuda-fft2d" && !contains(row_of(l.out, n), " compress ")) names.push_back(n);
   for (const auto& name : names) {
     INFO("backend " << name);
     const RunResult r = run_dctool("-b " + name + " dct2 " + q(dir.file("in.npy")) + " -o " + q(dir.file("out.npy")));

@@ -87,6 +87,7 @@ TEST_CASE("distributed (--distributed): one .npy of 2 or 3 dimensions into one .
   CHECK(j.at("processes") == "1");
   CHECK(unquote(j.at("backend")) == "cpu-fftw");
   CHECK(unquote(j.at("dims")) == "6x4");
+  CHECK(j.at("shape") == "[6, 4]");
   CHECK(slurp(dir.file("rep.json")) == r.out);
 }
 

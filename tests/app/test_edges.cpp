@@ -62,6 +62,19 @@ TEST_CASE("plan: measured FFTW plans go to the wisdom cache, a broken cache is i
   r = run_cmd(env + q(DCTOOL_BINARY) + " dct2 " + q(in) + " -o " + q(out));
   CHECK(r.code == 0);
   check_one_line_error(run_dctool("plan --ops dct2"), 2);
+  // --json: one object per planned case on stdout, naming the request and the backend.
+  r = run_cmd(env + q(DCTOOL_BINARY) + " --json plan --sizes 16x16,12x20 --ops dct2");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  const auto count = [&](const std::string& needle) {
+    int n = 0;
+    for (auto at = r.out.find(needle); at != std::string::npos; at = r.out.find(needle, at + 1)) ++n;
+    return n;
+  };
+  CHECK(r.out.rfind("[", 0) == 0);
+  CHECK(count("\"backend\": \"cpu-fftw\"") == 2);
+  CHECK(count("\"plan_ms\": ") == 2);
+  CHECK(contains(r.out, "\"request\": \"dct2 none both 12x20 f32\""));
 }
 
 TEST_CASE("plan: the real-to-real ops of bench on sizes of rank 1 to 3 go to the wisdom cache", "[plan][r2r]") {
@@ -111,4 +124,23 @@ TEST_CASE("compress --report: naming an input or an output is exit 2, an unwrita
   const std::set<std::string> left = list_dir(dir.path().string());
   CHECK(left.count("a.out.png") == 0);
   CHECK(left.size() <= 2);  // a.png, and o/ if the batch made it before refusing
+}
+
+TEST_CASE("a .npy of shape (H, W, 1) keeps its channel axis through dct2, dct4 and lot", "[edges]") {
+  TempDir dir;
+  const std::string in = dir.file("x.npy");
+  spit(in, npy_bytes(npy_header("<f8", "(16, 8, 1)"), raw_bytes(random_vector<double>(128, 7))));
+  for (const std::string cmd : {"dct2", "idct2", "dct4", "lot"}) {
+    const std::string out = dir.file(cmd + ".npy");
+    const RunResult r = run_dctool(cmd + " " + q(in) + " -o " + q(out));
+    INFO(cmd << ": " << r.err);
+    REQUIRE(r.code == 0);
+    // lot's output is its lapped layout (H + 8) x (W + 8); the others keep H x W.
+    CHECK(contains(slurp(out), cmd == "lot" ? "'shape': (24, 16, 1)" : "'shape': (16, 8, 1)"));
+  }
+  // Two dimensions stay two.
+  const std::string in2 = dir.file("y.npy"), out2 = dir.file("y.out.npy");
+  write_npy_f64(in2, 16, 8, random_vector<double>(128, 8));
+  REQUIRE(run_dctool("dct2 " + q(in2) + " -o " + q(out2)).code == 0);
+  CHECK(contains(slurp(out2), "'shape': (16, 8)"));
 }

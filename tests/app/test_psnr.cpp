@@ -86,6 +86,18 @@ TEST_CASE("psnr: float npy matrices give the known MSE and max abs error with pe
   check_psnr(dir, q(dir.file("test.npy")) + " " + q(dir.file("ref.npy")), expect(kRef, kTest, 3.5));
 }
 
+TEST_CASE("psnr: --timing prints the stage table on stderr, stdout unchanged", "[app][psnr]") {
+  TempDir dir;
+  write_npy_f64(dir.file("ref.npy"), 3, 2, kRef);
+  write_npy_f64(dir.file("test.npy"), 3, 2, kTest);
+  const RunResult r = run_dctool("--timing psnr " + q(dir.file("ref.npy")) + " " + q(dir.file("test.npy")));
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(parse_text(r.out).ok);
+  for (const char* stage : {"read_ref", "read_test", "metrics", "total"}) CHECK(contains(r.err, stage));
+  CHECK(run_dctool("psnr " + q(dir.file("ref.npy")) + " " + q(dir.file("test.npy"))).err.empty());
+}
+
 TEST_CASE("psnr: --peak overrides the default peak", "[app][psnr]") {
   TempDir dir;
   write_npy_f64(dir.file("ref.npy"), 3, 2, kRef);
