@@ -114,9 +114,10 @@ Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch) {
 template <class T>
 bool smooth_by_rule(i64 n1, i64 n2, i64 batch) {
   if (!smooth_columns_supported<T>(n1) || !SmoothLines<T>::supports(n2, false)) return false;
-  // Columns longer than SmoothLines' columns kernel takes (SmoothCols4): f64 matrices kSmoothLongColsMinWidth or more
-  // wide (docs/decisions.md §10).
-  if (!SmoothLines<T>::supports(n1, true)) return sizeof(T) == 8 && n2 >= kSmoothLongColsMinWidth;
+  // Columns of more than kSmoothLongColsMinRows rows that SmoothCols4 takes (f32: SmoothLines would hold one pair per
+  // CTA; f64: SmoothLines cannot hold them): matrices kSmoothLongColsMinWidth or more wide (docs/decisions.md §14).
+  if (n1 > kSmoothLongColsMinRows && SmoothCols4<T>::wanted(n1) && n2 >= kSmoothLongColsMinWidth) return true;
+  if (!SmoothLines<T>::supports(n1, true)) return false;
   // Batches: sides of kSmoothBatchMinSide or more, not both powers of two (docs/decisions.md §10).
   const auto pow2 = [](i64 n) { return (n & (n - 1)) == 0; };
   if (batch != 1) return std::min(n1, n2) >= kSmoothBatchMinSide && !(pow2(n1) && pow2(n2));

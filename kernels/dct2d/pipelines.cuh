@@ -55,11 +55,11 @@ Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch);
 // (docs/decisions.md §10): one matrix of any smooth sides up to kSmoothAnyMaxValuesF32 / F64 values, or of sides that
 // both have compiled smooth kernels up to kSmoothCompiledMaxValuesF32 / F64 values (4000×6000 f32 and 6144² measured
 // slower on the smooth route); a batch of matrices whose sides are kSmoothBatchMinSide or more and not both powers of
-// two (100×90 measured slower); and f64 matrices at least kSmoothLongColsMinWidth wide whose columns are too long for
-// SmoothLines' columns kernel (more than 6456 rows: SmoothCols4 takes them; 10010×1485, 8450×1040 measured faster,
-// 9625×210 and 10000×100 slower).
+// two (100×90 measured slower); and matrices at least kSmoothLongColsMinWidth wide whose columns of more than
+// kSmoothLongColsMinRows rows SmoothCols4 takes (10010×1485, 8450×1040, 12740×520 measured faster in f32 and f64;
+// 9625×210 and 10000×100 slower; f64 columns of 3400..6456 rows measured faster forward, slower inverse: not taken).
 constexpr i64 kSmoothAnyMaxValuesF32 = i64{1} << 19, kSmoothAnyMaxValuesF64 = i64{1} << 20;
-constexpr i64 kSmoothLongColsMinWidth = 512;
+constexpr i64 kSmoothLongColsMinWidth = 512, kSmoothLongColsMinRows = 6456;
 constexpr i64 kSmoothCompiledMaxValuesF32 = i64{1} << 24, kSmoothCompiledMaxValuesF64 = i64{1} << 25;
 constexpr i64 kSmoothBatchMinSide = 120;
 template <class T>
