@@ -83,9 +83,11 @@ INTROS = {
              "timed in the same process (median ÷ x_fft).",
     "shapes": "Whole-matrix `dct2` / `idct2` on photograph shapes (1080p, 4K, 12 and 24 MP, …) and 40 random smooth "
               "shapes (sides of prime factors 2…13): `cuda-fft2d-smooth` (one kernel per axis; kernels compiled "
-              "for common photograph sides, the rest at run time) against `cuda-fft2d-cufft` (reorder + cuFFT 2-D "
-              "plan + postprocess), and `cuda-fft2d`, which takes one of the two: by a measured rule (the smooth route "
-              "where both sides have compiled kernels and the matrix is small enough), or, planned with "
+              "for common photograph sides, the rest at run time; long columns in two kernels, the FFT split "
+              "four-step) against `cuda-fft2d-cufft` (reorder + cuFFT 2-D plan + postprocess), and `cuda-fft2d`, "
+              "which takes one of the two: by a measured rule (the smooth route where both sides have compiled "
+              "kernels and the matrix is small enough, and for matrices of 512 columns or more whose columns are "
+              "past 6456 rows — in f32 since after the H200 sweep below, decisions.md §14), or, planned with "
               "`--effort measure`, the faster of the two.",
     "dct1d": "1-D DCT-II / DCT-III of one row of N points (`--axis rows`, shape 1×N) by the four 1-D algorithms: "
              "4N-point, mirrored 2N-point, zero-padded 2N-point and N-point real FFTs.",
