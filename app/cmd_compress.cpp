@@ -223,6 +223,11 @@ struct Job {
   // -b auto with .jpg outputs in a large batch: set once the GPU compressor's device is ready (its context made on
   // another thread, Compressor::warm_up); entries go to it from then on, to the CPU compressor before. Null: the CPU's.
   std::shared_ptr<std::atomic<bool>> gpu_ready{};
+  // Whether the entries without a report go to the GPU's coefficient path (-b cuda-jpeg-fused, or auto once the
+  // device is ready).
+  bool gpu_jpeg() const {
+    return !details() && (r.backend == kGpuJpeg || (r.backend == "auto" && gpu_ready && gpu_ready->load()));
+  }
   std::int64_t inputs() const { return static_cast<std::int64_t>(o.inputs.size()); }
   std::int64_t per_input() const { return static_cast<std::int64_t>(qualities.size()); }
   bool jpg(std::int64_t i, std::int64_t k) const {
@@ -282,6 +287,8 @@ std::shared_ptr<Source> read_source(const Job& job, std::int64_t i) {
     ro.pool = job.images.get();
     ro.samples8 = ro.prec == core::Precision::kF32;
     for (std::size_t k = 0; k < job.outputs[i].size(); ++k) ro.samples8 = ro.samples8 && job.direct(i, std::int64_t(k));
+    // A JPEG input that goes to the GPU's coefficient path is read as its coefficients (the device decodes them).
+    ro.jpeg_coefficients = ro.samples8 && job.gpu_jpeg();
     s->data = read_input(input, ro);
   } catch (const Error& e) {
     s->error = message_of(e, input);
@@ -343,15 +350,16 @@ Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::in
       core::CompressRequest pick = r;
       if (pick.backend == "auto") {
         pick.backend = "cpu";
-        const core::Compressor* gpu =
-            job.gpu_ready && job.gpu_ready->load() && job.direct(src->index, k) && !job.details()
-                ? find_compressor(kGpuJpeg)
-                : nullptr;
+        const core::Compressor* gpu = job.gpu_jpeg() && job.direct(src->index, k) ? find_compressor(kGpuJpeg) : nullptr;
         if (gpu != nullptr && gpu->supports(r, src->data)) pick.backend = kGpuJpeg;
       }
       if (find_compressor(r.backend) != nullptr) r.backend = "auto";
       c.res = run_guarded(job, input, [&] {
         const core::Compressor& comp = choose(pick, src->data);
+        if (!comp.on_gpu() && src->data.jpeg) {  // read for the GPU, run on the CPU: libjpeg-turbo decodes it
+          std::lock_guard<std::mutex> lock(src->mu);
+          ensure_samples8(src->data);
+        }
         core::CompressResult res = comp.run(r, src->data);
         res.backend += " (" + std::string(comp.name()) + " compressor: .jpg output)";
         return res;

@@ -179,7 +179,13 @@ core::Dataset image_dataset8(DecodeBuffer&& buffer, std::int64_t width, std::int
   return d;
 }
 
+void ensure_samples8(core::Dataset& d) {
+  if (d.has_planes() || d.samples8 || !d.jpeg) return;
+  d.samples8 = d.jpeg->decode();
+}
+
 void ensure_planes(core::Dataset& d, core::TensorPool* pool) {
+  ensure_samples8(d);
   if (d.has_planes() || !d.samples8) return;
   const core::Samples8& s = *d.samples8;
   d.tensor = planar_dataset(s.bytes.get(), s.cols, s.rows, s.channels, core::Precision::kF32, pool).tensor;

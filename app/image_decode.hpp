@@ -73,7 +73,11 @@ core::Dataset planar_dataset(const std::uint16_t* px, std::int64_t width, std::i
 // (no planes); else planar_dataset of it.
 core::Dataset image_dataset8(DecodeBuffer&& buffer, std::int64_t width, std::int64_t height, int channels,
                              const core::ReadOptions& opt);
-// Makes `d`'s planes from its samples8 where it has none (ReadOptions::samples8); nothing otherwise.
+// Makes `d`'s samples8 where it has only a JPEG file's coefficients (ReadOptions::jpeg_coefficients: libjpeg-turbo
+// decodes the file); nothing otherwise.
+void ensure_samples8(core::Dataset& d);
+// Makes `d`'s planes from its samples8 (ensure_samples8 first) where it has none (ReadOptions::samples8); nothing
+// otherwise.
 void ensure_planes(core::Dataset& d, core::TensorPool* pool = nullptr);
 
 }  // namespace dct::app

@@ -80,7 +80,17 @@ jpeg_error_mgr* install_strict(ErrorManager& err, j_decompress_ptr cinfo) {
 }
 
 // What a C-style decoder needs from its C++ caller and gives back.
+// What coefficients8_c gives back besides DecodeState's fields: whether the file is one core::JpegCoefficients8
+// describes (else it is decoded as usual), the luma's sampling factors, each component's blocks and table.
+struct Coefficients8 {
+  bool taken = false;
+  int h_factor = 1, v_factor = 1;
+  JDIMENSION blocks_wide[3] = {}, blocks_high[3] = {};
+  std::uint16_t q[3][DCTSIZE2] = {};
+};
+
 struct DecodeState {
+  Coefficients8* coef8 = nullptr;  // coefficients8_c's output
   const unsigned char* data = nullptr;
   unsigned long size = 0;
   J_DCT_METHOD method = JDCT_ISLOW;
@@ -359,6 +369,71 @@ bool coefficients_c(DecodeState* s) {
   return true;
 }
 
+// The quantized coefficients of s->data as stored, into a buffer from s->alloc (core::JpegCoefficients8's layout),
+// where the file is one JpegCoefficients8 describes (s->coef8->taken); nothing else read otherwise.
+bool coefficients8_c(DecodeState* s) {
+  jpeg_decompress_struct cinfo;
+  ErrorManager err;
+  cinfo.err = install(err);
+  if (setjmp(err.jump)) {
+    std::memcpy(s->message, err.message, sizeof err.message);
+    jpeg_destroy_decompress(&cinfo);
+    return false;
+  }
+  jpeg_create_decompress(&cinfo);
+  install_strict(err, &cinfo);
+  jpeg_mem_src(&cinfo, s->data, s->size);
+  jpeg_read_header(&cinfo, TRUE);
+  if (!size_ok(s, cinfo) || !colour_ok(s, cinfo)) {
+    jpeg_destroy_decompress(&cinfo);
+    return false;
+  }
+  const int n = cinfo.num_components;
+  const jpeg_component_info* ci = cinfo.comp_info;
+  const auto sampled = [&](int c, int h, int v) { return ci[c].h_samp_factor == h && ci[c].v_samp_factor == v; };
+  const bool fits = cinfo.data_precision == 8 && !cinfo.progressive_mode &&
+                    ((n == 1 && cinfo.jpeg_color_space == JCS_GRAYSCALE && sampled(0, 1, 1)) ||
+                     (n == 3 && cinfo.jpeg_color_space == JCS_YCbCr && sampled(1, 1, 1) && sampled(2, 1, 1) &&
+                      (sampled(0, 1, 1) || sampled(0, 2, 1) || sampled(0, 2, 2))));
+  if (!fits) {
+    jpeg_destroy_decompress(&cinfo);
+    return true;
+  }
+  Coefficients8* o = s->coef8;
+  o->h_factor = ci[0].h_samp_factor;
+  o->v_factor = ci[0].v_samp_factor;
+  jvirt_barray_ptr* arrays = jpeg_read_coefficients(&cinfo);
+  std::size_t blocks = 0;
+  for (int c = 0; c < n; ++c) {
+    if (ci[c].quant_table == nullptr) {
+      std::snprintf(s->message, sizeof s->message, "component %d has no quantization table", c + 1);
+      jpeg_destroy_decompress(&cinfo);
+      return false;
+    }
+    o->blocks_wide[c] = ci[c].width_in_blocks;
+    o->blocks_high[c] = ci[c].height_in_blocks;
+    for (int k = 0; k < DCTSIZE2; ++k) o->q[c][k] = static_cast<std::uint16_t>(ci[c].quant_table->quantval[k]);
+    blocks += std::size_t(o->blocks_wide[c]) * o->blocks_high[c];
+  }
+  auto* out = static_cast<JBLOCK*>(s->alloc(s->alloc_ctx, sizeof(JBLOCK) * blocks));
+  if (out == nullptr) {
+    std::snprintf(s->message, sizeof s->message, "out of host memory");
+    jpeg_destroy_decompress(&cinfo);
+    return false;
+  }
+  for (int c = 0; c < n; ++c)
+    for (JDIMENSION by = 0; by < o->blocks_high[c]; ++by) {
+      JBLOCKARRAY row = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[c], by, 1, FALSE);
+      std::memcpy(out, row[0], sizeof(JBLOCK) * o->blocks_wide[c]);
+      out += o->blocks_wide[c];
+    }
+  s->components = n;
+  o->taken = true;
+  jpeg_finish_decompress(&cinfo);
+  jpeg_destroy_decompress(&cinfo);
+  return true;
+}
+
 // Runs `fn` on `file`; throws the input error naming `name` when it fails.
 void run_decoder(bool (*fn)(DecodeState*), DecodeState& s, Bytes file, DecodeBuffer& buffer, const std::string& name,
                  std::int64_t max_pixels) {
@@ -447,6 +522,48 @@ core::HostTensor decode_jpeg(const std::vector<unsigned char>& file, const std::
 }
 
 core::Dataset decode_jpeg_image(Bytes file, const std::string& name, const core::ReadOptions& opt) {
+  if (opt.samples8 && opt.jpeg_coefficients) {
+    DecodeState s;
+    Coefficients8 o;
+    s.coef8 = &o;
+    DecodeBuffer buffer;
+    run_decoder(coefficients8_c, s, file, buffer, name, opt.max_pixels);
+    if (o.taken) {
+      auto j = std::make_shared<core::JpegCoefficients8>();
+      j->rows = s.height;
+      j->cols = s.width;
+      j->components = s.components;
+      j->h_factor = o.h_factor;
+      j->v_factor = o.v_factor;
+      for (int c = 0; c < s.components; ++c) {
+        core::JpegCoefficients8::Plane p;
+        p.blocks_wide = o.blocks_wide[c];
+        p.blocks_high = o.blocks_high[c];
+        std::copy_n(o.q[c], DCTSIZE2, p.q.begin());
+        p.offset = j->values;
+        j->values += p.blocks_wide * p.blocks_high * DCTSIZE2;
+        j->planes.push_back(p);
+      }
+      j->coef_bytes = std::move(buffer.bytes);
+      j->decode = [bytes = std::make_shared<const std::vector<unsigned char>>(file.begin(), file.end()), name,
+                   max = opt.max_pixels] {
+        DecodeState d;
+        d.method = JDCT_ISLOW;
+        DecodeBuffer b;
+        run_decoder(decode_c, d, *bytes, b, name, max);
+        auto s8 = std::make_shared<core::Samples8>();
+        s8->bytes = std::move(b.bytes);
+        s8->rows = d.height;
+        s8->cols = d.width;
+        s8->channels = d.components;
+        return std::shared_ptr<const core::Samples8>(std::move(s8));
+      };
+      core::Dataset d;
+      d.kind = core::SourceKind::kImage8;
+      d.jpeg = std::move(j);
+      return d;
+    }
+  }
   DecodeState s;
   s.method = JDCT_ISLOW;
   DecodeBuffer buffer;

@@ -3,8 +3,10 @@
 // an ImageCodec adapter (implemented with stb in app/, since core includes no third-party headers).
 // Every reader validates before allocating and throws dct::Error(kInput) naming the file.
 // Every writer goes through AtomicFile: a temporary in the destination directory renamed on success.
+#include <array>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <future>
 #include <memory>
 #include <optional>
@@ -30,6 +32,30 @@ struct Samples8 {
   int channels = 0;
 };
 
+// An 8-bit JPEG file's quantized coefficients as stored, not decoded (ReadOptions::jpeg_coefficients): a GPU decodes
+// them to the samples libjpeg-turbo gives (math/jpeg_decode.hpp; cuda-jpeg-fused), so the host does only the
+// entropy decoding. Baseline or extended sequential files of 1 (gray) or 3 (YCbCr) components whose luma is sampled
+// 1x1, 2x1 or 2x2 and chroma 1x1 (4:4:4, 4:2:2, 4:2:0).
+struct JpegCoefficients8 {
+  std::int64_t rows = 0, cols = 0;
+  int components = 0;              // 1 or 3 (decoded to R, G, B)
+  int h_factor = 1, v_factor = 1;  // the luma's sampling factors
+  struct Plane {
+    std::int64_t blocks_wide = 0, blocks_high = 0;  // the component's blocks that hold its samples
+    std::array<std::uint16_t, 64> q{};              // its quantization table, natural order
+    std::int64_t offset = 0;                        // where its blocks start in coef(), in values
+  };
+  std::vector<Plane> planes;
+  // Every plane's blocks one plane after another, each block's 64 quantized values in natural order, blocks in
+  // raster order: `values` int16 values.
+  std::unique_ptr<unsigned char[]> coef_bytes;
+  std::int64_t values = 0;
+  const std::int16_t* coef() const { return reinterpret_cast<const std::int16_t*>(coef_bytes.get()); }
+  // The same file decoded by libjpeg-turbo on the host: for whoever needs the samples there (a CPU compressor, the
+  // blocks whose decoding the device cannot vouch for).
+  std::function<std::shared_ptr<const Samples8>()> decode;
+};
+
 struct Dataset {
   Dataset() = default;
   Dataset(HostTensor t, SourceKind k, std::shared_ptr<const Samples8> s = {})
@@ -40,10 +66,15 @@ struct Dataset {
   // left empty: the CPU compressor's jpeg block loop reads them as they are, and whoever needs the planes makes
   // them (app::ensure_planes) once.
   std::shared_ptr<const Samples8> samples8;
+  // Read with ReadOptions::jpeg_coefficients, a JPEG file the GPU can decode comes back as its coefficients alone
+  // (no samples8, no planes; app::ensure_samples8 decodes it on the host where needed).
+  std::shared_ptr<const JpegCoefficients8> jpeg;
   bool has_planes() const { return !tensor.empty(); }
-  std::int64_t rows() const { return has_planes() || !samples8 ? tensor.rows() : samples8->rows; }
-  std::int64_t cols() const { return has_planes() || !samples8 ? tensor.cols() : samples8->cols; }
-  std::int64_t channels() const { return has_planes() || !samples8 ? tensor.channels() : samples8->channels; }
+  std::int64_t rows() const { return has_planes() ? tensor.rows() : samples8 ? samples8->rows : jpeg ? jpeg->rows : 0; }
+  std::int64_t cols() const { return has_planes() ? tensor.cols() : samples8 ? samples8->cols : jpeg ? jpeg->cols : 0; }
+  std::int64_t channels() const {
+    return has_planes() ? tensor.channels() : samples8 ? samples8->channels : jpeg ? jpeg->components : 0;
+  }
 };
 
 // What a .npy header says: the array's shape as stored (1 to 3 extents; read_npy gives a 1-D (N,) array as the
@@ -78,6 +109,8 @@ struct ReadOptions {
   bool volume = false;
   // 8-bit gray and RGB images come back as Dataset::samples8, without planes (the compressor's fast path).
   bool samples8 = false;
+  // With samples8: a JPEG file that JpegCoefficients8 describes comes back as Dataset::jpeg alone (cuda-jpeg-fused).
+  bool jpeg_coefficients = false;
 };
 
 struct WriteOptions {

@@ -4,7 +4,8 @@
    products move a few coefficients across a rounding boundary (PSNR(CPU, GPU) 57.3-63.8 dB on the sample images).
    With CompressRequest::keep_coefficients (a .jpg output) the compressor runs the coefficient kernels instead
    (kernels/compress/jpeg_coef.cuh: q and the decoded image's squared error bit-identical to the CPU compressor's,
-   4:4:4 and 4:2:0) and returns no reconstruction image. */
+   4:4:4 and 4:2:0) and returns no reconstruction image; a JPEG input read as its coefficients
+   (core::Dataset::jpeg) is decoded on the device first (kernels/compress/jpeg_decode.cuh: libjpeg-turbo's samples). */
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -20,6 +21,7 @@
 #include "kernels/common/plan.cuh"
 #include "kernels/common/state_pool.cuh"
 #include "kernels/compress/jpeg_coef.cuh"
+#include "kernels/compress/jpeg_decode.cuh"
 #include "kernels/compress/jpeg_fused.cuh"
 #include "kernels/compress/jpeg_fused_tc.cuh"
 
@@ -67,6 +69,26 @@ __global__ void __launch_bounds__(256) jpeg_error_kernel(const jpeg_coef::Params
     e += static_cast<unsigned>(jpeg_coef::pixel_error(p, static_cast<int>(i / p.w), static_cast<int>(i % p.w)));
   for (int o = 16; o > 0; o /= 2) e += __shfl_down_sync(0xffffffffu, e, o);
   if ((threadIdx.x & 31) == 0 && e != 0) atomicAdd(sse, e);
+}
+
+// A JPEG input's blocks, a grid stride apart, into their components' planes (jpeg_decode::decode_block); *bad set
+// where a block leaves the range in which the device's samples are certainly libjpeg-turbo's.
+__global__ void __launch_bounds__(jpeg_decode::kThreads)
+    jpeg_decode_blocks_kernel(const jpeg_decode::Params p, unsigned* bad) {
+  const long long total = jpeg_decode::total_blocks(p);
+  bool ok = true;
+  for (long long blk = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; blk < total;
+       blk += static_cast<long long>(gridDim.x) * blockDim.x)
+    ok = jpeg_decode::decode_block(p, blk) && ok;
+  if (!ok) *bad = 1u;
+}
+
+// The decoded planes to interleaved 8-bit pixels (jpeg_decode::decode_pixel), a grid stride apart.
+__global__ void __launch_bounds__(256) jpeg_decode_pixels_kernel(const jpeg_decode::Params p) {
+  const long long n = static_cast<long long>(p.h) * p.w;
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    jpeg_decode::decode_pixel(p, static_cast<int>(i / p.w), static_cast<int>(i % p.w));
 }
 
 using KernelFn = void (*)(jpeg_fused::Params);
@@ -150,10 +172,14 @@ class FusedJpegCompressor final : public core::Compressor {
   // page-locked slots of kSlot bytes (the host's copy of one slot overlapping the device's of the other): page-locked
   // buffers of an image's size per worker stalled a batch while they were made, and the driver's copies of ordinary
   // memory were slower (docs/decisions.md §6).
+  // A JPEG input's coefficients go up through the same ring, into dev_coef, and are decoded into dev_planes (its
+  // components' samples) and from there into dev_in.
   static constexpr std::size_t kSlot = std::size_t{2} << 20;
+  // The squared error (u64), the histogram (kBins u32) and the decoder's flag (u32).
+  static constexpr std::size_t kSmall = sizeof(unsigned long long) + (kBins + 1) * sizeof(unsigned);
   struct Coef {
-    DeviceBuffer dev_in, dev_q, dev_rec, dev_small{sizeof(unsigned long long) + kBins * sizeof(unsigned)};
-    PinnedBuffer ring{2 * kSlot}, pin_small{sizeof(unsigned long long) + kBins * sizeof(unsigned)};
+    DeviceBuffer dev_in, dev_q, dev_rec, dev_coef, dev_planes, dev_small{kSmall};
+    PinnedBuffer ring{2 * kSlot}, pin_small{kSmall};
     CudaEvent slot_free[2];  // recorded after the device's copy from or into each slot
   };
   // Device state, made on first use (constructing the compressor touches no device).
@@ -280,11 +306,25 @@ class FusedJpegCompressor final : public core::Compressor {
   // entropy from its histogram, and the error of the decoder's image (the CPU compressor's mse, exactly); no
   // reconstruction image (res.image empty). The decoder's 8-bit interleaved samples (Dataset::samples8) go up as
   // they are; planes are packed to bytes first.
+  // A JPEG input's coefficients decoded on the device (Dataset::jpeg) unless one of its blocks could decode otherwise
+  // there than in libjpeg-turbo (math/jpeg_decode.hpp; no encoder of 8-bit images writes such a block): then the
+  // file's samples as libjpeg-turbo decodes them.
   core::CompressResult coefficients(const core::CompressRequest& r, const core::Dataset& in) const {
+    bool bad = false;
+    core::CompressResult res = coefficients(r, in, bad);
+    if (!bad) return res;
+    core::Dataset decoded;
+    decoded.kind = in.kind;
+    decoded.samples8 = in.jpeg->decode();
+    return coefficients(r, decoded, bad);
+  }
+
+  core::CompressResult coefficients(const core::CompressRequest& r, const core::Dataset& in, bool& bad) const {
     core::CompressResult res;
     res.backend = "cuda-jpeg-fused";
     core::Stopwatch sw;
-    const bool s8 = in.samples8 != nullptr;
+    const core::JpegCoefficients8* jc = in.jpeg.get();
+    const bool s8 = jc == nullptr && in.samples8 != nullptr;
     const int h = static_cast<int>(in.rows()), w = static_cast<int>(in.cols());
     const int np = core::coded_planes(in.channels());
     const bool s420 = np == 3 && r.sampling == core::ChromaSampling::k420;
@@ -292,7 +332,7 @@ class FusedJpegCompressor final : public core::Compressor {
     p.h = h;
     p.w = w;
     p.planes = np;
-    p.interleaved = s8 ? in.samples8->channels : 0;
+    p.interleaved = jc != nullptr ? jc->components : s8 ? in.samples8->channels : 0;
     p.bh = (h + 7) / 8;
     p.bw = (w + 7) / 8;
     p.cbh = np == 3 ? (s420 ? (h + 15) / 16 : p.bh) : 0;
@@ -320,7 +360,7 @@ class FusedJpegCompressor final : public core::Compressor {
       qc.chroma.push_back(pl > 0);
     }
     const std::size_t hw = static_cast<std::size_t>(h) * static_cast<std::size_t>(w);
-    const std::size_t in_bytes = hw * static_cast<std::size_t>(s8 ? in.samples8->channels : np);
+    const std::size_t in_bytes = hw * static_cast<std::size_t>(p.interleaved != 0 ? p.interleaved : np);
     const auto lease = pool_.acquire(make_state);
     State& st = *lease;
     Coef& cb = st.coef;
@@ -328,7 +368,7 @@ class FusedJpegCompressor final : public core::Compressor {
     grow(cb.dev_q, total * sizeof(std::int16_t));
     grow(cb.dev_rec, total);  // one byte per sample of every coded plane's blocks
     std::vector<unsigned char> packed;
-    if (!s8) {
+    if (!s8 && jc == nullptr) {
       packed.resize(in_bytes);
       pack_planes(in.tensor, np, packed.data());
     }
@@ -346,16 +386,54 @@ class FusedJpegCompressor final : public core::Compressor {
     auto* hist = reinterpret_cast<unsigned*>(sse + 1);
     auto* ring = static_cast<unsigned char*>(cb.ring.get());
     st.ev[0].record(s);
-    for (std::size_t at = 0, i = 0; at < in_bytes; at += kSlot, ++i) {  // up through the ring
-      const std::size_t k = i % 2, n = std::min(kSlot, in_bytes - at);
-      if (i >= 2) DCT_CUDA_CHECK(cudaEventSynchronize(cb.slot_free[k].get()));
-      std::memcpy(ring + k * kSlot, src + at, n);
-      DCT_CUDA_CHECK(cudaMemcpyAsync(cb.dev_in.as<unsigned char>() + at, ring + k * kSlot, n, cudaMemcpyHostToDevice, s));
-      cb.slot_free[k].record(s);
+    std::size_t ring_at = 0;                                                                // slots handed out so far
+    const auto up = [&](const unsigned char* from, std::size_t bytes, unsigned char* to) {  // up through the ring
+      for (std::size_t at = 0; at < bytes; at += kSlot, ++ring_at) {
+        const std::size_t k = ring_at % 2, n = std::min(kSlot, bytes - at);
+        if (ring_at >= 2) DCT_CUDA_CHECK(cudaEventSynchronize(cb.slot_free[k].get()));
+        std::memcpy(ring + k * kSlot, from + at, n);
+        DCT_CUDA_CHECK(cudaMemcpyAsync(to + at, ring + k * kSlot, n, cudaMemcpyHostToDevice, s));
+        cb.slot_free[k].record(s);
+      }
+    };
+    jpeg_decode::Params dp{};
+    if (jc != nullptr) {
+      const std::size_t coef_bytes = static_cast<std::size_t>(jc->values) * sizeof(std::int16_t);
+      grow(cb.dev_coef, coef_bytes);
+      grow(cb.dev_planes, static_cast<std::size_t>(jc->values));
+      up(jc->coef_bytes.get(), coef_bytes, cb.dev_coef.as<unsigned char>());
+      dp.h = h;
+      dp.w = w;
+      dp.components = jc->components;
+      dp.h_factor = jc->h_factor;
+      dp.v_factor = jc->v_factor;
+      dp.out = cb.dev_in.as<unsigned char>();
+      for (int c = 0; c < jc->components; ++c) {
+        const core::JpegCoefficients8::Plane& jp = jc->planes[static_cast<std::size_t>(c)];
+        dp.coef[c] = cb.dev_coef.as<const std::int16_t>() + jp.offset;
+        dp.plane[c] = cb.dev_planes.as<unsigned char>() + jp.offset;
+        dp.bw[c] = jp.blocks_wide;
+        dp.bh[c] = jp.blocks_high;
+        std::copy(jp.q.begin(), jp.q.end(), dp.q[c]);
+      }
+    } else {
+      up(src, in_bytes, cb.dev_in.as<unsigned char>());
     }
     DCT_CUDA_CHECK(cudaMemsetAsync(cb.dev_small.get(), 0, cb.dev_small.bytes(), s));
     st.ev[1].record(s);
-    const long long blocks = jpeg_coef::total_blocks(p), resident = 8LL * st.sms;
+    const long long resident = 8LL * st.sms;
+    if (jc != nullptr) {
+      const long long jb = jpeg_decode::total_blocks(dp);
+      jpeg_decode_blocks_kernel<<<static_cast<unsigned>(
+                                      std::min((jb + jpeg_decode::kThreads - 1) / jpeg_decode::kThreads, resident)),
+                                  jpeg_decode::kThreads, 0, s>>>(dp, hist + kBins);
+      DCT_CUDA_CHECK(cudaGetLastError());
+      jpeg_decode_pixels_kernel<<<
+          static_cast<unsigned>(std::min<long long>((static_cast<long long>(hw) + 255) / 256, resident)), 256, 0, s>>>(
+          dp);
+      DCT_CUDA_CHECK(cudaGetLastError());
+    }
+    const long long blocks = jpeg_coef::total_blocks(p);
     jpeg_coef_kernel<<<static_cast<unsigned>(std::min((blocks + jpeg_coef::kThreads - 1) / jpeg_coef::kThreads,
                                                       resident)),
                        jpeg_coef::kThreads, 0, s>>>(p, hist);
@@ -396,6 +474,7 @@ class FusedJpegCompressor final : public core::Compressor {
     res.times.add("d2h", st.ev[3].since(st.ev[2]));
     sw.reset();
     const auto* small = static_cast<const unsigned long long*>(cb.pin_small.get());
+    bad = reinterpret_cast<const unsigned*>(small + 1)[kBins] != 0;
     count_histogram(reinterpret_cast<const unsigned*>(small + 1), static_cast<std::int64_t>(total), res);
     res.mse = static_cast<double>(small[0]) / static_cast<double>(hw * static_cast<std::size_t>(np));
     res.times.add("unpack", sw.elapsed_ms());

@@ -21,7 +21,12 @@
    - the coefficient kernels (kernels/compress/jpeg_coef.cuh, a .jpg output), every block and pixel on the host: q
      and the reconstruction's squared error equal the CPU compressor's (keep_coefficients) exactly, 4:4:4 and 4:2:0,
      planar and interleaved input, on the same images and qualities; their YCbCr -> RGB on all 2^24 samples and the
-     per-sample h2v2 fancy upsampling equal the CPU's. */
+     per-sample h2v2 fancy upsampling equal the CPU's;
+   - the decoder of JPEG inputs read as their coefficients (kernels/compress/jpeg_decode.cuh, every block and pixel
+     on the host): equal to libjpeg-turbo's own decode of the file, byte for byte, for files libjpeg-turbo writes
+     (gray; 4:4:4, 4:2:2, 4:2:0; sizes 1x1 to 640x480 and the sample images; qualities 5 to 100; noise, smooth and
+     blocky content; restart markers); a progressive file is decoded by libjpeg-turbo instead, and a block outside
+     the range where libjpeg-turbo's SIMD and C code agree is reported. */
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -40,6 +45,13 @@
 #include "cpu/compress.hpp"
 #include "cuda_host.hpp"
 #include "kernels/compress/jpeg_coef.cuh"
+#include "kernels/compress/jpeg_decode.cuh"
+// after the kernels' headers
+#include <jpeglib.h>
+
+#include <random>
+
+#include "app/image_decode.hpp"
 
 using std::min;
 inline unsigned __float_as_uint(float f) {
@@ -430,6 +442,148 @@ int reconstruction_pieces() {
   return bad;
 }
 
+// A JFIF file of `px` (w x h, 1 or 3 interleaved components) written by libjpeg-turbo at quality q, the luma sampled
+// hf x vf; progressive and restart markers where asked.
+std::vector<unsigned char> write_jpeg(const std::vector<unsigned char>& px, int w, int h, int comps, int q, int hf,
+                                      int vf, bool progressive = false, int restart_rows = 0) {
+  jpeg_compress_struct c;
+  jpeg_error_mgr e;
+  c.err = jpeg_std_error(&e);
+  jpeg_create_compress(&c);
+  unsigned char* out = nullptr;
+  unsigned long size = 0;
+  jpeg_mem_dest(&c, &out, &size);
+  c.image_width = static_cast<JDIMENSION>(w);
+  c.image_height = static_cast<JDIMENSION>(h);
+  c.input_components = comps;
+  c.in_color_space = comps == 1 ? JCS_GRAYSCALE : JCS_RGB;
+  jpeg_set_defaults(&c);
+  jpeg_set_quality(&c, q, TRUE);
+  c.comp_info[0].h_samp_factor = comps == 3 ? hf : 1;
+  c.comp_info[0].v_samp_factor = comps == 3 ? vf : 1;
+  c.restart_in_rows = restart_rows;
+  if (progressive) jpeg_simple_progression(&c);
+  jpeg_start_compress(&c, TRUE);
+  while (c.next_scanline < c.image_height) {
+    JSAMPROW row = const_cast<JSAMPROW>(px.data() + std::size_t(c.next_scanline) * std::size_t(w) * std::size_t(comps));
+    jpeg_write_scanlines(&c, &row, 1);
+  }
+  jpeg_finish_compress(&c);
+  std::vector<unsigned char> file(out, out + size);
+  std::free(out);
+  jpeg_destroy_compress(&c);
+  return file;
+}
+
+// jpeg_decode.cuh's kernels, every block and pixel, on a file read as its coefficients; the samples.
+std::vector<unsigned char> device_decode(const core::JpegCoefficients8& j, bool& in_range) {
+  namespace jd = dct::cuda::jpeg_decode;
+  jd::Params p{};
+  p.h = static_cast<int>(j.rows);
+  p.w = static_cast<int>(j.cols);
+  p.components = j.components;
+  p.h_factor = j.h_factor;
+  p.v_factor = j.v_factor;
+  std::vector<unsigned char> planes(static_cast<std::size_t>(j.values)),
+      out(std::size_t(j.rows * j.cols) * j.components);
+  for (int c = 0; c < j.components; ++c) {
+    const auto& jp = j.planes[std::size_t(c)];
+    p.coef[c] = j.coef() + jp.offset;
+    p.plane[c] = planes.data() + jp.offset;
+    p.bw[c] = jp.blocks_wide;
+    p.bh[c] = jp.blocks_high;
+    std::copy(jp.q.begin(), jp.q.end(), p.q[c]);
+  }
+  p.out = out.data();
+  in_range = true;
+  for (long long b = 0; b < jd::total_blocks(p); ++b) in_range = jd::decode_block(p, b) && in_range;
+  for (int y = 0; y < p.h; ++y)
+    for (int x = 0; x < p.w; ++x) jd::decode_pixel(p, y, x);
+  return out;
+}
+
+int input_decoder(const core::Dataset& cam, const core::Dataset& ast) {
+  std::mt19937 rng(7);
+  int cases = 0, bad = 0;
+  const auto check = [&](const std::vector<unsigned char>& file, const std::string& what, bool expect_coefficients) {
+    core::ReadOptions ro;
+    ro.samples8 = true;
+    ro.jpeg_coefficients = true;
+    const core::Dataset d = app::decode_image(file, what, ro);
+    ++cases;
+    if ((d.jpeg != nullptr) != expect_coefficients) {
+      std::printf("%s: read %s  FAIL\n", what.c_str(), d.jpeg ? "as coefficients" : "decoded");
+      ++bad;
+      return;
+    }
+    if (!d.jpeg) return;
+    bool in_range = false;
+    const std::vector<unsigned char> got = device_decode(*d.jpeg, in_range);
+    const std::shared_ptr<const core::Samples8> want = d.jpeg->decode();
+    long long differ = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) differ += got[i] != want->bytes[i];
+    if (differ != 0 || !in_range || want->channels != d.jpeg->components) {
+      std::printf("%s: %lld samples differ from libjpeg-turbo's%s  FAIL\n", what.c_str(), differ,
+                  in_range ? "" : " (a block out of range)");
+      ++bad;
+    }
+  };
+  const int sizes[][2] = {{1, 1},   {2, 3},    {4, 4},   {6, 5},   {5, 7},      {17, 9},   {33, 65},
+                          {64, 48}, {129, 77}, {3, 200}, {200, 3}, {1001, 333}, {640, 480}};
+  for (const auto& sz : sizes)
+    for (int comps : {1, 3})
+      for (int smp = 0; smp < (comps == 3 ? 3 : 1); ++smp)
+        for (int q : {5, 50, 92, 100})
+          for (int kind = 0; kind < 3; ++kind) {
+            const int w = sz[0], h = sz[1], hf = smp == 0 ? 1 : 2, vf = smp == 2 ? 2 : 1;
+            std::vector<unsigned char> px(std::size_t(w) * std::size_t(h) * std::size_t(comps));
+            for (int y = 0; y < h; ++y)
+              for (int x = 0; x < w; ++x)
+                for (int k = 0; k < comps; ++k) {
+                  const int v = kind == 0   ? int(rng() % 256)
+                                : kind == 1 ? int(128 + 120 * std::sin(0.1 * x + 0.05 * y + k))
+                                            : ((x / 4 + y / 4 + k) % 2 ? 250 : 5);
+                  px[(std::size_t(y) * std::size_t(w) + std::size_t(x)) * std::size_t(comps) + std::size_t(k)] =
+                      static_cast<unsigned char>(v);
+                }
+            const std::string what = std::to_string(w) + "x" + std::to_string(h) + " " +
+                                     (comps == 1 ? "gray"
+                                      : smp == 0 ? "4:4:4"
+                                      : smp == 1 ? "4:2:2"
+                                                 : "4:2:0") +
+                                     " q" + std::to_string(q) + " pattern " + std::to_string(kind);
+            check(write_jpeg(px, w, h, comps, q, hf, vf, false, kind == 2 ? 1 : 0), what, true);
+          }
+  // The sample images (planar f32 tensors) as 8-bit interleaved pixels, 4:2:0 and 4:4:4 at quality 92.
+  for (const core::Dataset* d : {&cam, &ast}) {
+    const core::HostTensor& t = d->tensor;
+    const int w = int(t.cols()), h = int(t.rows()), comps = int(t.channels());
+    std::vector<unsigned char> px(std::size_t(w) * std::size_t(h) * std::size_t(comps));
+    for (std::int64_t i = 0; i < t.rows() * t.cols(); ++i)
+      for (int k = 0; k < comps; ++k)
+        px[std::size_t(i) * std::size_t(comps) + std::size_t(k)] =
+            static_cast<unsigned char>(t.get(k * t.rows() * t.cols() + i));
+    for (int smp : {0, 2})
+      check(write_jpeg(px, w, h, comps, 92, smp == 0 ? 1 : 2, smp == 0 ? 1 : 2),
+            (comps == 1 ? "camera" : "astronaut") + std::string(smp == 0 ? " 4:4:4" : " 4:2:0") + " q92", true);
+    check(write_jpeg(px, w, h, comps, 75, 2, 2, true), comps == 1 ? "camera progressive" : "astronaut progressive",
+          false);
+  }
+  // A block no encoder of 8-bit samples writes: reported, not decoded silently.
+  std::int16_t coef[64] = {};
+  std::uint16_t qt[64];
+  std::fill(qt, qt + 64, std::uint16_t{255});
+  coef[0] = 100;  // 25500 > kMaxIn
+  unsigned char blk[64];
+  ++cases;
+  if (math::jpeg::islow_idct(coef, qt, blk, 8)) {
+    std::printf("a dequantized DC of 25500 was not reported  FAIL\n");
+    ++bad;
+  }
+  std::printf("JPEG input decoder equal to libjpeg-turbo's decode in %d of %d cases\n", cases - bad, cases);
+  return bad;
+}
+
 int main(int argc, char** argv) {
   const std::string root = argc > 1 ? argv[1] : DCTOOL_SOURCE_DIR;
   core::Registry registry;
@@ -511,6 +665,7 @@ int main(int argc, char** argv) {
       coef_cases - coef_bad, coef_cases);
   bad += coef_bad;
   bad += reconstruction_pieces();
+  bad += input_decoder(cam, ast);
   std::printf("min PSNR(CPU, GPU) %.2f dB, below 50 dB in %d of %d cases\n%s\n", worst, low, runs, bad ? "FAIL" : "OK");
   return bad ? 1 : 0;
 }

@@ -1,7 +1,9 @@
 // cuda-jpeg-fused's coefficient kernel (label gpu; kernels/compress/jpeg_coef.cuh): with keep_coefficients (a .jpg
 // output) the GPU's quantized coefficients equal the CPU compressor's exactly, 4:4:4 and 4:2:0, gray and RGB, on
 // the sample images and crops of odd sizes with alpha, from planes and (gray, RGB) from the decoder's interleaved
-// samples; nonzero count, entropy and the reconstruction's mean squared error equal too. (The host emulator,
+// samples; nonzero count, entropy and the reconstruction's mean squared error equal too. A JPEG input read as its
+// coefficients and decoded on the device (kernels/compress/jpeg_decode.cuh) gives what libjpeg-turbo's decode of the
+// file gives, and a block the device cannot vouch for falls back to that decode. (The host emulator,
 // tests/emulate/emulate_jpeg.cpp, checks the same arithmetic without a GPU.)
 #include <catch2/catch.hpp>
 
@@ -9,7 +11,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "app/image_decode.hpp"
 #include "app/jpeg_file.hpp"
 #include "app/registry.hpp"
 #include "core/compress.hpp"
@@ -110,4 +114,108 @@ TEST_CASE("jpeg coef gpu: the GPU's quantized coefficients equal the CPU compres
   core::CompressRequest r;
   r.sampling = core::ChromaSampling::k420;
   CHECK_FALSE(fused->supports(r, rgb).ok);
+}
+
+namespace {
+
+// `d` (gray or RGB planes) as a JPEG file: the CPU compressor's coefficients at quality 90 (4:4:4 or 4:2:0), or
+// libjpeg-turbo's own encoding of the samples (its default 4:2:0).
+std::vector<unsigned char> jpeg_file_of(const core::Dataset& d, int kind) {
+  const std::int64_t h = d.tensor.rows(), w = d.tensor.cols();
+  if (kind == 2) {
+    const core::Dataset s = as_samples8(d);
+    return app::encode_jpeg_pixels(s.samples8->bytes.get(), h, w, s.samples8->channels, 90, "in.jpg");
+  }
+  core::CompressRequest r;
+  r.quality = 90;
+  r.sampling = kind == 0 ? core::ChromaSampling::k444 : core::ChromaSampling::k420;
+  r.keep_coefficients = true;
+  r.backend = "cpu-8x8-flmad";
+  return app::encode_jpeg(app::find_compressor("cpu")->run(r, d).quantized, h, w, false, "in.jpg");
+}
+
+void check_same(const core::CompressResult& want, const core::CompressResult& got) {
+  const core::QuantizedCoefficients &a = want.quantized, &b = got.quantized;
+  REQUIRE(a.planes.size() == b.planes.size());
+  for (std::size_t p = 0; p < a.planes.size(); ++p) {
+    REQUIRE(a.planes[p].size() == b.planes[p].size());
+    std::int64_t diff = 0;
+    for (std::size_t i = 0; i < a.planes[p].size(); ++i) diff += a.planes[p][i] != b.planes[p][i];
+    INFO("plane " << p << ": " << diff << " of " << a.planes[p].size() << " values differ");
+    CHECK(diff == 0);
+  }
+  CHECK(want.nonzero == got.nonzero);
+  CHECK(want.entropy_bits == got.entropy_bits);
+  CHECK(want.mse == got.mse);
+}
+
+}  // namespace
+
+TEST_CASE("jpeg coef gpu: a JPEG input decoded on the device gives what libjpeg-turbo's decode gives",
+          "[compress][gpu]") {
+  const core::Compressor* fused = app::find_compressor("cuda-jpeg-fused");
+  const core::Compressor* cpu = app::find_compressor("cpu");
+  REQUIRE(fused != nullptr);
+  REQUIRE(cpu != nullptr);
+  core::ReadOptions ro;
+  ro.samples8 = true;
+  ro.jpeg_coefficients = true;
+  for (const char* file : {"camera.png", "astronaut.png"}) {
+    const core::Dataset src = app::image_codec().read(test::source_dir() + "/data/" + file, Precision::kF32);
+    for (const Shape2 sz : {Shape2{src.tensor.rows(), src.tensor.cols()}, Shape2{203, 301}, Shape2{17, 9}, Shape2{1, 1},
+                            Shape2{1080, 1920}})
+      for (int kind : {0, 1, 2}) {
+        const core::Dataset img = crop(src, sz.rows, sz.cols, false);
+        const std::vector<unsigned char> bytes = jpeg_file_of(img, kind);
+        const core::Dataset in = app::decode_image(bytes, "in.jpg", ro);
+        REQUIRE(in.jpeg != nullptr);
+        const core::Dataset decoded(core::HostTensor(), in.kind, in.jpeg->decode());
+        for (const int quality : {10, 50, 95})
+          for (const auto sampling : {core::ChromaSampling::k444, core::ChromaSampling::k420}) {
+            INFO(file << " " << sz.rows << "x" << sz.cols << " input kind " << kind << " q" << quality << " "
+                      << core::to_string(sampling));
+            core::CompressRequest r;
+            r.quality = quality;
+            r.sampling = sampling;
+            r.keep_coefficients = true;
+            REQUIRE(fused->supports(r, in).ok);
+            core::CompressRequest rc = r;
+            rc.backend = "cpu-8x8-flmad";
+            check_same(cpu->run(rc, decoded), fused->run(r, in));
+          }
+      }
+  }
+  // A block the device cannot vouch for (a dequantized coefficient no encoder of 8-bit samples writes): the file's
+  // samples come from libjpeg-turbo (here: the decode callback) instead, and the result is theirs.
+  const core::Dataset src = app::image_codec().read(test::source_dir() + "/data/astronaut.png", Precision::kF32);
+  const core::Dataset in = app::decode_image(jpeg_file_of(src, 1), "in.jpg", ro);
+  REQUIRE(in.jpeg != nullptr);
+  const core::JpegCoefficients8& j = *in.jpeg;
+  auto odd = std::make_shared<core::JpegCoefficients8>();
+  odd->rows = j.rows;
+  odd->cols = j.cols;
+  odd->components = j.components;
+  odd->h_factor = j.h_factor;
+  odd->v_factor = j.v_factor;
+  odd->planes = j.planes;
+  odd->values = j.values;
+  odd->coef_bytes.reset(new unsigned char[static_cast<std::size_t>(j.values) * 2]);
+  std::copy_n(j.coef_bytes.get(), j.values * 2, odd->coef_bytes.get());
+  reinterpret_cast<std::int16_t*>(odd->coef_bytes.get())[64 * 100] = 32000;  // block 100's DC
+  int decodes = 0;
+  const std::shared_ptr<const core::Samples8> samples = j.decode();
+  odd->decode = [&] {
+    ++decodes;
+    return samples;
+  };
+  core::Dataset bad;
+  bad.kind = in.kind;
+  bad.jpeg = odd;
+  core::CompressRequest r;
+  r.quality = 50;
+  r.keep_coefficients = true;
+  core::CompressRequest rc = r;
+  rc.backend = "cpu-8x8-flmad";
+  check_same(cpu->run(rc, core::Dataset(core::HostTensor(), in.kind, samples)), fused->run(r, bad));
+  CHECK(decodes == 1);
 }
