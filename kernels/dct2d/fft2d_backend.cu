@@ -10,7 +10,7 @@
  * Planned with --effort measure, cuda-fft2d times that route against the smooth route (kernels/dct2d/smooth.cuh:
  * one kernel per axis for sizes of prime factors 2..13, the named backend cuda-fft2d-smooth) and keeps the faster;
  * without, it takes the smooth route by a measured rule (smooth_by_rule: small matrices, sides that both have compiled
- * kernels, batches of sides of 120 or more).
+ * kernels, batches of sides of 120 or more, f64 matrices of short columns, the forward transform of long columns).
  * --axis rows|cols: the 1-D N-point algorithm (eqs. 9-11) batched over the rows, or down the columns
  * with a strided cuFFT plan (no transpose), for powers of two; other smooth lengths take one SmoothLines kernel
  * (cuda-fft2d-smooth's route for one axis), and under --effort measure power-of-two columns are timed both ways.
@@ -70,11 +70,12 @@ template <class T>
 std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, Route2d which) {
   if (d.axis == core::Axis::kBoth) {
     const core::Shape2 c = canonical(d.shape);
-    const Fft2dRoute route = which == Route2d::kCufft             ? Fft2dRoute::kR2c
-                             : which == Route2d::kSmooth          ? Fft2dRoute::kSmooth
-                             : which == Route2d::kTiles           ? Fft2dRoute::kTiles
-                             : d.effort == core::Effort::kMeasure ? fft2d_route<T>(c.rows, c.cols, d.batch)
-                                                                  : fft2d_estimate_route<T>(c.rows, c.cols, d.batch);
+    const Fft2dRoute route = which == Route2d::kCufft    ? Fft2dRoute::kR2c
+                             : which == Route2d::kSmooth ? Fft2dRoute::kSmooth
+                             : which == Route2d::kTiles  ? Fft2dRoute::kTiles
+                             : d.effort == core::Effort::kMeasure
+                                 ? fft2d_route<T>(c.rows, c.cols, d.batch)
+                                 : fft2d_estimate_route<T>(c.rows, c.cols, d.batch, d.op == core::Op::kIdct2);
     const auto plan = [&](Fft2dRoute r) {
       return std::make_unique<EnginePlan<T, ThreeStage2d<T>>>(d, d.op, d.norm, d.shape, d.batch, r);
     };

@@ -112,26 +112,28 @@ Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch) {
 }
 
 template <class T>
-bool smooth_by_rule(i64 n1, i64 n2, i64 batch) {
+bool smooth_by_rule(i64 n1, i64 n2, i64 batch, bool inverse) {
   if (!smooth_columns_supported<T>(n1) || !SmoothLines<T>::supports(n2, false)) return false;
   // Columns of more than kSmoothLongColsMinRows rows that SmoothCols4 takes (f32: SmoothLines would hold one pair per
-  // CTA; f64: SmoothLines cannot hold them): matrices kSmoothLongColsMinWidth or more wide (docs/decisions.md §14).
-  if (n1 > kSmoothLongColsMinRows && SmoothCols4<T>::wanted(n1) && n2 >= kSmoothLongColsMinWidth) return true;
+  // CTA; f64: SmoothLines cannot hold them): forward, matrices kSmoothLongColsMinWidth or more wide (docs/decisions.md
+  // §14).
+  if (n1 > kSmoothLongColsMinRows && SmoothCols4<T>::wanted(n1) && n2 >= kSmoothLongColsMinWidth) return !inverse;
   if (!SmoothLines<T>::supports(n1, true)) return false;
   // Batches: sides of kSmoothBatchMinSide or more, not both powers of two (docs/decisions.md §10).
   const auto pow2 = [](i64 n) { return (n & (n - 1)) == 0; };
   if (batch != 1) return std::min(n1, n2) >= kSmoothBatchMinSide && !(pow2(n1) && pow2(n2));
   const i64 values = n1 * n2;
-  // Any smooth sides: small matrices (docs/decisions.md §10).
+  // Any smooth sides: small matrices (docs/decisions.md §10); f64 matrices of short columns, not narrow (§14).
   if (values <= (sizeof(T) == 8 ? kSmoothAnyMaxValuesF64 : kSmoothAnyMaxValuesF32)) return true;
+  if (sizeof(T) == 8 && n1 <= kSmoothF64MaxRows && n2 >= kSmoothLongColsMinWidth) return true;
   if (!SmoothLines<T>::compiled(n1, true) || !SmoothLines<T>::compiled(n2, false)) return false;
   return values <= (sizeof(T) == 8 ? kSmoothCompiledMaxValuesF64 : kSmoothCompiledMaxValuesF32);
 }
 
 template <class T>
-Fft2dRoute fft2d_estimate_route(i64 n1, i64 n2, i64 batch) {
+Fft2dRoute fft2d_estimate_route(i64 n1, i64 n2, i64 batch, bool inverse) {
   const Fft2dRoute r = fft2d_route<T>(n1, n2, batch);
-  return r == Fft2dRoute::kR2c && smooth_by_rule<T>(n1, n2, batch) ? Fft2dRoute::kSmooth : r;
+  return r == Fft2dRoute::kR2c && smooth_by_rule<T>(n1, n2, batch, inverse) ? Fft2dRoute::kSmooth : r;
 }
 
 namespace {
@@ -278,10 +280,10 @@ template class NPointLines<float>;
 template class NPointLines<double>;
 template Fft2dRoute fft2d_route<float>(i64, i64, i64);
 template Fft2dRoute fft2d_route<double>(i64, i64, i64);
-template bool smooth_by_rule<float>(i64, i64, i64);
-template bool smooth_by_rule<double>(i64, i64, i64);
-template Fft2dRoute fft2d_estimate_route<float>(i64, i64, i64);
-template Fft2dRoute fft2d_estimate_route<double>(i64, i64, i64);
+template bool smooth_by_rule<float>(i64, i64, i64, bool);
+template bool smooth_by_rule<double>(i64, i64, i64, bool);
+template Fft2dRoute fft2d_estimate_route<float>(i64, i64, i64, bool);
+template Fft2dRoute fft2d_estimate_route<double>(i64, i64, i64, bool);
 template class ThreeStage2d<float>;
 template class ThreeStage2d<double>;
 template class FamilyLines<float>;

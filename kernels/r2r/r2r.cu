@@ -433,7 +433,8 @@ class R2rPlan final : public GpuPlan {
     if (const auto dct2d = as_dct2d(s, d.norm, start))
       steps_.push_back(
           std::make_unique<Step<T>>(std::in_place_type<Dct2dStep<T>>, *dct2d, s.dims[start], s.dims[start + 1], lead,
-                                    route.value_or(fft2d_estimate_route<T>(s.dims[start], s.dims[start + 1], lead))));
+                                    route.value_or(fft2d_estimate_route<T>(s.dims[start], s.dims[start + 1], lead,
+                                                                           dct2d->op == core::Op::kIdct2))));
     else if (s.rank - start == 2)
       steps_.push_back(std::make_unique<Step<T>>(std::in_place_type<NdStep<T, 2>>, s, d.norm, d.batch, start));
     else if (s.rank - start == 3)

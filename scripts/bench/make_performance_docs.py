@@ -86,9 +86,9 @@ INTROS = {
               "for common photograph sides, the rest at run time; long columns in two kernels, the FFT split "
               "four-step) against `cuda-fft2d-cufft` (reorder + cuFFT 2-D plan + postprocess), and `cuda-fft2d`, "
               "which takes one of the two: by a measured rule (the smooth route where both sides have compiled "
-              "kernels and the matrix is small enough, and for matrices of 512 columns or more whose columns are "
-              "past 6456 rows — in f32 since after the H200 sweep below, decisions.md §14), or, planned with "
-              "`--effort measure`, the faster of the two.",
+              "kernels and the matrix is small enough, f64 matrices of at most 3000 rows and 512 columns or more, "
+              "and dct2 of matrices of 512 columns or more whose columns are past 6456 rows; decisions.md §14), or, "
+              "planned with `--effort measure`, the faster of the two.",
     "dct1d": "1-D DCT-II / DCT-III of one row of N points (`--axis rows`, shape 1×N) by the four 1-D algorithms: "
              "4N-point, mirrored 2N-point, zero-padded 2N-point and N-point real FFTs.",
     "block8": "Independent 8×8 blocks (`--block 8 --norm ortho`, the JPEG transform): the butterfly kernel "
