@@ -254,6 +254,18 @@ void pixels_body(const unsigned char* pixels, JDIMENSION width, JDIMENSION heigh
   }
 }
 
+// After the caller's setjmp: the decoder made on s->data, its header read and checked; false (the decoder destroyed,
+// s->message or size_refused set) where the image is refused. libjpeg's errors jump to the caller's setjmp.
+bool start_decoder(DecodeState* s, jpeg_decompress_struct& cinfo, ErrorManager& err) {
+  jpeg_create_decompress(&cinfo);
+  install_strict(err, &cinfo);
+  jpeg_mem_src(&cinfo, s->data, s->size);
+  jpeg_read_header(&cinfo, TRUE);
+  if (size_ok(s, cinfo) && colour_ok(s, cinfo)) return true;
+  jpeg_destroy_decompress(&cinfo);
+  return false;
+}
+
 // Decodes s->data into a buffer from s->alloc: interleaved 8-bit samples, height x width x components.
 bool decode_c(DecodeState* s) {
   jpeg_decompress_struct cinfo;
@@ -264,14 +276,7 @@ bool decode_c(DecodeState* s) {
     jpeg_destroy_decompress(&cinfo);
     return false;
   }
-  jpeg_create_decompress(&cinfo);
-  install_strict(err, &cinfo);
-  jpeg_mem_src(&cinfo, s->data, s->size);
-  jpeg_read_header(&cinfo, TRUE);
-  if (!size_ok(s, cinfo) || !colour_ok(s, cinfo)) {
-    jpeg_destroy_decompress(&cinfo);
-    return false;
-  }
+  if (!start_decoder(s, cinfo, err)) return false;
   cinfo.out_color_space = cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
   cinfo.dct_method = s->method;
   s->components = cinfo.num_components == 1 ? 1 : 3;
@@ -312,14 +317,7 @@ bool coefficients_c(DecodeState* s) {
     jpeg_destroy_decompress(&cinfo);
     return false;
   }
-  jpeg_create_decompress(&cinfo);
-  install_strict(err, &cinfo);
-  jpeg_mem_src(&cinfo, s->data, s->size);
-  jpeg_read_header(&cinfo, TRUE);
-  if (!size_ok(s, cinfo) || !colour_ok(s, cinfo)) {
-    jpeg_destroy_decompress(&cinfo);
-    return false;
-  }
+  if (!start_decoder(s, cinfo, err)) return false;
   int max_h = 1, max_v = 1;
   for (int c = 0; c < cinfo.num_components; ++c) {
     max_h = cinfo.comp_info[c].h_samp_factor > max_h ? cinfo.comp_info[c].h_samp_factor : max_h;
@@ -380,14 +378,7 @@ bool coefficients8_c(DecodeState* s) {
     jpeg_destroy_decompress(&cinfo);
     return false;
   }
-  jpeg_create_decompress(&cinfo);
-  install_strict(err, &cinfo);
-  jpeg_mem_src(&cinfo, s->data, s->size);
-  jpeg_read_header(&cinfo, TRUE);
-  if (!size_ok(s, cinfo) || !colour_ok(s, cinfo)) {
-    jpeg_destroy_decompress(&cinfo);
-    return false;
-  }
+  if (!start_decoder(s, cinfo, err)) return false;
   const int n = cinfo.num_components;
   const jpeg_component_info* ci = cinfo.comp_info;
   const auto sampled = [&](int c, int h, int v) { return ci[c].h_samp_factor == h && ci[c].v_samp_factor == v; };

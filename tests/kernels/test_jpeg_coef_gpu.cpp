@@ -52,6 +52,22 @@ core::Dataset as_samples8(const core::Dataset& d) {
   return core::Dataset(core::HostTensor(), d.kind, std::move(s));
 }
 
+// q plane by plane, the nonzero count, the entropy and the error: equal.
+void check_same(const core::CompressResult& want, const core::CompressResult& got) {
+  const core::QuantizedCoefficients &a = want.quantized, &b = got.quantized;
+  REQUIRE(a.planes.size() == b.planes.size());
+  for (std::size_t p = 0; p < a.planes.size(); ++p) {
+    REQUIRE(a.planes[p].size() == b.planes[p].size());
+    std::int64_t diff = 0;
+    for (std::size_t i = 0; i < a.planes[p].size(); ++i) diff += a.planes[p][i] != b.planes[p][i];
+    INFO("plane " << p << ": " << diff << " of " << a.planes[p].size() << " values differ");
+    CHECK(diff == 0);
+  }
+  CHECK(want.nonzero == got.nonzero);
+  CHECK(want.entropy_bits == got.entropy_bits);
+  CHECK(want.mse == got.mse);
+}
+
 }  // namespace
 
 TEST_CASE("jpeg coef gpu: the GPU's quantized coefficients equal the CPU compressor's, 4:4:4 and 4:2:0",
@@ -91,20 +107,11 @@ TEST_CASE("jpeg coef gpu: the GPU's quantized coefficients equal the CPU compres
           CHECK(a.chroma_blocks_wide == b.chroma_blocks_wide);
           CHECK(a.sampling == b.sampling);
           CHECK(a.chroma == b.chroma);
-          REQUIRE(a.planes.size() == b.planes.size());
-          for (std::size_t p = 0; p < a.planes.size(); ++p) {
-            REQUIRE(a.planes[p].size() == b.planes[p].size());
-            std::int64_t diff = 0;
-            for (std::size_t i = 0; i < a.planes[p].size(); ++i) diff += a.planes[p][i] != b.planes[p][i];
-            INFO("plane " << p << ": " << diff << " of " << a.planes[p].size() << " values differ");
-            CHECK(diff == 0);
-          }
           CHECK(want.coefficients == got.coefficients);
-          CHECK(want.nonzero == got.nonzero);
-          CHECK(want.entropy_bits == got.entropy_bits);
-          // The error of the decoder's image (4:2:0's chroma by fancy upsampling): the CPU loop's, exactly.
+          // q, their count and entropy, and the error of the decoder's image (4:2:0's chroma by fancy upsampling): the
+          // CPU loop's, exactly.
           CHECK(std::isfinite(got.mse));
-          CHECK(want.mse == got.mse);
+          check_same(want, got);
           // The .jpg files are byte-identical.
           CHECK(app::encode_jpeg(a, cr.h, cr.w, false, "cpu.jpg") == app::encode_jpeg(b, cr.h, cr.w, false, "gpu.jpg"));
         }
@@ -132,21 +139,6 @@ std::vector<unsigned char> jpeg_file_of(const core::Dataset& d, int kind) {
   r.keep_coefficients = true;
   r.backend = "cpu-8x8-flmad";
   return app::encode_jpeg(app::find_compressor("cpu")->run(r, d).quantized, h, w, false, "in.jpg");
-}
-
-void check_same(const core::CompressResult& want, const core::CompressResult& got) {
-  const core::QuantizedCoefficients &a = want.quantized, &b = got.quantized;
-  REQUIRE(a.planes.size() == b.planes.size());
-  for (std::size_t p = 0; p < a.planes.size(); ++p) {
-    REQUIRE(a.planes[p].size() == b.planes[p].size());
-    std::int64_t diff = 0;
-    for (std::size_t i = 0; i < a.planes[p].size(); ++i) diff += a.planes[p][i] != b.planes[p][i];
-    INFO("plane " << p << ": " << diff << " of " << a.planes[p].size() << " values differ");
-    CHECK(diff == 0);
-  }
-  CHECK(want.nonzero == got.nonzero);
-  CHECK(want.entropy_bits == got.entropy_bits);
-  CHECK(want.mse == got.mse);
 }
 
 }  // namespace
