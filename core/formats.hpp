@@ -70,10 +70,17 @@ struct Dataset {
   // (no samples8, no planes; app::ensure_samples8 decodes it on the host where needed).
   std::shared_ptr<const JpegCoefficients8> jpeg;
   bool has_planes() const { return !tensor.empty(); }
-  std::int64_t rows() const { return has_planes() ? tensor.rows() : samples8 ? samples8->rows : jpeg ? jpeg->rows : 0; }
-  std::int64_t cols() const { return has_planes() ? tensor.cols() : samples8 ? samples8->cols : jpeg ? jpeg->cols : 0; }
+  std::int64_t rows() const {
+    return has_planes() ? tensor.rows() : samples8 ? samples8->rows : jpeg ? jpeg->rows : tensor.rows();
+  }
+  std::int64_t cols() const {
+    return has_planes() ? tensor.cols() : samples8 ? samples8->cols : jpeg ? jpeg->cols : tensor.cols();
+  }
   std::int64_t channels() const {
-    return has_planes() ? tensor.channels() : samples8 ? samples8->channels : jpeg ? jpeg->components : 0;
+    return has_planes() ? tensor.channels()
+           : samples8   ? samples8->channels
+           : jpeg       ? jpeg->components
+                        : tensor.channels();
   }
 };
 
