@@ -355,7 +355,12 @@ Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::in
       }
       if (find_compressor(r.backend) != nullptr) r.backend = "auto";
       c.res = run_guarded(job, input, [&] {
-        const core::Compressor& comp = choose(pick, src->data);
+        // auto's GPU pick holds while the GPU takes the entry: the retry after a device-memory fault runs with the GPU
+        // set aside (run_with_gpu_fallback), and then on the CPU compressor.
+        core::CompressRequest use = pick;
+        if (job.r.backend == "auto" && use.backend == kGpuJpeg && !find_compressor(kGpuJpeg)->supports(r, src->data))
+          use.backend = "cpu";
+        const core::Compressor& comp = choose(use, src->data);
         if (!comp.on_gpu() && src->data.jpeg) {  // read for the GPU, run on the CPU: libjpeg-turbo decodes it
           std::lock_guard<std::mutex> lock(src->mu);
           ensure_samples8(src->data);
