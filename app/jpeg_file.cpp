@@ -1,5 +1,5 @@
 // libjpeg-turbo reports errors through error_exit, which must not return. A C++ exception thrown through
-// libjpeg's C frames is undefined behaviour, so the two functions that call libjpeg are C-style: they own no
+// libjpeg's C frames is undefined behaviour, so the functions that call libjpeg are C-style: they own no
 // object with a destructor, catch libjpeg's errors with setjmp/longjmp and return the message; the C++
 // wrappers turn it into a dct::Error.
 #include "app/jpeg_file.hpp"
@@ -79,7 +79,6 @@ jpeg_error_mgr* install_strict(ErrorManager& err, j_decompress_ptr cinfo) {
   return m;
 }
 
-// What a C-style decoder needs from its C++ caller and gives back.
 // What coefficients8_c gives back besides DecodeState's fields: whether the file is one core::JpegCoefficients8
 // describes (else it is decoded as usual), the luma's sampling factors, each component's blocks and table.
 struct Coefficients8 {
@@ -89,6 +88,7 @@ struct Coefficients8 {
   std::uint16_t q[3][DCTSIZE2] = {};
 };
 
+// What a C-style decoder needs from its C++ caller and gives back.
 struct DecodeState {
   Coefficients8* coef8 = nullptr;  // coefficients8_c's output
   const unsigned char* data = nullptr;
