@@ -347,20 +347,17 @@ Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::in
       // file, the same PSNR). auto takes the GPU's coefficient path once its device is ready in a large batch
       // (Job::gpu_ready; docs/decisions.md §6) where no report needs the reconstruction image
       // (the GPU's has none: the file would be decoded), else the CPU compressor.
+      // auto's pick is made for each attempt: a retry after a device-memory fault runs with the GPU set aside
+      // (run_with_gpu_fallback), and then on the CPU compressor.
       core::CompressRequest pick = r;
-      if (pick.backend == "auto") {
-        pick.backend = "cpu";
-        const core::Compressor* gpu = job.gpu_jpeg() && job.direct(src->index, k) ? find_compressor(kGpuJpeg) : nullptr;
-        if (gpu != nullptr && gpu->supports(r, src->data)) pick.backend = kGpuJpeg;
-      }
       if (find_compressor(r.backend) != nullptr) r.backend = "auto";
       c.res = run_guarded(job, input, [&] {
-        // auto's GPU pick holds while the GPU takes the entry: the retry after a device-memory fault runs with the GPU
-        // set aside (run_with_gpu_fallback), and then on the CPU compressor.
-        core::CompressRequest use = pick;
-        if (job.r.backend == "auto" && use.backend == kGpuJpeg && !find_compressor(kGpuJpeg)->supports(r, src->data))
-          use.backend = "cpu";
-        const core::Compressor& comp = choose(use, src->data);
+        if (job.r.backend == "auto") {
+          const core::Compressor* gpu =
+              job.gpu_jpeg() && job.direct(src->index, k) ? find_compressor(kGpuJpeg) : nullptr;
+          pick.backend = gpu != nullptr && gpu->supports(r, src->data) ? kGpuJpeg : "cpu";
+        }
+        const core::Compressor& comp = choose(pick, src->data);
         if (!comp.on_gpu() && src->data.jpeg) {  // read for the GPU, run on the CPU: libjpeg-turbo decodes it
           std::lock_guard<std::mutex> lock(src->mu);
           ensure_samples8(src->data);
