@@ -217,6 +217,8 @@ struct Job {
   std::shared_ptr<core::AtomicFile> report{};
   // The inputs' decoded images: blocks reused from input to input (no page faults per image).
   std::shared_ptr<core::TensorPool> images = std::make_shared<core::TensorPool>(core::allocate_heap);
+  // The inputs, resolved once, that each entry's outputs are checked against as it starts.
+  std::shared_ptr<const core::InputPaths> input_paths{};
   // Batch mode: GPU faults fall back to the CPU (run_guarded), with notes through `notice` (the progress bar's).
   bool batch = false;
   std::function<void(const std::string&)> notice{};
@@ -282,7 +284,7 @@ std::shared_ptr<Source> read_source(const Job& job, std::int64_t i) {
   s->start = Clock::now();
   const std::string& input = job.o.inputs[i];
   try {
-    for (const auto& out : job.outputs[i]) core::check_output_path(out, job.o.inputs);
+    for (const auto& out : job.outputs[i]) job.input_paths->check_output(out);
     core::ReadOptions ro = read_options(job.g, InputOptions{}, core::Precision::kF32);
     ro.pool = job.images.get();
     ro.samples8 = ro.prec == core::Precision::kF32;
@@ -994,6 +996,7 @@ Job make_job(const GlobalOptions& g, const CompressOptions& o) {
   const Outputs outs = outputs_of(o, job.qualities);
   job.outputs = outs.names;
   job.to_dir = outs.dir;
+  job.input_paths = std::make_shared<const core::InputPaths>(o.inputs);
   check_outputs(job);
   check_report(job);
   return job;

@@ -177,20 +177,36 @@ std::size_t remove_temporaries_of(const std::vector<std::string>& outputs) {
 }
 
 void check_output_path(const std::string& out, const std::vector<std::string>& inputs) {
+  InputPaths(inputs).check_output(out);
+}
+
+// Two paths are the same file where both exist with the same device and inode (fs::equivalent), or where their
+// weakly canonical forms are equal (an output not yet written that names an input through a link or "..").
+InputPaths::InputPaths(const std::vector<std::string>& inputs) {
+  for (const auto& in : inputs) {
+    struct stat st {};
+    if (::stat(in.c_str(), &st) == 0) files_.emplace(std::pair<std::uint64_t, std::uint64_t>{st.st_dev, st.st_ino}, in);
+    std::error_code ec;
+    const fs::path canon = fs::weakly_canonical(in, ec);
+    if (!ec && !canon.empty()) resolved_.emplace(canon.string(), in);
+  }
+}
+
+void InputPaths::check_output(const std::string& out) const {
   std::error_code ec;
   if (!fs::is_directory(directory_of(out), ec)) throw Error(ErrorCode::kInput, out, "output directory does not exist");
-  const bool out_exists = fs::exists(out, ec);
-  const fs::path out_canon = fs::weakly_canonical(out, ec);
-  for (const auto& in : inputs) {
-    bool same = false;
-    if (out_exists && fs::exists(in, ec)) same = fs::equivalent(out, in, ec) && !ec;
-    if (!same) {
-      std::error_code ec2;
-      const fs::path in_canon = fs::weakly_canonical(in, ec2);
-      same = !ec2 && !out_canon.empty() && in_canon == out_canon;
-    }
-    if (same) throw Error(ErrorCode::kInput, out, "output would overwrite input '" + in + "'");
+  const std::string* same = nullptr;
+  struct stat st {};
+  if (!files_.empty() && ::stat(out.c_str(), &st) == 0) {
+    const auto f = files_.find({st.st_dev, st.st_ino});
+    if (f != files_.end()) same = &f->second;
   }
+  if (same == nullptr && !resolved_.empty()) {
+    const fs::path canon = fs::weakly_canonical(out, ec);
+    const auto r = canon.empty() ? resolved_.end() : resolved_.find(canon.string());
+    if (r != resolved_.end()) same = &r->second;
+  }
+  if (same != nullptr) throw Error(ErrorCode::kInput, out, "output would overwrite input '" + *same + "'");
 }
 
 void require_input_file(const std::string& path) {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <functional>
 #include <future>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -270,6 +271,18 @@ bool is_raw_path(const std::string& path);    // .raw .f32 .f64 (read with --sha
 // Refuses (kInput) an output that names one of the inputs (same file, also through links), and (kInput)
 // an output whose directory does not exist.
 void check_output_path(const std::string& out, const std::vector<std::string>& inputs);
+
+// The same for many outputs against one list of inputs: the inputs are resolved once (their files' device and inode,
+// their paths with links and dots resolved), so that a batch's n outputs cost n look-ups, not n x n resolutions.
+class InputPaths {
+ public:
+  explicit InputPaths(const std::vector<std::string>& inputs);
+  void check_output(const std::string& out) const;  // as check_output_path(out, inputs)
+
+ private:
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::string> files_;  // (device, inode) of an existing input
+  std::map<std::string, std::string> resolved_;                            // weakly_canonical path -> input
+};
 
 // Throws kInput naming `path` if any value is NaN or Inf.
 void require_finite(const HostTensor& t, const std::string& path);

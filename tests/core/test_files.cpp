@@ -119,6 +119,34 @@ TEST_CASE("check_output_path: refuses an output that is one of the inputs, howev
   CHECK(std::string(m.what()) == "output directory does not exist");
 }
 
+TEST_CASE("InputPaths: one resolution of many inputs serves every output's check", "[core][atomic]") {
+  TempDir dir;
+  std::vector<std::string> inputs;
+  for (int i = 0; i < 50; ++i) {
+    inputs.push_back(dir.file("in" + std::to_string(i) + ".jpg"));
+    std::ofstream(inputs.back()) << i;
+  }
+  inputs.push_back(dir.file("not-yet.jpg"));  // an input that does not exist is still an input's name
+  fs::create_directory(dir.path() / "out");
+  fs::create_symlink(inputs[7], dir.path() / "out" / "link7.jpg");
+  fs::create_hard_link(inputs[9], dir.path() / "out" / "hard9.jpg");
+  const InputPaths paths(inputs);
+  for (int i = 0; i < 50; ++i) CHECK_NOTHROW(paths.check_output(dir.file("out/in" + std::to_string(i) + ".jpg")));
+  const std::pair<std::string, std::string> same[] = {{dir.file("out/../in3.jpg"), inputs[3]},
+                                                      {dir.file("out/link7.jpg"), inputs[7]},
+                                                      {dir.file("out/hard9.jpg"), inputs[9]},
+                                                      {dir.file("./not-yet.jpg"), inputs[50]}};
+  for (const auto& [out, in] : same) {
+    INFO(out);
+    auto e = error_of([&] { paths.check_output(out); });
+    CHECK(e.code() == ErrorCode::kInput);
+    CHECK(e.subject() == out);
+    CHECK(std::string(e.what()) == "output would overwrite input '" + in + "'");
+  }
+  CHECK(error_of([&] { paths.check_output(dir.file("missing/x.jpg")); }).code() == ErrorCode::kInput);
+  CHECK_NOTHROW(InputPaths({}).check_output(dir.file("out/x.jpg")));
+}
+
 TEST_CASE("read_any/write_any: dispatch by lowercase extension, unknown types are usage errors", "[core][formats]") {
   TempDir dir;
   auto e = error_of([&] { read_any(dir.file("m.xyz"), {}, nullptr); });
