@@ -449,7 +449,7 @@ Item write_entry(const Job& job, Coded&& c) {
         }
         if (!src.blockiness_input && job.details())
           src.blockiness_input =
-              s8 ? core::blockiness8(s8->bytes.get(), s8->rows, s8->cols, s8->channels) : core::blockiness(*src.colour);
+              s8 ? core::blockiness8(s8->data(), s8->rows, s8->cols, s8->channels) : core::blockiness(*src.colour);
       }
       it.bytes = static_cast<std::int64_t>(file.size());
       it.bpp = 8.0 * double(it.bytes) / double(h * w);

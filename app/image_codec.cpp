@@ -167,7 +167,7 @@ core::Dataset planar_dataset(const std::uint16_t* px, std::int64_t width, std::i
 core::Dataset image_dataset8(DecodeBuffer&& buffer, std::int64_t width, std::int64_t height, int channels,
                              const core::ReadOptions& opt) {
   if (!opt.samples8 || (channels != 1 && channels != 3))
-    return planar_dataset(buffer.bytes.get(), width, height, channels, opt.prec, opt.pool);
+    return planar_dataset(buffer.data(), width, height, channels, opt.prec, opt.pool);
   auto s = std::make_shared<core::Samples8>();
   s->bytes = std::move(buffer.bytes);
   s->rows = height;
@@ -188,14 +188,14 @@ void ensure_planes(core::Dataset& d, core::TensorPool* pool) {
   ensure_samples8(d);
   if (d.has_planes() || !d.samples8) return;
   const core::Samples8& s = *d.samples8;
-  d.tensor = planar_dataset(s.bytes.get(), s.cols, s.rows, s.channels, core::Precision::kF32, pool).tensor;
+  d.tensor = planar_dataset(s.data(), s.cols, s.rows, s.channels, core::Precision::kF32, pool).tensor;
 }
 
 void* allocate_decode_buffer(void* decode_buffer, std::size_t bytes) {
   try {
     auto* b = static_cast<DecodeBuffer*>(decode_buffer);
-    b->bytes = std::make_unique_for_overwrite<unsigned char[]>(bytes);
-    return b->bytes.get();
+    b->bytes = core::take_bytes(b->pool, bytes);
+    return b->bytes.data();
   } catch (...) {
     return nullptr;
   }

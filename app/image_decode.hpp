@@ -48,9 +48,12 @@ std::vector<unsigned char> encode_png(const core::HostTensor& t, int bit_depth, 
 std::vector<unsigned char> read_file_bytes(const std::string& path);
 
 // The buffer a C-style decoder (libpng's, libjpeg's: no C++ object may live in their frames) fills: owned by the C++
-// caller, handed over with allocate_decode_buffer, a callback that does not throw (nullptr when out of memory).
+// caller, handed over with allocate_decode_buffer, a callback that does not throw (nullptr when out of memory). Taken
+// from `pool` where one is given (ReadOptions::pool): a batch's decoders then write into memory already mapped.
 struct DecodeBuffer {
-  std::unique_ptr<unsigned char[]> bytes;
+  core::AlignedBuffer bytes;
+  core::TensorPool* pool = nullptr;
+  const unsigned char* data() const { return static_cast<const unsigned char*>(bytes.data()); }
 };
 void* allocate_decode_buffer(void* decode_buffer, std::size_t bytes);
 

@@ -189,6 +189,7 @@ struct FreeOut {
 
 core::Dataset decode_png(Bytes file, const std::string& name, const core::ReadOptions& opt) {
   DecodeBuffer buffer;
+  buffer.pool = opt.pool;
   PngState st;
   st.data = file.data();
   st.size = file.size();
@@ -201,9 +202,8 @@ core::Dataset decode_png(Bytes file, const std::string& name, const core::ReadOp
   }
   const auto w = static_cast<std::int64_t>(st.width), h = static_cast<std::int64_t>(st.height);
   if (st.depth == 16) {
-    // The buffer came from new unsigned char[]: aligned for any fundamental type; filled as uint16 by libpng.
-    return planar_dataset(reinterpret_cast<const std::uint16_t*>(buffer.bytes.get()), w, h, st.channels, opt.prec,
-                          opt.pool);
+    // The buffer is 64-byte aligned (core::AlignedBuffer), filled as uint16 by libpng.
+    return planar_dataset(reinterpret_cast<const std::uint16_t*>(buffer.data()), w, h, st.channels, opt.prec, opt.pool);
   }
   return image_dataset8(std::move(buffer), w, h, st.channels, opt);
 }

@@ -367,6 +367,111 @@ bool coefficients_c(DecodeState* s) {
   return true;
 }
 
+// coefficients8_c's whole-image coefficient arrays in one buffer from s->alloc, so that libjpeg-turbo decodes straight
+// into it: no arrays of its own (made, zeroed and freed per file) and no copy out of them. The memory manager's
+// virtual-array methods (public, per decompress object, as the encoder's access_planes) are routed here for the
+// arrays jpeg_read_coefficients asks for, one per component in component order. libjpeg rounds each array up to whole
+// MCUs and decodes dummy blocks there: rows past the component's blocks all go to one scratch row, and a width
+// rounded up is kept as the rows' pitch (compact_planes then moves the rows together). Any other array (none is asked
+// for in a sequential file's coefficient read) and libjpeg realizes every array as usual.
+constexpr int kMaxDirect = 4;
+struct DirectArrays {
+  jpeg_memory_mgr lib;  // libjpeg's own methods
+  DecodeState* s;
+  int n;       // arrays asked for
+  bool other;  // an array that is not one of the components': libjpeg's own realize, nothing routed here
+  jvirt_barray_ptr arrays[kMaxDirect];
+  JDIMENSION pitch[kMaxDirect], rows[kMaxDirect];  // as asked: blocks per row and rows, rounded up to MCUs
+  JBLOCKROW* table[kMaxDirect];
+  JBLOCK* blocks;  // the buffer: component c's rows at pitch[c], one component after another
+};
+
+DirectArrays* direct_of(j_common_ptr cinfo) { return static_cast<DirectArrays*>(cinfo->client_data); }
+
+jvirt_barray_ptr direct_request_b(j_common_ptr cinfo, int pool_id, boolean pre_zero, JDIMENSION blocksperrow,
+                                  JDIMENSION numrows, JDIMENSION maxaccess) {
+  DirectArrays* d = direct_of(cinfo);
+  jvirt_barray_ptr p = (*d->lib.request_virt_barray)(cinfo, pool_id, pre_zero, blocksperrow, numrows, maxaccess);
+  if (d->n < kMaxDirect) {
+    d->arrays[d->n] = p;
+    d->pitch[d->n] = blocksperrow;
+    d->rows[d->n] = numrows;
+    ++d->n;
+  } else {
+    d->other = true;
+  }
+  return p;
+}
+
+jvirt_sarray_ptr direct_request_s(j_common_ptr cinfo, int pool_id, boolean pre_zero, JDIMENSION samplesperrow,
+                                  JDIMENSION numrows, JDIMENSION maxaccess) {
+  DirectArrays* d = direct_of(cinfo);
+  d->other = true;
+  return (*d->lib.request_virt_sarray)(cinfo, pool_id, pre_zero, samplesperrow, numrows, maxaccess);
+}
+
+void direct_realize(j_common_ptr cinfo) {
+  DirectArrays* d = direct_of(cinfo);
+  const auto* dc = reinterpret_cast<j_decompress_ptr>(cinfo);
+  if (d->other || d->n != dc->num_components) {
+    d->n = 0;
+    (*d->lib.realize_virt_arrays)(cinfo);
+    return;
+  }
+  std::size_t total = 0;
+  JDIMENSION widest = 0;
+  for (int c = 0; c < d->n; ++c) {
+    total += std::size_t(d->pitch[c]) * dc->comp_info[c].height_in_blocks;
+    widest = std::max(widest, d->pitch[c]);
+  }
+  d->blocks = static_cast<JBLOCK*>(d->s->alloc(d->s->alloc_ctx, sizeof(JBLOCK) * total));
+  if (d->blocks == nullptr) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 0);
+  std::memset(static_cast<void*>(d->blocks), 0, sizeof(JBLOCK) * total);  // libjpeg codes only nonzero values
+  auto* scratch = static_cast<JBLOCKROW>((*d->lib.alloc_large)(cinfo, JPOOL_IMAGE, sizeof(JBLOCK) * widest));
+  JBLOCK* at = d->blocks;
+  for (int c = 0; c < d->n; ++c) {
+    const JDIMENSION high = dc->comp_info[c].height_in_blocks;
+    d->table[c] = static_cast<JBLOCKROW*>((*d->lib.alloc_small)(cinfo, JPOOL_IMAGE, sizeof(JBLOCKROW) * d->rows[c]));
+    for (JDIMENSION r = 0; r < d->rows[c]; ++r) d->table[c][r] = r < high ? at + std::size_t(r) * d->pitch[c] : scratch;
+    at += std::size_t(d->pitch[c]) * high;
+  }
+}
+
+JBLOCKARRAY direct_access_b(j_common_ptr cinfo, jvirt_barray_ptr ptr, JDIMENSION start_row, JDIMENSION num_rows,
+                            boolean writable) {
+  DirectArrays* d = direct_of(cinfo);
+  for (int c = 0; c < d->n; ++c)
+    if (d->arrays[c] == ptr) {
+      if (start_row + num_rows > d->rows[c]) ERREXIT(cinfo, JERR_BAD_VIRTUAL_ACCESS);
+      return d->table[c] + start_row;
+    }
+  return (*d->lib.access_virt_barray)(cinfo, ptr, start_row, num_rows, writable);
+}
+
+// Routes cinfo's coefficient arrays into d (after the header is read, before jpeg_read_coefficients).
+void route_arrays(j_decompress_ptr cinfo, DirectArrays* d, DecodeState* s) {
+  std::memset(static_cast<void*>(d), 0, sizeof *d);
+  d->lib = *cinfo->mem;
+  d->s = s;
+  cinfo->client_data = d;
+  cinfo->mem->request_virt_barray = direct_request_b;
+  cinfo->mem->request_virt_sarray = direct_request_s;
+  cinfo->mem->realize_virt_arrays = direct_realize;
+  cinfo->mem->access_virt_barray = direct_access_b;
+}
+
+// The components' blocks of d's buffer moved together (core::JpegCoefficients8's layout: each component's
+// width x height blocks, one component after another); nothing moves where every pitch is the width.
+void compact_planes(const DirectArrays* d, const jpeg_component_info* ci) {
+  JBLOCK* to = d->blocks;
+  const JBLOCK* from = d->blocks;
+  for (int c = 0; c < d->n; ++c) {
+    const JDIMENSION wide = ci[c].width_in_blocks, high = ci[c].height_in_blocks;
+    for (JDIMENSION r = 0; r < high; ++r, to += wide, from += d->pitch[c])
+      if (to != from) std::memmove(static_cast<void*>(to), from, sizeof(JBLOCK) * wide);
+  }
+}
+
 // The quantized coefficients of s->data as stored, into a buffer from s->alloc (core::JpegCoefficients8's layout),
 // where the file is one JpegCoefficients8 describes (s->coef8->taken); nothing else read otherwise.
 bool coefficients8_c(DecodeState* s) {
@@ -393,8 +498,9 @@ bool coefficients8_c(DecodeState* s) {
   Coefficients8* o = s->coef8;
   o->h_factor = ci[0].h_samp_factor;
   o->v_factor = ci[0].v_samp_factor;
+  DirectArrays direct;
+  route_arrays(&cinfo, &direct, s);
   jvirt_barray_ptr* arrays = jpeg_read_coefficients(&cinfo);
-  std::size_t blocks = 0;
   for (int c = 0; c < n; ++c) {
     if (ci[c].quant_table == nullptr) {
       std::snprintf(s->message, sizeof s->message, "component %d has no quantization table", c + 1);
@@ -404,20 +510,25 @@ bool coefficients8_c(DecodeState* s) {
     o->blocks_wide[c] = ci[c].width_in_blocks;
     o->blocks_high[c] = ci[c].height_in_blocks;
     for (int k = 0; k < DCTSIZE2; ++k) o->q[c][k] = static_cast<std::uint16_t>(ci[c].quant_table->quantval[k]);
-    blocks += std::size_t(o->blocks_wide[c]) * o->blocks_high[c];
   }
-  auto* out = static_cast<JBLOCK*>(s->alloc(s->alloc_ctx, sizeof(JBLOCK) * blocks));
-  if (out == nullptr) {
-    std::snprintf(s->message, sizeof s->message, "out of host memory");
-    jpeg_destroy_decompress(&cinfo);
-    return false;
-  }
-  for (int c = 0; c < n; ++c)
-    for (JDIMENSION by = 0; by < o->blocks_high[c]; ++by) {
-      JBLOCKARRAY row = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[c], by, 1, FALSE);
-      std::memcpy(out, row[0], sizeof(JBLOCK) * o->blocks_wide[c]);
-      out += o->blocks_wide[c];
+  if (direct.n == n) {
+    compact_planes(&direct, ci);
+  } else {  // libjpeg's own arrays (DirectArrays::other): copied out
+    std::size_t blocks = 0;
+    for (int c = 0; c < n; ++c) blocks += std::size_t(o->blocks_wide[c]) * o->blocks_high[c];
+    auto* out = static_cast<JBLOCK*>(s->alloc(s->alloc_ctx, sizeof(JBLOCK) * blocks));
+    if (out == nullptr) {
+      std::snprintf(s->message, sizeof s->message, "out of host memory");
+      jpeg_destroy_decompress(&cinfo);
+      return false;
     }
+    for (int c = 0; c < n; ++c)
+      for (JDIMENSION by = 0; by < o->blocks_high[c]; ++by) {
+        JBLOCKARRAY row = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[c], by, 1, FALSE);
+        std::memcpy(out, row[0], sizeof(JBLOCK) * o->blocks_wide[c]);
+        out += o->blocks_wide[c];
+      }
+  }
   s->components = n;
   o->taken = true;
   jpeg_finish_decompress(&cinfo);
@@ -509,7 +620,7 @@ core::HostTensor decode_jpeg(const std::vector<unsigned char>& file, const std::
   s.method = JDCT_FLOAT;
   DecodeBuffer buffer;
   run_decoder(decode_c, s, file, buffer, path, core::kMaxElements);
-  return planar_dataset(buffer.bytes.get(), s.width, s.height, s.components, core::Precision::kF32).tensor;
+  return planar_dataset(buffer.data(), s.width, s.height, s.components, core::Precision::kF32).tensor;
 }
 
 core::Dataset decode_jpeg_image(Bytes file, const std::string& name, const core::ReadOptions& opt) {
@@ -518,6 +629,7 @@ core::Dataset decode_jpeg_image(Bytes file, const std::string& name, const core:
     Coefficients8 o;
     s.coef8 = &o;
     DecodeBuffer buffer;
+    buffer.pool = opt.pool;
     run_decoder(coefficients8_c, s, file, buffer, name, opt.max_pixels);
     if (o.taken) {
       auto j = std::make_shared<core::JpegCoefficients8>();
@@ -537,10 +649,11 @@ core::Dataset decode_jpeg_image(Bytes file, const std::string& name, const core:
       }
       j->coef_bytes = std::move(buffer.bytes);
       j->decode = [bytes = std::make_shared<const std::vector<unsigned char>>(file.begin(), file.end()), name,
-                   max = opt.max_pixels] {
+                   max = opt.max_pixels, pool = opt.pool] {
         DecodeState d;
         d.method = JDCT_ISLOW;
         DecodeBuffer b;
+        b.pool = pool;
         run_decoder(decode_c, d, *bytes, b, name, max);
         auto s8 = std::make_shared<core::Samples8>();
         s8->bytes = std::move(b.bytes);
@@ -558,6 +671,7 @@ core::Dataset decode_jpeg_image(Bytes file, const std::string& name, const core:
   DecodeState s;
   s.method = JDCT_ISLOW;
   DecodeBuffer buffer;
+  buffer.pool = opt.pool;
   run_decoder(decode_c, s, file, buffer, name, opt.max_pixels);
   return image_dataset8(std::move(buffer), s.width, s.height, s.components, opt);
 }
@@ -568,7 +682,7 @@ core::HostTensor read_jpeg_coefficients(Bytes file, const std::string& name, con
   run_decoder(coefficients_c, s, file, buffer, name, opt.max_pixels);
   const std::int64_t rows = std::int64_t(s.blocks_high) * 8, cols = std::int64_t(s.blocks_wide) * 8;
   core::HostTensor t(core::Shape2{rows, cols}, s.components, opt.prec);
-  const auto* v = reinterpret_cast<const std::int32_t*>(buffer.bytes.get());
+  const auto* v = reinterpret_cast<const std::int32_t*>(buffer.data());
   const std::int64_t n = t.elements();
   if (opt.prec == core::Precision::kF32) {
     float* d = t.data<float>();

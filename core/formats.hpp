@@ -28,7 +28,9 @@ enum class SourceKind { kMatrix, kImage8, kImage16 };
 
 // An 8-bit image's samples as decoded: rows x cols pixels of `channels` interleaved bytes.
 struct Samples8 {
-  std::unique_ptr<unsigned char[]> bytes;
+  AlignedBuffer bytes;  // rows * cols * channels
+  const unsigned char* data() const { return static_cast<const unsigned char*>(bytes.data()); }
+  unsigned char* data() { return static_cast<unsigned char*>(bytes.data()); }
   std::int64_t rows = 0, cols = 0;
   int channels = 0;
 };
@@ -49,9 +51,10 @@ struct JpegCoefficients8 {
   std::vector<Plane> planes;
   // Every plane's blocks one plane after another, each block's 64 quantized values in natural order, blocks in
   // raster order: `values` int16 values.
-  std::unique_ptr<unsigned char[]> coef_bytes;
+  AlignedBuffer coef_bytes;
   std::int64_t values = 0;
-  const std::int16_t* coef() const { return reinterpret_cast<const std::int16_t*>(coef_bytes.get()); }
+  const std::int16_t* coef() const { return static_cast<const std::int16_t*>(coef_bytes.data()); }
+  std::int16_t* coef() { return static_cast<std::int16_t*>(coef_bytes.data()); }
   // The same file decoded by libjpeg-turbo on the host: for whoever needs the samples there (a CPU compressor, the
   // blocks whose decoding the device cannot vouch for).
   std::function<std::shared_ptr<const Samples8>()> decode;
@@ -110,7 +113,9 @@ struct ReadOptions {
   std::string dtype;                 // raw: "f32" | "f64" | "u8" | "u16" | "i16" | "i32"; "" = from extension
   bool allow_nonfinite = false;      // NaN/Inf are an input error unless allowed
   std::int64_t max_pixels = kDefaultMaxPixels;  // images: width x height above this is an input error
-  TensorPool* pool = nullptr;  // where the file's tensor comes from (core/tensor_pool.hpp); null: the heap
+  // Where the file's tensor, its 8-bit samples or a JPEG's coefficients come from (core/tensor_pool.hpp), also for a
+  // JpegCoefficients8's host decode later (the pool outlives the Dataset); null: the heap.
+  TensorPool* pool = nullptr;
   int threads = 1;             // a large matrix file's values are read by up to this many threads at once
   // A 3-D .npy (A, B, C) as one plane of (A*B) x C in the file's C order (the arrays of dct/dst/r2r), not the C
   // channels of A x B (the (H, W, C) image convention of the other commands).

@@ -32,6 +32,11 @@ TensorPool::~TensorPool() = default;
 HostTensor TensorPool::take(Shape2 shape, std::int64_t channels, Precision prec) {
   const std::size_t bytes = static_cast<std::size_t>(shape.count() * channels) * element_size(prec);
   if (bytes == 0) return HostTensor::uninitialized(shape, channels, prec);
+  return HostTensor::adopt(take_bytes(bytes), shape, channels, prec);
+}
+
+AlignedBuffer TensorPool::take_bytes(std::size_t bytes) {
+  if (bytes == 0) return AlignedBuffer();
   State& s = *s_;
   std::unique_lock<std::mutex> lock(s.mu);
   auto best = s.blocks.end(), small = s.blocks.end();
@@ -67,7 +72,7 @@ HostTensor TensorPool::take(Shape2 shape, std::int64_t channels, Precision prec)
     s.give_back(best);
     throw;
   }
-  return HostTensor::adopt(AlignedBuffer(data, bytes, std::move(release)), shape, channels, prec);
+  return AlignedBuffer(data, bytes, std::move(release));
 }
 
 std::size_t TensorPool::blocks() const {
@@ -82,6 +87,10 @@ std::size_t TensorPool::allocations() const {
 
 HostTensor take_tensor(TensorPool* pool, Shape2 shape, std::int64_t channels, Precision prec) {
   return pool != nullptr ? pool->take(shape, channels, prec) : HostTensor::uninitialized(shape, channels, prec);
+}
+
+AlignedBuffer take_bytes(TensorPool* pool, std::size_t bytes) {
+  return pool != nullptr ? pool->take_bytes(bytes) : AlignedBuffer(bytes);
 }
 
 }  // namespace dct::core

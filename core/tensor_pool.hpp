@@ -28,6 +28,8 @@ class TensorPool {
   // A tensor of that shape, not filled, on the smallest free block that holds it; else on a new block (a free block
   // too small for it is dropped first, so that the pool holds no more blocks than tensors were ever out at once).
   HostTensor take(Shape2 shape, std::int64_t channels, Precision prec);
+  // `bytes` bytes, not filled, from a block as take's (a decoder's output: Samples8, JpegCoefficients8).
+  AlignedBuffer take_bytes(std::size_t bytes);
 
   std::size_t blocks() const;       // blocks held, free or lent
   std::size_t allocations() const;  // blocks made so far
@@ -39,5 +41,7 @@ class TensorPool {
 
 // A tensor of that shape from `pool`, or (null pool) from the heap; not filled either way.
 HostTensor take_tensor(TensorPool* pool, Shape2 shape, std::int64_t channels, Precision prec);
+// `bytes` bytes from `pool`, or (null pool) from the heap; not filled either way.
+AlignedBuffer take_bytes(TensorPool* pool, std::size_t bytes);
 
 }  // namespace dct::core

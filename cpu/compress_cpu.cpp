@@ -168,7 +168,7 @@ class CpuCompressor final : public core::Compressor {
       for (int k = 0; k < 64; ++k) qt[t][k] = static_cast<float>(table[k]);
     }
     const float* src = planar ? img.data<float>() : nullptr;
-    const std::uint8_t* src8 = planar ? nullptr : in.samples8->bytes.get();
+    const std::uint8_t* src8 = planar ? nullptr : in.samples8->data();
     // With the coefficients kept (a .jpg output) the reconstruction image is made only when asked for
     // (CompressRequest::keep_image), and its squared error is summed: 4:4:4 and gray in the loop; 4:2:0 without an
     // image in a second pass (`fancy`) over the reconstructed planes, its chroma upsampled as libjpeg's decoder does

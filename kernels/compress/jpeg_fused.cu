@@ -372,7 +372,7 @@ class FusedJpegCompressor final : public core::Compressor {
       packed.resize(in_bytes);
       pack_planes(in.tensor, np, packed.data());
     }
-    const unsigned char* src = s8 ? in.samples8->bytes.get() : packed.data();
+    const unsigned char* src = s8 ? in.samples8->data() : packed.data();
     res.times.add("pack", sw.elapsed_ms());
     const cudaStream_t s = st.stream.get();
     p.in = cb.dev_in.as<const unsigned char>();
@@ -401,7 +401,7 @@ class FusedJpegCompressor final : public core::Compressor {
       const std::size_t coef_bytes = static_cast<std::size_t>(jc->values) * sizeof(std::int16_t);
       grow(cb.dev_coef, coef_bytes);
       grow(cb.dev_planes, static_cast<std::size_t>(jc->values));
-      up(jc->coef_bytes.get(), coef_bytes, cb.dev_coef.as<unsigned char>());
+      up(static_cast<const unsigned char*>(jc->coef_bytes.data()), coef_bytes, cb.dev_coef.as<unsigned char>());
       dp.h = h;
       dp.w = w;
       dp.components = jc->components;

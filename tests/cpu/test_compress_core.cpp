@@ -391,10 +391,10 @@ TEST_CASE("compress cpu: the reconstruction's blockiness measured in the loop on
       s->rows = h;
       s->cols = w;
       s->channels = static_cast<int>(c);
-      s->bytes = std::make_unique<unsigned char[]>(static_cast<std::size_t>(h * w * c));
+      s->bytes = core::AlignedBuffer(static_cast<std::size_t>(h * w * c));
       for (std::int64_t p = 0; p < h * w; ++p)
         for (std::int64_t q = 0; q < c; ++q)
-          s->bytes[p * c + q] = static_cast<unsigned char>(planes.tensor.get(q * h * w + p));
+          s->data()[p * c + q] = static_cast<unsigned char>(planes.tensor.get(q * h * w + p));
       const core::Dataset eight(core::HostTensor(), core::SourceKind::kImage8, s);
       for (auto sampling : {core::ChromaSampling::k444, core::ChromaSampling::k420}) {
         if (c == 1 && sampling == core::ChromaSampling::k420) continue;

@@ -41,6 +41,7 @@
 #include "core/compress.hpp"
 #include "core/metrics.hpp"
 #include "core/registry.hpp"
+#include "core/tensor_pool.hpp"
 #include "cpu/block8.hpp"
 #include "cpu/compress.hpp"
 #include "cuda_host.hpp"
@@ -475,6 +476,28 @@ std::vector<unsigned char> write_jpeg(const std::vector<unsigned char>& px, int 
   return file;
 }
 
+// The file's quantized coefficients as libjpeg-turbo's own arrays hold them (its memory manager as it comes), in
+// core::JpegCoefficients8's layout: each component's blocks in raster order, one component after another.
+std::vector<std::int16_t> libjpeg_coefficients(const std::vector<unsigned char>& file) {
+  jpeg_decompress_struct c;
+  jpeg_error_mgr e;
+  c.err = jpeg_std_error(&e);
+  jpeg_create_decompress(&c);
+  jpeg_mem_src(&c, file.data(), static_cast<unsigned long>(file.size()));
+  jpeg_read_header(&c, TRUE);
+  jvirt_barray_ptr* arrays = jpeg_read_coefficients(&c);
+  std::vector<std::int16_t> out;
+  for (int k = 0; k < c.num_components; ++k)
+    for (JDIMENSION by = 0; by < c.comp_info[k].height_in_blocks; ++by) {
+      JBLOCKARRAY row = (*c.mem->access_virt_barray)(reinterpret_cast<j_common_ptr>(&c), arrays[k], by, 1, FALSE);
+      for (JDIMENSION bx = 0; bx < c.comp_info[k].width_in_blocks; ++bx)
+        out.insert(out.end(), row[0][bx], row[0][bx] + 64);
+    }
+  jpeg_finish_decompress(&c);
+  jpeg_destroy_decompress(&c);
+  return out;
+}
+
 // jpeg_decode.cuh's kernels, every block and pixel, on a file read as its coefficients; the samples.
 std::vector<unsigned char> device_decode(const core::JpegCoefficients8& j, bool& in_range) {
   namespace jd = dct::cuda::jpeg_decode;
@@ -505,10 +528,13 @@ std::vector<unsigned char> device_decode(const core::JpegCoefficients8& j, bool&
 int input_decoder(const core::Dataset& cam, const core::Dataset& ast) {
   std::mt19937 rng(7);
   int cases = 0, bad = 0;
+  // One pool for every read, as a batch's: the coefficients land in blocks that earlier files filled.
+  core::TensorPool pool(core::allocate_heap);
   const auto check = [&](const std::vector<unsigned char>& file, const std::string& what, bool expect_coefficients) {
     core::ReadOptions ro;
     ro.samples8 = true;
     ro.jpeg_coefficients = true;
+    ro.pool = &pool;
     const core::Dataset d = app::decode_image(file, what, ro);
     ++cases;
     if ((d.jpeg != nullptr) != expect_coefficients) {
@@ -517,11 +543,18 @@ int input_decoder(const core::Dataset& cam, const core::Dataset& ast) {
       return;
     }
     if (!d.jpeg) return;
+    const std::vector<std::int16_t> lib = libjpeg_coefficients(file);
+    if (static_cast<std::int64_t>(lib.size()) != d.jpeg->values ||
+        !std::equal(lib.begin(), lib.end(), d.jpeg->coef())) {
+      std::printf("%s: the coefficients read differ from libjpeg-turbo's own arrays  FAIL\n", what.c_str());
+      ++bad;
+      return;
+    }
     bool in_range = false;
     const std::vector<unsigned char> got = device_decode(*d.jpeg, in_range);
     const std::shared_ptr<const core::Samples8> want = d.jpeg->decode();
     long long differ = 0;
-    for (std::size_t i = 0; i < got.size(); ++i) differ += got[i] != want->bytes[i];
+    for (std::size_t i = 0; i < got.size(); ++i) differ += got[i] != want->data()[i];
     if (differ != 0 || !in_range || want->channels != d.jpeg->components) {
       std::printf("%s: %lld samples differ from libjpeg-turbo's%s  FAIL\n", what.c_str(), differ,
                   in_range ? "" : " (a block out of range)");

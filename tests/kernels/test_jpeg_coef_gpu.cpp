@@ -46,9 +46,10 @@ core::Dataset as_samples8(const core::Dataset& d) {
   s->rows = h;
   s->cols = w;
   s->channels = static_cast<int>(c);
-  s->bytes.reset(new unsigned char[static_cast<std::size_t>(h * w * c)]);
+  s->bytes = core::AlignedBuffer(static_cast<std::size_t>(h * w * c));
   for (std::int64_t k = 0; k < c; ++k)
-    for (std::int64_t i = 0; i < h * w; ++i) s->bytes[i * c + k] = static_cast<unsigned char>(d.tensor.get(k * h * w + i));
+    for (std::int64_t i = 0; i < h * w; ++i)
+      s->data()[i * c + k] = static_cast<unsigned char>(d.tensor.get(k * h * w + i));
   return core::Dataset(core::HostTensor(), d.kind, std::move(s));
 }
 
@@ -131,7 +132,7 @@ std::vector<unsigned char> jpeg_file_of(const core::Dataset& d, int kind) {
   const std::int64_t h = d.tensor.rows(), w = d.tensor.cols();
   if (kind == 2) {
     const core::Dataset s = as_samples8(d);
-    return app::encode_jpeg_pixels(s.samples8->bytes.get(), h, w, s.samples8->channels, 90, "in.jpg");
+    return app::encode_jpeg_pixels(s.samples8->data(), h, w, s.samples8->channels, 90, "in.jpg");
   }
   core::CompressRequest r;
   r.quality = 90;
@@ -191,9 +192,9 @@ TEST_CASE("jpeg coef gpu: a JPEG input decoded on the device gives what libjpeg-
   odd->v_factor = j.v_factor;
   odd->planes = j.planes;
   odd->values = j.values;
-  odd->coef_bytes.reset(new unsigned char[static_cast<std::size_t>(j.values) * 2]);
-  std::copy_n(j.coef_bytes.get(), j.values * 2, odd->coef_bytes.get());
-  reinterpret_cast<std::int16_t*>(odd->coef_bytes.get())[64 * 100] = 32000;  // block 100's DC
+  odd->coef_bytes = core::AlignedBuffer(static_cast<std::size_t>(j.values) * 2);
+  std::copy_n(j.coef(), j.values, odd->coef());
+  odd->coef()[64 * 100] = 32000;  // block 100's DC
   int decodes = 0;
   const std::shared_ptr<const core::Samples8> samples = j.decode();
   odd->decode = [&] {
