@@ -407,7 +407,8 @@ class CpuCompressor final : public core::Compressor {
       qc.chroma_blocks_wide = np == 3 ? bw : 0;
       qc.sampling = core::ChromaSampling::k444;
       qc.quality = r.quality;
-      qc.planes.assign(static_cast<std::size_t>(np), core::CoefficientPlane(static_cast<std::size_t>(chw)));
+      qc.planes.resize(static_cast<std::size_t>(np));
+      for (core::CoefficientPlane& plane : qc.planes) plane.resize(static_cast<std::size_t>(chw));
       for (int pl = 0; pl < np; ++pl) qc.chroma.push_back(pl > 0);
     }
     for (int pl = 0; pl < np; ++pl) {

@@ -21,6 +21,18 @@ void activate_device();
 // The device activate_device() selects on this thread (kernels/backends.hpp, bind_thread_device).
 int current_device();
 
+// Page-locked host memory that every device's context sees as such (execute_host moves it without staging; the
+// coefficient compressor copies into it).
+class PortablePinnedBuffer final : public core::Buffer {
+ public:
+  explicit PortablePinnedBuffer(std::size_t bytes) : buf_(bytes, cudaHostAllocPortable) {}
+  void* data() const override { return buf_.get(); }
+  std::size_t bytes() const override { return buf_.bytes(); }
+
+ private:
+  PinnedBuffer buf_;
+};
+
 class GpuPlan : public core::Plan {
  public:
   // in_bytes / out_bytes: the device views execute() takes (and the pinned staging size).

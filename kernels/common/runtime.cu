@@ -58,17 +58,6 @@ class CudaBuffer final : public core::Buffer {
   DeviceBuffer buf_;
 };
 
-// Page-locked host memory that every device's context sees as such (execute_host moves it without staging).
-class PortablePinnedBuffer final : public core::Buffer {
- public:
-  explicit PortablePinnedBuffer(std::size_t bytes) : buf_(bytes, cudaHostAllocPortable) {}
-  void* data() const override { return buf_.get(); }
-  std::size_t bytes() const override { return buf_.bytes(); }
-
- private:
-  PinnedBuffer buf_;
-};
-
 class CudaTimer final : public core::Timer {
  public:
   void start(core::Stream s) override { start_.record(static_cast<cudaStream_t>(s.handle)); }

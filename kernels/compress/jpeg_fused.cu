@@ -17,6 +17,7 @@
 
 #include "core/compress.hpp"
 #include "core/error.hpp"
+#include "core/tensor_pool.hpp"
 #include "kernels/backends.hpp"
 #include "kernels/common/plan.cuh"
 #include "kernels/common/state_pool.cuh"
@@ -356,8 +357,19 @@ class FusedJpegCompressor final : public core::Compressor {
                                                     : static_cast<long long>(p.cbh) * p.cbw) *
                    64;
       total += counts[pl];
-      qc.planes.emplace_back(counts[pl]);
       qc.chroma.push_back(pl > 0);
+    }
+    // q comes down straight into page-locked planes lent from q_blocks_; where none can be made, into planes of their
+    // own through the ring.
+    bool lent = true;
+    try {
+      for (int pl = 0; pl < np; ++pl)
+        qc.planes.emplace_back(q_blocks_.take_bytes(counts[pl] * sizeof(std::int16_t)), counts[pl]);
+    } catch (const Error&) {
+      cudaGetLastError();
+      lent = false;
+      qc.planes.clear();
+      for (int pl = 0; pl < np; ++pl) qc.planes.emplace_back(counts[pl]);
     }
     const std::size_t hw = static_cast<std::size_t>(h) * static_cast<std::size_t>(w);
     const std::size_t in_bytes = hw * static_cast<std::size_t>(p.interleaved != 0 ? p.interleaved : np);
@@ -444,9 +456,12 @@ class FusedJpegCompressor final : public core::Compressor {
     st.ev[2].record(s);
     DCT_CUDA_CHECK(
         cudaMemcpyAsync(cb.pin_small.get(), cb.dev_small.get(), cb.dev_small.bytes(), cudaMemcpyDeviceToHost, s));
-    // q down through the ring: slot k holds chunk i while the device fills the other; each chunk is then copied into
-    // the planes it covers (q is the planes one after another on the device).
-    const std::size_t q_bytes = total * sizeof(std::int16_t), chunks = (q_bytes + kSlot - 1) / kSlot;
+    // q down into the lent planes, or through the ring: slot k holds chunk i while the device fills the other; each
+    // chunk is then copied into the planes it covers (q is the planes one after another on the device).
+    const std::size_t q_bytes = total * sizeof(std::int16_t), chunks = lent ? 0 : (q_bytes + kSlot - 1) / kSlot;
+    for (std::size_t pl = 0, at = 0; lent && pl < static_cast<std::size_t>(np); at += counts[pl], ++pl)
+      DCT_CUDA_CHECK(cudaMemcpyAsync(qc.planes[pl].data(), cb.dev_q.as<std::int16_t>() + at,
+                                     counts[pl] * sizeof(std::int16_t), cudaMemcpyDeviceToHost, s));
     const auto down = [&](std::size_t i) {
       const std::size_t k = i % 2, at = i * kSlot;
       DCT_CUDA_CHECK(cudaMemcpyAsync(ring + k * kSlot, cb.dev_q.as<unsigned char>() + at, std::min(kSlot, q_bytes - at),
@@ -495,6 +510,10 @@ class FusedJpegCompressor final : public core::Compressor {
   }
 
   mutable StatePool<State> pool_;  // one state per concurrent caller and device
+  // Page-locked blocks lent to the coefficient path's planes (CoefficientPlane), back when the planes go: made once
+  // per block, reused by the images after (making page-locked memory per image stalled a batch, above).
+  mutable core::TensorPool q_blocks_{
+      [](std::size_t bytes) -> std::unique_ptr<core::Buffer> { return std::make_unique<PortablePinnedBuffer>(bytes); }};
 };
 
 }  // namespace
