@@ -7,8 +7,10 @@
    - decode_pixel, one thread per pixel: gray as is, or Y with Cb and Cr fancy-upsampled (4:2:2, 4:2:0) to R, G, B
      by libjpeg's tables, into the interleaved 8-bit samples the coefficient kernels (jpeg_coef.cuh) read.
    Plain CUDA that the host emulator (tests/emulate/emulate_jpeg.cpp) compiles as host C++. */
+#include <algorithm>
 #include <cstdint>
 
+#include "core/formats.hpp"
 #include "math/jpeg.hpp"
 #include "math/jpeg_decode.hpp"
 
@@ -25,6 +27,28 @@ struct Params {
   int h, w, components;         // components: 1 or 3
   int h_factor, v_factor;       // the luma's sampling factors (chroma 1x1)
 };
+
+// The parameters of `j`: its coefficients (j.coef()'s layout) at `coef`, its components' samples into `planes` (one
+// byte per coefficient, at the coefficients' offsets), the pixels into `out`.
+inline Params params_for(const core::JpegCoefficients8& j, const std::int16_t* coef, unsigned char* planes,
+                         unsigned char* out) {
+  Params p{};
+  p.h = static_cast<int>(j.rows);
+  p.w = static_cast<int>(j.cols);
+  p.components = j.components;
+  p.h_factor = j.h_factor;
+  p.v_factor = j.v_factor;
+  p.out = out;
+  for (int c = 0; c < j.components; ++c) {
+    const core::JpegCoefficients8::Plane& jp = j.planes[static_cast<std::size_t>(c)];
+    p.coef[c] = coef + jp.offset;
+    p.plane[c] = planes + jp.offset;
+    p.bw[c] = jp.blocks_wide;
+    p.bh[c] = jp.blocks_high;
+    std::copy(jp.q.begin(), jp.q.end(), p.q[c]);
+  }
+  return p;
+}
 
 __host__ __device__ inline long long total_blocks(const Params& p) {
   long long n = 0;

@@ -414,20 +414,8 @@ class FusedJpegCompressor final : public core::Compressor {
       grow(cb.dev_coef, coef_bytes);
       grow(cb.dev_planes, static_cast<std::size_t>(jc->values));
       up(static_cast<const unsigned char*>(jc->coef_bytes.data()), coef_bytes, cb.dev_coef.as<unsigned char>());
-      dp.h = h;
-      dp.w = w;
-      dp.components = jc->components;
-      dp.h_factor = jc->h_factor;
-      dp.v_factor = jc->v_factor;
-      dp.out = cb.dev_in.as<unsigned char>();
-      for (int c = 0; c < jc->components; ++c) {
-        const core::JpegCoefficients8::Plane& jp = jc->planes[static_cast<std::size_t>(c)];
-        dp.coef[c] = cb.dev_coef.as<const std::int16_t>() + jp.offset;
-        dp.plane[c] = cb.dev_planes.as<unsigned char>() + jp.offset;
-        dp.bw[c] = jp.blocks_wide;
-        dp.bh[c] = jp.blocks_high;
-        std::copy(jp.q.begin(), jp.q.end(), dp.q[c]);
-      }
+      dp = jpeg_decode::params_for(*jc, cb.dev_coef.as<const std::int16_t>(), cb.dev_planes.as<unsigned char>(),
+                                   cb.dev_in.as<unsigned char>());
     } else {
       up(src, in_bytes, cb.dev_in.as<unsigned char>());
     }

@@ -501,23 +501,9 @@ std::vector<std::int16_t> libjpeg_coefficients(const std::vector<unsigned char>&
 // jpeg_decode.cuh's kernels, every block and pixel, on a file read as its coefficients; the samples.
 std::vector<unsigned char> device_decode(const core::JpegCoefficients8& j, bool& in_range) {
   namespace jd = dct::cuda::jpeg_decode;
-  jd::Params p{};
-  p.h = static_cast<int>(j.rows);
-  p.w = static_cast<int>(j.cols);
-  p.components = j.components;
-  p.h_factor = j.h_factor;
-  p.v_factor = j.v_factor;
   std::vector<unsigned char> planes(static_cast<std::size_t>(j.values)),
       out(std::size_t(j.rows * j.cols) * j.components);
-  for (int c = 0; c < j.components; ++c) {
-    const auto& jp = j.planes[std::size_t(c)];
-    p.coef[c] = j.coef() + jp.offset;
-    p.plane[c] = planes.data() + jp.offset;
-    p.bw[c] = jp.blocks_wide;
-    p.bh[c] = jp.blocks_high;
-    std::copy(jp.q.begin(), jp.q.end(), p.q[c]);
-  }
-  p.out = out.data();
+  const jd::Params p = jd::params_for(j, j.coef(), planes.data(), out.data());
   in_range = true;
   for (long long b = 0; b < jd::total_blocks(p); ++b) in_range = jd::decode_block(p, b) && in_range;
   for (int y = 0; y < p.h; ++y)
