@@ -189,7 +189,9 @@ struct FreeOut {
 
 core::Dataset decode_png(Bytes file, const std::string& name, const core::ReadOptions& opt) {
   DecodeBuffer buffer;
-  buffer.pool = opt.pool;
+  // Samples kept as the Dataset's (ReadOptions::samples8) come from the pool; a buffer only read into planes (which
+  // come from the pool) is the heap's: blocks of two sizes in one pool would take turns being dropped and made.
+  buffer.pool = opt.samples8 ? opt.pool : nullptr;
   PngState st;
   st.data = file.data();
   st.size = file.size();

@@ -671,7 +671,9 @@ core::Dataset decode_jpeg_image(Bytes file, const std::string& name, const core:
   DecodeState s;
   s.method = JDCT_ISLOW;
   DecodeBuffer buffer;
-  buffer.pool = opt.pool;
+  // Samples kept as the Dataset's (ReadOptions::samples8) come from the pool; a buffer only read into planes (which
+  // come from the pool) is the heap's: blocks of two sizes in one pool would take turns being dropped and made.
+  buffer.pool = opt.samples8 ? opt.pool : nullptr;
   run_decoder(decode_c, s, file, buffer, name, opt.max_pixels);
   return image_dataset8(std::move(buffer), s.width, s.height, s.components, opt);
 }
