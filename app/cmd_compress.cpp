@@ -369,7 +369,9 @@ Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::in
         return res;
       });
     } else {
-      c.res = run_guarded(job, input, [&] { return choose(r, src->data).run(r, src->data); });
+      core::CompressRequest pick = r;  // as above: a compressor's name picks it, its transforms follow auto
+      if (find_compressor(r.backend) != nullptr) r.backend = "auto";
+      c.res = run_guarded(job, input, [&] { return choose(pick, src->data).run(r, src->data); });
     }
   } catch (const Error& e) {
     c.error = message_of(e, input);

@@ -162,6 +162,25 @@ TEST_CASE("compress JSON: typed keys and values, identical output gives psnr_db 
   }
 }
 
+// README's backends table: `cpu` is the CPU compressor in every mode, its transforms by auto (a compressor's name is
+// not a transform backend's), to any output.
+TEST_CASE("compress -b cpu: the CPU compressor in every mode, to a .png as to a .jpg", "[compress]") {
+  TempDir dir;
+  const std::string img = source_dir() + "/data/camera.png";
+  for (const std::string mode : {"jpeg", "lot", "threshold", "keep", "none"})
+    for (const std::string ext : {".png", ".jpg"}) {
+      if (ext == ".jpg" && mode != "jpeg" && mode != "none") continue;  // their coefficients are not JPEG's
+      const std::string extra = mode == "threshold" ? " --threshold 5" : mode == "keep" ? " --keep 0.1" : "";
+      const RunResult r = run_dctool("-b cpu compress " + q(img) + " -o " + q(dir.file(mode + ext)) + " --mode " +
+                                     mode + extra + " --json");
+      INFO(mode << ext << ": " << r.out << r.err);
+      REQUIRE(r.code == 0);
+      CHECK(fs::exists(dir.file(mode + ext)));
+      const std::string backend = parse_json_text(dir, r.out).at("backend");
+      CHECK((mode == "none" || contains(backend, "cpu")));
+    }
+}
+
 TEST_CASE("compress keep F keeps exactly ceil(F*H*W) coefficients per channel", "[compress]") {
   Inputs in;
   struct Case {
