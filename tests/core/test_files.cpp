@@ -136,7 +136,8 @@ TEST_CASE("InputPaths: one resolution of many inputs serves every output's check
                                                       {dir.file("out/link7.jpg"), inputs[7]},
                                                       {dir.file("out/hard9.jpg"), inputs[9]},
                                                       {dir.file("./not-yet.jpg"), inputs[50]}};
-  for (const auto& [out, in] : same) {
+  for (const auto& pair : same) {
+    const std::string &out = pair.first, &in = pair.second;  // not a structured binding: the lambda below uses them
     INFO(out);
     auto e = error_of([&] { paths.check_output(out); });
     CHECK(e.code() == ErrorCode::kInput);
