@@ -172,16 +172,26 @@ core::CompressRequest request_of(const GlobalOptions& g, const CompressOptions& 
 constexpr const char* kGpuJpeg = "cuda-jpeg-fused";
 constexpr std::int64_t kGpuWarmEntries = 8;
 
-// auto: the first compressor that supports the request here; a compressor's own name forces it; any other
-// --backend value names the transform backend of the CPU compressor.
-const core::Compressor& choose(const core::CompressRequest& r, const core::Dataset& in) {
+// Blocks for a batch's decoded inputs (Job::images): page-locked (the CUDA runtime's host memory) once `pinned` is set,
+// so that the GPU's coefficient path copies an input to the device straight from its block; ordinary memory before.
+core::TensorPool::Allocate input_blocks(std::shared_ptr<std::atomic<bool>> pinned) {
+  return [pinned](std::size_t bytes) {
+    if (pinned->load())
+      if (const core::Runtime* rt = registry().transfer_runtime("auto"); rt != nullptr) return rt->allocate_host(bytes);
+    return core::allocate_heap(bytes);
+  };
+}
+
+// The compressor for `r` under --backend `name`: under auto the first that supports the request here; a compressor's
+// own name forces it; any other name is a transform backend of the CPU compressor.
+const core::Compressor& choose(const std::string& name, const core::CompressRequest& r, const core::Dataset& in) {
   const auto& list = compressors();
-  if (const core::Compressor* c = find_compressor(r.backend)) {
+  if (const core::Compressor* c = find_compressor(name)) {
     if (core::Support s = c->supports(r, in); !s)
       throw Error(ErrorCode::kUnsupported, std::string(c->name()), s.reason);
     return *c;
   }
-  if (r.backend == "auto")
+  if (name == "auto")
     for (const core::Compressor* c : list)
       if (c->supports(r, in)) return *c;
   return *list.back();
@@ -335,6 +345,9 @@ Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::in
     }
     core::CompressRequest r = job.r;
     r.quality = job.qualities[k];
+    // A compressor's name (-b cuda-jpeg-fused, -b cpu) picks the compressor, not a transform backend: the CPU
+    // compressor's transforms then follow auto.
+    if (find_compressor(r.backend) != nullptr) r.backend = "auto";
     if (job.skip) {
       c.res.image = src->data.tensor.clone();
       c.res.backend = "none";
@@ -344,22 +357,19 @@ Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::in
       // of the reconstruction image (or of the decoded file).
       r.keep_image = job.details() && !job.direct(src->index, k);
       r.blockiness = job.details() && job.direct(src->index, k);
-      // A compressor's name (-b cuda-jpeg-fused, -b cpu) picks the compressor, not a transform backend: the CPU
-      // compressor's transforms then follow auto. Every compressor returns the same coefficients and error (the same
-      // file, the same PSNR). auto takes the GPU's coefficient path once its device is ready in a large batch
-      // (Job::gpu_ready; docs/decisions.md §6) where no report needs the reconstruction image
-      // (the GPU's has none: the file would be decoded), else the CPU compressor.
+      // Every compressor returns the same coefficients and error (the same file, the same PSNR). auto takes the GPU's
+      // coefficient path once its device is ready in a large batch (Job::gpu_ready; docs/decisions.md §6) where no
+      // report needs the reconstruction image (the GPU's has none: the file would be decoded), else the CPU compressor.
       // auto's pick is made for each attempt: a retry after a device-memory fault runs with the GPU set aside
       // (run_with_gpu_fallback), and then on the CPU compressor.
-      core::CompressRequest pick = r;
-      if (find_compressor(r.backend) != nullptr) r.backend = "auto";
       c.res = run_guarded(job, input, [&] {
-        if (job.r.backend == "auto") {
+        std::string name = job.r.backend;
+        if (name == "auto") {
           const core::Compressor* gpu =
               job.gpu_jpeg() && job.direct(src->index, k) ? find_compressor(kGpuJpeg) : nullptr;
-          pick.backend = gpu != nullptr && gpu->supports(r, src->data) ? kGpuJpeg : "cpu";
+          name = gpu != nullptr && gpu->supports(r, src->data) ? kGpuJpeg : "cpu";
         }
-        const core::Compressor& comp = choose(pick, src->data);
+        const core::Compressor& comp = choose(name, r, src->data);
         if (!comp.on_gpu() && src->data.jpeg) {  // read for the GPU, run on the CPU: libjpeg-turbo decodes it
           std::lock_guard<std::mutex> lock(src->mu);
           ensure_samples8(src->data);
@@ -369,9 +379,7 @@ Coded compress_entry(const Job& job, const std::shared_ptr<Source>& src, std::in
         return res;
       });
     } else {
-      core::CompressRequest pick = r;  // as above: a compressor's name picks it, its transforms follow auto
-      if (find_compressor(r.backend) != nullptr) r.backend = "auto";
-      c.res = run_guarded(job, input, [&] { return choose(pick, src->data).run(r, src->data); });
+      c.res = run_guarded(job, input, [&] { return choose(job.r.backend, r, src->data).run(r, src->data); });
     }
   } catch (const Error& e) {
     c.error = message_of(e, input);
@@ -1044,16 +1052,23 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
   if (entries == 1) return run_single(job);
   job.batch = true;
   // -b auto, .jpg outputs, at least kGpuWarmEntries entries per worker: the GPU compressor's device is made ready on
-  // another thread while the first entries run on the CPU (joined at the end: a smaller batch would wait for it).
+  // another thread while the first entries run on the CPU (joined at the end: a smaller batch would wait for it). From
+  // then on the input pool's new blocks are page-locked, so that the device copies an input straight from its block
+  // (docs/decisions.md §6); under -b cuda-jpeg-fused they are from the start.
   std::thread warm;
   const core::Compressor* gpu = find_compressor(kGpuJpeg);
   if (gpu != nullptr && job.r.backend == "auto" && job.r.mode == core::CompressMode::kJpeg && !job.skip &&
       entries >= kGpuWarmEntries * jobs && is_jpeg_path(job.outputs[0][0])) {
     job.gpu_ready = std::make_shared<std::atomic<bool>>(false);
-    warm = std::thread([gpu, ready = job.gpu_ready] {
+    auto pinned = std::make_shared<std::atomic<bool>>(false);
+    job.images = std::make_shared<core::TensorPool>(input_blocks(pinned));
+    warm = std::thread([gpu, pinned, ready = job.gpu_ready] {
       gpu->warm_up();
+      pinned->store(true);
       ready->store(true);
     });
+  } else if (job.gpu_jpeg() && is_jpeg_path(job.outputs[0][0])) {
+    job.images = std::make_shared<core::TensorPool>(input_blocks(std::make_shared<std::atomic<bool>>(true)));
   }
   struct Join {
     std::thread& t;

@@ -373,7 +373,8 @@ bool coefficients_c(DecodeState* s) {
 // arrays jpeg_read_coefficients asks for, one per component in component order. libjpeg rounds each array up to whole
 // MCUs and decodes dummy blocks there: rows past the component's blocks all go to one scratch row, and a width
 // rounded up is kept as the rows' pitch (compact_planes then moves the rows together). Any other array (none is asked
-// for in a sequential file's coefficient read) and libjpeg realizes every array as usual.
+// for in a sequential file's coefficient read) and libjpeg realizes every array as usual; the file is then decoded as
+// pixels (coefficients8_c takes nothing).
 constexpr int kMaxDirect = 4;
 struct DirectArrays {
   jpeg_memory_mgr lib;  // libjpeg's own methods
@@ -500,7 +501,7 @@ bool coefficients8_c(DecodeState* s) {
   o->v_factor = ci[0].v_samp_factor;
   DirectArrays direct;
   route_arrays(&cinfo, &direct, s);
-  jvirt_barray_ptr* arrays = jpeg_read_coefficients(&cinfo);
+  jpeg_read_coefficients(&cinfo);
   for (int c = 0; c < n; ++c) {
     if (ci[c].quant_table == nullptr) {
       std::snprintf(s->message, sizeof s->message, "component %d has no quantization table", c + 1);
@@ -511,24 +512,12 @@ bool coefficients8_c(DecodeState* s) {
     o->blocks_high[c] = ci[c].height_in_blocks;
     for (int k = 0; k < DCTSIZE2; ++k) o->q[c][k] = static_cast<std::uint16_t>(ci[c].quant_table->quantval[k]);
   }
-  if (direct.n == n) {
-    compact_planes(&direct, ci);
-  } else {  // libjpeg's own arrays (DirectArrays::other): copied out
-    std::size_t blocks = 0;
-    for (int c = 0; c < n; ++c) blocks += std::size_t(o->blocks_wide[c]) * o->blocks_high[c];
-    auto* out = static_cast<JBLOCK*>(s->alloc(s->alloc_ctx, sizeof(JBLOCK) * blocks));
-    if (out == nullptr) {
-      std::snprintf(s->message, sizeof s->message, "out of host memory");
-      jpeg_destroy_decompress(&cinfo);
-      return false;
-    }
-    for (int c = 0; c < n; ++c)
-      for (JDIMENSION by = 0; by < o->blocks_high[c]; ++by) {
-        JBLOCKARRAY row = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[c], by, 1, FALSE);
-        std::memcpy(out, row[0], sizeof(JBLOCK) * o->blocks_wide[c]);
-        out += o->blocks_wide[c];
-      }
+  if (direct.n !=
+      n) {  // libjpeg's own arrays (DirectArrays::other; no sequential file asks for them): decoded as pixels
+    jpeg_destroy_decompress(&cinfo);
+    return true;
   }
+  compact_planes(&direct, ci);
   s->components = n;
   o->taken = true;
   jpeg_finish_decompress(&cinfo);

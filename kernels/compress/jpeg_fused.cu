@@ -94,6 +94,16 @@ __global__ void __launch_bounds__(256) jpeg_decode_pixels_kernel(const jpeg_deco
 
 using KernelFn = void (*)(jpeg_fused::Params);
 
+// Whether `p` is page-locked host memory (the device copies it without staging).
+bool page_locked(const void* p) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeHost;
+}
+
 // The kernel for 1 or 3 coded planes and the dequantizer: f16 where every Q >= 2 (tc::deq_f16_ok), else f32.
 KernelFn kernel_for(int planes, bool deq_f16) {
   if (planes == 3) return deq_f16 ? fused_jpeg_kernel<3, true> : fused_jpeg_kernel<3, false>;
@@ -138,6 +148,7 @@ class FusedJpegCompressor final : public core::Compressor {
         const auto lease = pool_.acquire(make_state);
       }
     } catch (...) {  // a problem with the device shows again, as an error, when the compressor runs
+      cudaGetLastError();
     }
   }
 
@@ -400,6 +411,10 @@ class FusedJpegCompressor final : public core::Compressor {
     st.ev[0].record(s);
     std::size_t ring_at = 0;                                                                // slots handed out so far
     const auto up = [&](const unsigned char* from, std::size_t bytes, unsigned char* to) {  // up through the ring
+      if (page_locked(from)) {  // e.g. a block of a batch's input pool (app/cmd_compress.cpp, input_blocks)
+        DCT_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyHostToDevice, s));
+        return;
+      }
       for (std::size_t at = 0; at < bytes; at += kSlot, ++ring_at) {
         const std::size_t k = ring_at % 2, n = std::min(kSlot, bytes - at);
         if (ring_at >= 2) DCT_CUDA_CHECK(cudaEventSynchronize(cb.slot_free[k].get()));

@@ -17,6 +17,7 @@
 #include "app/jpeg_file.hpp"
 #include "app/registry.hpp"
 #include "core/compress.hpp"
+#include "core/tensor_pool.hpp"
 #include "support.hpp"
 
 namespace {
@@ -211,4 +212,44 @@ TEST_CASE("jpeg coef gpu: a JPEG input decoded on the device gives what libjpeg-
   rc.backend = "cpu-8x8-flmad";
   check_same(cpu->run(rc, core::Dataset(core::HostTensor(), in.kind, samples)), fused->run(r, bad));
   CHECK(decodes == 1);
+}
+
+TEST_CASE("jpeg coef gpu: inputs in page-locked blocks go up unstaged, same coefficients", "[compress][gpu]") {
+  const core::Compressor* fused = app::find_compressor("cuda-jpeg-fused");
+  const core::Compressor* cpu = app::find_compressor("cpu");
+  REQUIRE(fused != nullptr);
+  REQUIRE(cpu != nullptr);
+  const core::Runtime* rt = app::registry().transfer_runtime("auto");
+  REQUIRE(rt != nullptr);
+  REQUIRE(rt->memory() == core::Memory::kDevice);
+  // The batch's input pool under the GPU's coefficient path: page-locked blocks.
+  core::TensorPool pool([rt](std::size_t bytes) { return rt->allocate_host(bytes); });
+  fused->warm_up();
+  core::ReadOptions ro;
+  ro.samples8 = true;
+  ro.jpeg_coefficients = true;
+  ro.pool = &pool;
+  const core::Dataset src = app::image_codec().read(test::source_dir() + "/data/astronaut.png", Precision::kF32);
+  for (const Shape2 sz : {Shape2{203, 301}, Shape2{200, 17}, Shape2{250, 330}})
+    for (int kind : {0, 1, 2}) {
+      INFO(sz.rows << "x" << sz.cols << " input kind " << kind);
+      const core::Dataset in = app::decode_image(jpeg_file_of(crop(src, sz.rows, sz.cols, false), kind), "in.jpg", ro);
+      REQUIRE(in.jpeg != nullptr);
+      const core::Dataset decoded(core::HostTensor(), in.kind, in.jpeg->decode());
+      for (const auto sampling : {core::ChromaSampling::k444, core::ChromaSampling::k420}) {
+        core::CompressRequest r;
+        r.quality = 60;
+        r.sampling = sampling;
+        r.keep_coefficients = true;
+        core::CompressRequest rc = r;
+        rc.backend = "cpu-8x8-flmad";
+        check_same(cpu->run(rc, decoded), fused->run(r, in));
+        // Samples in ordinary memory go up through the staging ring.
+        core::Dataset s8;
+        s8.kind = in.kind;
+        s8.samples8 = decoded.samples8;
+        check_same(cpu->run(rc, decoded), fused->run(r, s8));
+      }
+    }
+  CHECK(pool.allocations() > 0);  // the coefficients were read into the page-locked pool
 }
