@@ -512,8 +512,8 @@ bool coefficients8_c(DecodeState* s) {
     o->blocks_high[c] = ci[c].height_in_blocks;
     for (int k = 0; k < DCTSIZE2; ++k) o->q[c][k] = static_cast<std::uint16_t>(ci[c].quant_table->quantval[k]);
   }
-  if (direct.n !=
-      n) {  // libjpeg's own arrays (DirectArrays::other; no sequential file asks for them): decoded as pixels
+  // libjpeg's own arrays (DirectArrays::other; no sequential file asks for them): the file is decoded as pixels.
+  if (direct.n != n) {
     jpeg_destroy_decompress(&cinfo);
     return true;
   }

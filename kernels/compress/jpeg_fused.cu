@@ -410,8 +410,10 @@ class FusedJpegCompressor final : public core::Compressor {
     auto* ring = static_cast<unsigned char*>(cb.ring.get());
     st.ev[0].record(s);
     std::size_t ring_at = 0;                                                                // slots handed out so far
-    const auto up = [&](const unsigned char* from, std::size_t bytes, unsigned char* to) {  // up through the ring
-      if (page_locked(from)) {  // e.g. a block of a batch's input pool (app/cmd_compress.cpp, input_blocks)
+    // Up: page-locked memory (e.g. a block of a batch's input pool, input_blocks in app/cmd_compress.cpp) straight,
+    // ordinary memory through the ring.
+    const auto up = [&](const unsigned char* from, std::size_t bytes, unsigned char* to) {
+      if (page_locked(from)) {
         DCT_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyHostToDevice, s));
         return;
       }
