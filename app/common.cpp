@@ -87,10 +87,13 @@ std::vector<int> device_ordinals(const std::string& list) {
 }
 
 std::vector<int> devices_of(const GlobalOptions& g) {
+  // Without --devices and MPI ranks the driver is not asked (its start, 100-300 ms, would stall a batch that may run
+  // on the CPU alone, or wait for the GPU's warm-up thread: docs/decisions.md §6).
+  if (g.devices.empty() && dispatch::local_size() <= 1) return {g.device};
   const int present = visible_devices();
   // Several ranks of an MPI job on one host: each takes one GPU, by its rank on the host (docs/decisions.md §8).
-  if (g.devices.empty() && dispatch::local_size() > 1 && present > 0) return {dispatch::local_rank() % present};
-  if (g.devices.empty()) return {g.device};
+  if (g.devices.empty())
+    return present > 0 ? std::vector<int>{dispatch::local_rank() % present} : std::vector<int>{g.device};
   std::vector<int> out;
   if (g.devices == "all") {
     for (int d = 0; d < present; ++d) out.push_back(d);
