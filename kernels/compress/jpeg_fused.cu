@@ -148,7 +148,6 @@ class FusedJpegCompressor final : public core::Compressor {
         const auto lease = pool_.acquire(make_state);
       }
     } catch (...) {  // a problem with the device shows again, as an error, when the compressor runs
-      cudaGetLastError();
     }
   }
 
