@@ -1062,8 +1062,10 @@ int run_compress(const GlobalOptions& g, const CompressOptions& o) {
     job.gpu_ready = std::make_shared<std::atomic<bool>>(false);
     auto pinned = std::make_shared<std::atomic<bool>>(false);
     job.images = std::make_shared<core::TensorPool>(input_blocks(pinned));
+    // Without a usable device (a CUDA build on a host without a GPU) nothing changes: the inputs stay pixels for the
+    // CPU compressor (not coefficients it would decode again) in ordinary memory.
     warm = std::thread([gpu, pinned, ready = job.gpu_ready] {
-      gpu->warm_up();
+      if (!gpu->warm_up()) return;
       pinned->store(true);
       ready->store(true);
     });

@@ -173,8 +173,9 @@ class Compressor {
   // Throws dct::Error (kInput for inputs the mode cannot take, kUnsupported, kRuntime).
   virtual CompressResult run(const CompressRequest& r, const Dataset& in) const = 0;
   // Makes the compressor's device ready for its first run (CUDA: the driver and the context, 100-300 ms), so that a
-  // batch can pay that on another thread; never throws. Nothing on the host (the default).
-  virtual void warm_up() const {}
+  // batch can pay that on another thread; never throws. Returns whether it can run here now (false: no usable
+  // device). Nothing to do on the host (the default).
+  virtual bool warm_up() const { return true; }
 };
 
 // Checks every implementation shares: an 8-bit image for jpeg (kInput otherwise), 8/16-bit image for the

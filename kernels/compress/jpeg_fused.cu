@@ -141,13 +141,14 @@ class FusedJpegCompressor final : public core::Compressor {
   }
 
   // The context, the kernels loaded and one state made (the first run's set-up).
-  void warm_up() const override {
+  bool warm_up() const override {
     try {
       cuda_runtime().warm_up();
-      if (cuda_runtime().usable()) {
-        const auto lease = pool_.acquire(make_state);
-      }
+      if (!cuda_runtime().usable()) return false;
+      const auto lease = pool_.acquire(make_state);
+      return true;
     } catch (...) {  // a problem with the device shows again, as an error, when the compressor runs
+      return false;
     }
   }
 

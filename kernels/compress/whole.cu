@@ -344,6 +344,10 @@ class WholeCompressor final : public core::Compressor {
     return "whole-image DCT through cuda-fft2d, top-k select on the GPU, the rule fused into the inverse";
   }
   bool on_gpu() const override { return true; }
+  bool warm_up() const override {
+    cuda_runtime().warm_up();
+    return cuda_runtime().usable().ok;
+  }
 
   core::Support supports(const core::CompressRequest& r, const core::Dataset& in) const override {
     if (r.mode != core::CompressMode::kThreshold && r.mode != core::CompressMode::kKeep)

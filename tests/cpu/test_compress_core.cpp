@@ -420,3 +420,14 @@ TEST_CASE("compress cpu: the reconstruction's blockiness measured in the loop on
       }
     }
 }
+
+// A batch under -b auto sends its .jpg entries to the GPU's coefficient path once warm_up() says the device is ready;
+// where it has none (a CUDA build on a host without a GPU), the inputs must stay pixels for the CPU compressor.
+TEST_CASE("compressors: warm_up says whether the compressor can run here", "[compress]") {
+  const core::Backend* cuda = app::registry().find("cuda-fft2d");
+  const bool gpu = cuda != nullptr && cuda->runtime().usable().ok;
+  for (const core::Compressor* c : app::compressors()) {
+    INFO(c->name());
+    CHECK(c->warm_up() == (c->on_gpu() ? gpu : true));
+  }
+}

@@ -224,7 +224,7 @@ TEST_CASE("jpeg coef gpu: inputs in page-locked blocks go up unstaged, same coef
   REQUIRE(rt->memory() == core::Memory::kDevice);
   // The batch's input pool under the GPU's coefficient path: page-locked blocks.
   core::TensorPool pool([rt](std::size_t bytes) { return rt->allocate_host(bytes); });
-  fused->warm_up();
+  REQUIRE(fused->warm_up());
   core::ReadOptions ro;
   ro.samples8 = true;
   ro.jpeg_coefficients = true;
