@@ -6,10 +6,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
 
+#include "core/backend.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
 
@@ -64,7 +66,20 @@ struct Fftw<double> {
                        unsigned flags) {
     return fftw_plan_many_dft_c2r(rank, n, howmany, in, nullptr, 1, idist, out, nullptr, 1, odist, flags);
   }
+  static Plan guru_r2c(int rank, const fftw_iodim64* dims, int hrank, const fftw_iodim64* hdims, double* in,
+                       Complex* out, unsigned flags) {
+    return fftw_plan_guru64_dft_r2c(rank, dims, hrank, hdims, in, out, flags);
+  }
+  static Plan guru_c2r(int rank, const fftw_iodim64* dims, int hrank, const fftw_iodim64* hdims, Complex* in,
+                       double* out, unsigned flags) {
+    return fftw_plan_guru64_dft_c2r(rank, dims, hrank, hdims, in, out, flags);
+  }
+  static Plan guru_dft(int rank, const fftw_iodim64* dims, int hrank, const fftw_iodim64* hdims, Complex* in,
+                       Complex* out, int sign, unsigned flags) {
+    return fftw_plan_guru64_dft(rank, dims, hrank, hdims, in, out, sign, flags);
+  }
   static void execute_r2r(Plan p, double* in, double* out) { fftw_execute_r2r(p, in, out); }
+  static void execute_dft(Plan p, Complex* in, Complex* out) { fftw_execute_dft(p, in, out); }
   static void execute_r2c(Plan p, double* in, Complex* out) { fftw_execute_dft_r2c(p, in, out); }
   static void execute_c2r(Plan p, Complex* in, double* out) { fftw_execute_dft_c2r(p, in, out); }
   static void destroy(Plan p) { fftw_destroy_plan(p); }
@@ -96,12 +111,34 @@ struct Fftw<float> {
                        unsigned flags) {
     return fftwf_plan_many_dft_c2r(rank, n, howmany, in, nullptr, 1, idist, out, nullptr, 1, odist, flags);
   }
+  static Plan guru_r2c(int rank, const fftw_iodim64* dims, int hrank, const fftw_iodim64* hdims, float* in,
+                       Complex* out, unsigned flags) {
+    return fftwf_plan_guru64_dft_r2c(rank, dims, hrank, hdims, in, out, flags);
+  }
+  static Plan guru_c2r(int rank, const fftw_iodim64* dims, int hrank, const fftw_iodim64* hdims, Complex* in,
+                       float* out, unsigned flags) {
+    return fftwf_plan_guru64_dft_c2r(rank, dims, hrank, hdims, in, out, flags);
+  }
+  static Plan guru_dft(int rank, const fftw_iodim64* dims, int hrank, const fftw_iodim64* hdims, Complex* in,
+                       Complex* out, int sign, unsigned flags) {
+    return fftwf_plan_guru64_dft(rank, dims, hrank, hdims, in, out, sign, flags);
+  }
   static void execute_r2r(Plan p, float* in, float* out) { fftwf_execute_r2r(p, in, out); }
+  static void execute_dft(Plan p, Complex* in, Complex* out) { fftwf_execute_dft(p, in, out); }
   static void execute_r2c(Plan p, float* in, Complex* out) { fftwf_execute_dft_r2c(p, in, out); }
   static void execute_c2r(Plan p, Complex* in, float* out) { fftwf_execute_dft_c2r(p, in, out); }
   static void destroy(Plan p) { fftwf_destroy_plan(p); }
   static int alignment_of(const float* p) { return fftwf_alignment_of(const_cast<float*>(p)); }
 };
+
+// cpu-fftw's norm factor of index k along an axis of length n for dct2, idct2, dct4, idct4 (fftw_backend.cpp's table).
+double dct_axis_factor(core::Op op, core::Norm norm, std::int64_t n, std::int64_t k);
+// cpu-fftw's plan of a whole-matrix dct2 / idct2 (axis both, no blocks) through FFTW's r2c / c2r (fftw_dct2d.cpp).
+std::unique_ptr<core::Plan> make_fftw_dct2d_plan(const core::TransformDesc& d);
+// The same route for an r2r request whose two transformed axes are the array's last two (a leading axis not
+// transformed: a batch), both of the type II family (DCT-II, DST-II) or both of the type III family, any norm; null
+// for any other request.
+std::unique_ptr<core::Plan> make_fftw_r2r_2d_plan(const core::TransformDesc& d);
 
 // Call with planner_mutex() held, right before creating a plan: initializes FFTW's threads (once per
 // precision; FFTW's parallel loops then run on the OpenMP thread pool, see fftw_util.cpp) and sets the

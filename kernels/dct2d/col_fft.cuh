@@ -53,8 +53,8 @@
 #include <vector>
 
 #include "kernels/common/pdl.cuh"
-#include "kernels/dct2d/prepost_math.cuh"  // post_quad, pre_pair
-#include "kernels/dct4/rows.cuh"           // RowsTypes, rows_detail::{dft<R>, mul}
+#include "kernels/dct4/rows.cuh"  // RowsTypes, rows_detail::{dft<R>, mul}
+#include "math/dct2d.hpp"         // post_quad, pre_pair
 
 // The host emulator defines this to check the natural (sizeof complex) alignment of the global accesses.
 #ifndef DCT_ASSERT_ALIGNED_CX
@@ -173,7 +173,7 @@ __global__ void __launch_bounds__(kThreads)
   });
 }
 
-// ---- the last forward / first inverse pass fused with the 2-D DCT post / preprocess (kernels/dct2d/prepost_math.cuh)
+// ---- the last forward / first inverse pass fused with the 2-D DCT post / preprocess (math/dct2d.hpp)
 // ----
 /* cuda-fft2d's forward is row R2C -> column FFT (pass A, pass B) -> post_2d, which reads the spectrum rows k1 and
    N1−k1 of a column (eq. 14). With k1 = kb + nb·ka (pass B's group kb, index ka), N1 − k1 = (nb − kb) + nb·(na − 1 −

@@ -26,7 +26,7 @@
 
 #include <algorithm>
 
-#include "kernels/dct2d/prepost_math.cuh"  // kFlipAxis0/1
+#include "math/dct2d.hpp"  // kFlipAxis0/1
 
 namespace dct::cuda {
 

@@ -75,7 +75,7 @@ Fft2dRoute fft2d_estimate_route(i64 n1, i64 n2, i64 batch, bool inverse);
 // its strided plan runs once per matrix of a batch).
 bool column_fft_wanted(i64 n1);
 
-// dst: a kFlipAxis0/1 mask (kernels/dct2d/prepost_math.cuh) of the axes computed as DST-II (op dct2) or DST-III (op
+// dst: a kFlipAxis0/1 mask (math/dct2d.hpp) of the axes computed as DST-II (op dct2) or DST-III (op
 // idct2) instead: the signs folded into the first kernel's loads (forward) or the last one's stores (inverse), the
 // reversal into the last one's stores (forward) or the first one's loads (inverse). On the rows route such plans take
 // the column FFT and the postprocess as separate passes (the fused column passes have no masks). scale: a factor per

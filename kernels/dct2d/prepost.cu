@@ -53,7 +53,7 @@
 #include <algorithm>
 
 #include "kernels/common/cuda_util.cuh"
-#include "kernels/dct2d/prepost_math.cuh"
+#include "math/dct2d.hpp"
 
 namespace dct::cuda {
 namespace {
@@ -121,7 +121,7 @@ __global__ void reorder_scatter_kernel(const T* __restrict__ in, T* __restrict__
           v0[u] = src[2 * p];
           v1[u] = odd_ok ? src[2 * p + 1] : T(0);
         }
-        if (sign != 0) {  // natural (m, 2p), (m, 2p+1): DST-II (prepost_math.cuh, kFlipAxis0/1)
+        if (sign != 0) {  // natural (m, 2p), (m, 2p+1): DST-II (math/dct2d.hpp, kFlipAxis0/1)
           if (dct2d::flip_sign(sign, m, i64(0))) v0[u] = -v0[u];
           if (dct2d::flip_sign(sign, m, i64(1))) v1[u] = -v1[u];
         }
@@ -403,7 +403,7 @@ __global__ void __launch_bounds__(256, (!kMask && sizeof(I) == 4) ? (sizeof(T) =
   const I m2 = n2 - k2;
   const T g2a = ia2[k2];
   const T g2b = has2 ? ia2[m2] : T(0);
-  // rev: the inputs of row k (column k) read from row n1−1−k (column n2−1−k): DST-III (prepost_math.cuh, kFlipAxis0/1).
+  // rev: the inputs of row k (column k) read from row n1−1−k (column n2−1−k): DST-III (math/dct2d.hpp, kFlipAxis0/1).
   const I c2 = dct2d::flip_col(k2, n2, rev), cm2 = dct2d::flip_col(m2, n2, rev);
   const auto row = [&](I k) { return dct2d::flip_row(k, n1, rev) * n2; };
   const I sy = static_cast<I>(gridDim.y) * blockDim.y;

@@ -47,7 +47,7 @@ struct LineGeom {
 // the columns of each row (perm_cols), the rows of each matrix (perm_rows), or both.
 // inverse = false: natural -> reordered (scatter, coalesced reads); true: reordered -> natural (gather).
 // in_mat / out_mat: element distance between consecutive matrices (<= 0: n1 * n2). sign: the DST's sign mask
-// (kernels/dct2d/prepost_math.cuh, kFlipAxis0/1) on the natural side: applied to the values read (scatter) or written
+// (math/dct2d.hpp, kFlipAxis0/1) on the natural side: applied to the values read (scatter) or written
 // (gather).
 template <class T>
 void reorder(const T* in, T* out, std::int64_t n1, std::int64_t n2, std::int64_t batch, bool perm_rows, bool perm_cols,
@@ -69,7 +69,7 @@ struct RowMap {
 
 // 2-D, eqs. (14), (17), (18): half spectrum (n1 x (n2/2+1)) -> n1 x n2 DCT-II (two reads, four writes).
 // pitch: complex elements between rows of the spectrum (<= 0: n2/2+1; matrices n1 * pitch apart); rows: where
-// each spectrum row is stored; rev: the DST's reversal mask (prepost_math.cuh) on the outputs.
+// each spectrum row is stored; rev: the DST's reversal mask (math/dct2d.hpp) on the outputs.
 template <class T>
 void post_2d(const cx_t<T>* V, T* y, AxisTables<T> t1, AxisTables<T> t2, std::int64_t n1, std::int64_t n2,
              std::int64_t batch, cudaStream_t s, std::int64_t pitch = 0, RowMap rows = {}, unsigned rev = 0);

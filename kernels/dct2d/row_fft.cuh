@@ -153,7 +153,7 @@ __device__ __forceinline__ unsigned long long natural_row_offset(unsigned g, uns
   return (static_cast<unsigned long long>(bq) * n1 + nr) * n;
 }
 
-// The DST's signs (kernels/dct2d/prepost_math.cuh, kFlipAxis0/1) on a quad of natural row nr: lo carries the even
+// The DST's signs (math/dct2d.hpp, kFlipAxis0/1) on a quad of natural row nr: lo carries the even
 // columns 4j, 4j+2, hi the odd ones 4j+3, 4j+1. Multipliers for lo and hi.
 template <class T>
 __device__ __forceinline__ void quad_signs(unsigned sign, unsigned nr, T& slo, T& shi) {

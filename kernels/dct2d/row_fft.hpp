@@ -23,7 +23,7 @@ class RfftRows {
   RfftRows(std::int64_t n1, std::int64_t n2, std::int64_t batch, std::int64_t pitch = 0);
   // Forward, for b < batch, r < n1, k = 0..n2/2 (P = pitch):
   //   V[(b*n1 + r)*P + k] = sum_{c<n2} x[b*n1*n2 + nat(r,n1)*n2 + nat(c,n2)] * exp(-2*pi*i*c*k/n2)
-  // sign: the DST's mask (kernels/dct2d/prepost_math.cuh): x[.. row a, column b] read as −x where (a odd and bit 0)
+  // sign: the DST's mask (math/dct2d.hpp): x[.. row a, column b] read as −x where (a odd and bit 0)
   // xor (b odd and bit 1).
   void forward(const T* x, cx_t<T>* V, cudaStream_t s, unsigned sign = 0) const;
   // Inverse (cuFFT C2R semantics, unnormalized; Im V(r,0) and Im V(r,n2/2) ignored; V not modified):

@@ -45,8 +45,8 @@
 #include <vector>
 
 #include "kernels/common/pdl.cuh"
-#include "kernels/dct2d/prepost_math.cuh"
 #include "kernels/dct4/rows.cuh"  // RowsTypes, rows_detail::add / sub
+#include "math/dct2d.hpp"
 
 namespace dct::cuda::smooth {
 

@@ -13,7 +13,7 @@
               conjugated FFT_H, U(r, c) from its real / −imaginary parts, the row pre, FFT_W, x from the parts.
    A DST axis (mask bit kFlipAxis0: DST along the columns, kFlipAxis1: along the rows) is its DCT with the input
    signs alternated and the output reversed (DST-II(x)_k = DCT-II((−1)^n x_n)_{N−1−k}; DST-III the transpose): the
-   signs and the reversal are folded into the loads and stores (kernels/dct2d/prepost_math.cuh flip_sign / flip_row /
+   signs and the reversal are folded into the loads and stores (math/dct2d.hpp flip_sign / flip_row /
    flip_col).
    Shared memory: two padded buffers (smooth.cuh's pad()) of max(ceil(H/2)·W, ceil(W/2)·H) complex elements; the FFTs
    ping-pong between them, the row post writes the column layout into the buffer the row FFT's result is not in.

@@ -10,7 +10,7 @@
  *     Two trailing axes of the DCT-II/DST-II family (or both of the DCT-III/DST-III family) go through cuda-fft2d's
  *     engine instead (its reorder folded into its own FFT passes where the sizes allow; a DST axis by
  *     DST-II(x)[k] = DCT-II((−1)^n x)[N−1−k] and its inverse, the signs and the reversal folded into the engine's first
- *     loads and last stores: kernels/dct2d/prepost_math.cuh; the norm as ortho, or none times a factor per axis).
+ *     loads and last stores: math/dct2d.hpp; the norm as ortho, or none times a factor per axis).
  *   - a line step for every other transformed axis: a gather of the axis' lines into the FFT's input layout (the
  *     kind's reorder, extension or twiddle folded in), cuFFT on contiguous lines, a scatter with the kind's
  *     postprocess; a DCT-II/III or DST-II/III axis of a smooth length instead takes one kernel of cuda-fft2d's smooth
@@ -32,9 +32,9 @@
 #include "kernels/algorithms.cuh"
 #include "kernels/common/plan.cuh"
 #include "kernels/dct2d/pipelines.cuh"
-#include "kernels/dct2d/prepost_math.cuh"  // kFlipAxis0/1
 #include "kernels/r2r/dct1_lines.cuh"
 #include "kernels/r2r/r2r_kernels.cuh"
+#include "math/dct2d.hpp"  // kFlipAxis0/1
 
 namespace dct::cuda {
 namespace {

@@ -36,7 +36,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 COMMAND = "/usr/bin/python3 scripts/bench/make_performance_docs.py"
 IMG_PREFIX = "perf-"
 KNOWN = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "r2r", "jpeg", "peer-vkfft", "peer-vkfft-dct4",
-         "peer-vkfft-r2r", "peer-vkfft-batch2d", "batch-jpeg", "oneshot", "distributed"]
+         "peer-vkfft-r2r", "peer-vkfft-batch2d", "batch-jpeg", "oneshot", "distributed", "cpu2d"]
 # what sweeps.sh writes (jpeg is optional; r2r and peer-vkfft-r2r are listed where measured, not yet asked for)
 EXPECTED = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "peer-vkfft"]
 TITLES = {
@@ -51,6 +51,7 @@ TITLES = {
     "batch-jpeg": "Batch JPEG compression, beside its peers",
     "oneshot": "One input on its own, end to end",
     "distributed": "One array over the GPUs of one process",
+    "cpu2d": "2-D DCT-II / DCT-III on the CPU, beside scipy.fft",
     "peer-vkfft": "dctool and VkFFT",
     "peer-vkfft-dct4": "dctool and VkFFT: batched DCT-IV",
     "peer-vkfft-r2r": "dctool and VkFFT: real-to-real transforms",
@@ -110,6 +111,10 @@ INTROS = {
            "contiguous. `dctool bench` has no cuFFT baseline for 3-D shapes (x_fft empty there); its x_fft of the "
            "real-to-real ops is against cuFFT's R2C of the shape, also for the type-III kinds.",
     "jpeg": "JPEG round trip.",
+    "cpu2d": "Whole-matrix `dct2` / `idct2` on the host's cores (`scripts/bench/cpu2d.sh`): `cpu-fftw` (reorder, "
+             "FFTW's 2-D r2c / c2r, postprocess), FFTW's own REDFT10 of the matrix (`baseline:plain-dct2`, dct2 "
+             "only) and scipy.fft's `dctn` / `idctn` (type 2, its default norm, as many workers as cores) in the "
+             "same run. x_copy and x_fft are against a host memcpy and FFTW's r2c (c2r) of the shape.",
 }
 DCTOOL_COLS = ["op", "axis", "backend", "precision", "shape", "batch", "reps", "median_ms", "min_ms", "max_ms", "gbps",
                "x_copy", "x_fft", "e2e_ms", "cpu_ms", "max_rel_err", "device"]

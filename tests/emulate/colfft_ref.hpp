@@ -65,7 +65,7 @@ struct TypedTables {
 };
 
 // Long-double references. Forward: X = column DFT of the input (natural rows), then eq. (14)/(17) written with
-// std::complex as kernels/dct2d/prepost_math.cuh derives it: s = W2 (W1 A + conj(W1) B), t = W2 (W1 A − conj(W1) B),
+// std::complex as math/dct2d.hpp derives it: s = W2 (W1 A + conj(W1) B), t = W2 (W1 A − conj(W1) B),
 // Y(k1,k2) = Re s, Y(k1,N2−k2) = −Im s, Y(N1−k1,k2) = −Im t, Y(N1−k1,N2−k2) = −Re t, each times s1·s2 of its indices.
 // Inverse: eq. (15) with the scaled inputs, then the unnormalized inverse column DFT. Only columns in `cols`.
 static void fused_reference(long long n1, long long w, long long batch, bool inverse, const std::vector<double>& in,

@@ -7,7 +7,7 @@
    the unnormalized C2R inverse (Im V(0), Im V(n2/2) random: they must be ignored).
    Every n2 = 16 .. 8192 (powers of two), n1 in {1, 2, 3, 5, 8, 17} and 2*(lines per CTA)+3 where that is larger
    (several CTAs, the last one partly filled), batch 1 and 2, f32 and f64 (a case: one direction, both precisions),
-   each with one of the four DST sign masks (kernels/dct2d/prepost_math.cuh; the case's mask (n1 + batch + inverse)
+   each with one of the four DST sign masks (math/dct2d.hpp; the case's mask (n1 + batch + inverse)
    mod 4): the natural element (a, b) read (forward) or written (inverse) as −x where (a odd and bit 0) xor (b odd and
    bit 1).
    Poisoned outputs and shared memory (NaN) catch unwritten elements (every output element is checked); every 16-byte
