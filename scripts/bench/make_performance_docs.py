@@ -361,9 +361,10 @@ def element_tick(row):
     return f"{compact(elements(row))}\n({shape_label(row['shape'])})"
 
 
-def panel(ax, rows, xfun, connect, title, xlabel, tick=element_tick):
+def panel(ax, rows, xfun, connect, title, xlabel, tick=element_tick, colors=None):
     """One subplot: median ms per backend against xfun(row), log-log; copy and cuFFT lines from the cuda-* rows.
-    Rows whose shape `connect` rejects are drawn as open markers (one marker per shape), not joined."""
+    Rows whose shape `connect` rejects are drawn as open markers (one marker per shape), not joined. colors: a
+    backend's colour across the figure's panels (default: by its order in this panel)."""
     backends = ordered(r["backend"] for r in rows)
     off_shapes = ordered(r["shape"] for r in rows if not connect(r))
     off_marker = {s: OFF_MARKERS[i % len(OFF_MARKERS)] for i, s in enumerate(off_shapes)}
@@ -384,7 +385,7 @@ def panel(ax, rows, xfun, connect, title, xlabel, tick=element_tick):
     for i, b in enumerate(backends):
         pts = [(xfun(r), num(r["median_ms"]), r) for r in rows if r["backend"] == b]
         pts = [p for p in pts if p[0] and p[1]]
-        draw(pts, COLORS[i % len(COLORS)], b, "-", 1.8, "o")
+        draw(pts, colors[b] if colors else COLORS[i % len(COLORS)], b, "-", 1.8, "o")
     gpu = [r for r in rows if r["backend"].startswith("cuda-")]
     inverse = any(r["op"] in INVERSE_OPS for r in rows)
     for key, label, style in (("copy", "device copy of the same bytes", "--"),
@@ -434,10 +435,11 @@ def grid_figure(rows, path, suptitle, xfun, connect, xlabel, ops=None, precs=Non
     nrow = math.ceil(len(cells) / ncol)
     fig, axes = plt.subplots(nrow, ncol, figsize=(5.6 * ncol, 4.4 * nrow), squeeze=False)
     legend = OrderedDict()  # one legend for the figure: the union of the panels' entries
+    colors = {b: COLORS[i % len(COLORS)] for i, b in enumerate(ordered(r["backend"] for r in rows))}
     for k, (op, p) in enumerate(cells):
         ax = axes[k // ncol][k % ncol]
         for h in panel(ax, [r for r in rows if r["op"] == op and r["precision"] == p], xfun, connect,
-                       f"{op}, {p}", xlabel, tick):
+                       f"{op}, {p}", xlabel, tick, colors):
             legend.setdefault(h.get_label(), h)
     for k in range(len(cells), nrow * ncol):
         axes[k // ncol][k % ncol].axis("off")
