@@ -10,10 +10,11 @@
    Inverse: V(k1, k2) and V(N1−k1, k2) from the four inputs times ia1 ia2 (ia = g/(2N) with g the inverse norm's
    factor: the 1/N of the unnormalized c2r and eq. 15's 1/2 per axis; pre_pair), v = IRFFT2(V), x = reorder^-1(v).
 
-   The real FFT runs in place on one scratch array per execute (rows padded to 2(N2/2+1) reals, FFTW's in-place
-   layout), so the caller's input stays untouched and in == out works: the rows' r2c, then the columns' c2c, each in
-   chunks of lines on the OpenMP pool (FftwDct2dPlan::Step); the reorder and the postprocess are OpenMP loops over
-   rows. */
+   The real FFT runs in place on the calling thread's scratch array (rows padded to 2(N2/2+1) reals, FFTW's in-place
+   layout), so the caller's input stays untouched: the rows' r2c, then the columns' c2c, each in chunks of lines on
+   the OpenMP pool (FftwDct2dPlan::Step); the reorder and the postprocess are OpenMP loops over rows. The real-to-real
+   commands' 2-D requests of the type II or III family (DST axes and scipy's norms included) take the same plan
+   (make_fftw_r2r_2d_plan). */
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
