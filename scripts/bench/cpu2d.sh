@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Whole-matrix DCT-II / DCT-III on the CPU beside scipy.fft, on the same host in one run: `dctool bench` of cpu-fftw
+# Whole-matrix DCT-II / DCT-III on the CPU beside scipy.fft, on the same host, side by side: `dctool bench` of cpu-fftw
 # (with its `baseline:plain-dct2` rows: FFTW's own REDFT10 of the matrix) and scipy.fft.dctn / idctn (type 2, norm
-# backward, workers = the host's cores; the median of REPS calls after two untimed ones, random inputs), f32 and f64.
+# backward, workers = the host's cores; the median of REPS timed transforms after two untimed ones, random inputs), f32 and f64.
 # Usage: scripts/bench/cpu2d.sh BUILD_DIR [REPS] > bench/results/cpu2d-<machine>.csv
 #   (machine: the CPU model and core count, as the '# device:' line says; the scipy rows need python3 with numpy and
 #   scipy, PYTHON names another interpreter)

@@ -113,8 +113,8 @@ INTROS = {
     "jpeg": "JPEG round trip.",
     "cpu2d": "Whole-matrix `dct2` / `idct2` on the host's cores (`scripts/bench/cpu2d.sh`): `cpu-fftw` (reorder, "
              "FFTW's 2-D r2c / c2r, postprocess), FFTW's own REDFT10 of the matrix (`baseline:plain-dct2`, dct2 "
-             "only) and scipy.fft's `dctn` / `idctn` (type 2, its default norm, as many workers as cores) in the "
-             "same run. x_copy and x_fft are against a host memcpy and FFTW's r2c (c2r) of the shape.",
+             "only) and scipy.fft's `dctn` / `idctn` (type 2, its default norm, as many workers as cores), timed "
+             "side by side. x_copy and x_fft are against a host memcpy and FFTW's r2c (c2r) of the shape.",
 }
 DCTOOL_COLS = ["op", "axis", "backend", "precision", "shape", "batch", "reps", "median_ms", "min_ms", "max_ms", "gbps",
                "x_copy", "x_fft", "e2e_ms", "cpu_ms", "max_rel_err", "device"]
