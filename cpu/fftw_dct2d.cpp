@@ -10,9 +10,13 @@
    Inverse: V(k1, k2) and V(N1−k1, k2) from the four inputs times ia1 ia2 (ia = g/(2N) with g the inverse norm's
    factor: the 1/N of the unnormalized c2r and eq. 15's 1/2 per axis; pre_pair), v = IRFFT2(V), x = reorder^-1(v).
 
-   The real FFT runs in place on the calling thread's scratch array (rows padded to 2(N2/2+1) reals, FFTW's in-place
-   layout), so the caller's input stays untouched: the rows' r2c, then the columns' c2c, each in chunks of lines on
-   the OpenMP pool (FftwDct2dPlan::Step); the reorder and the postprocess are OpenMP loops over rows. The real-to-real
+   The half spectrum lives in the calling thread's scratch array (rows of N2/2+1 complex), so the caller's input stays
+   untouched. The rows step takes chunks of rows on the OpenMP pool: each worker reorders a chunk into its own small
+   buffer (cache-resident) and runs FFTW's out-of-place r2c from it into the scratch (the inverse: c2r out of the
+   scratch into the buffer, then the inverse reorder into the output); the columns' c2c runs in place on the scratch
+   in chunks of columns; the postprocess (the preprocess) is an OpenMP loop over pairs of rows. Out-of-place row plans,
+   and one of them: FFTW_ESTIMATE takes 7-17 ms to plan an in-place r2c of a photo's row (1080 ... 6000 points, 2
+   cores) and 2-5 ms out of place, and a one-shot command plans every time (docs/decisions.md §3.4). The real-to-real
    commands' 2-D requests of the type II or III family (DST axes and scipy's norms included) take the same plan
    (make_fftw_r2r_2d_plan). */
 #include <algorithm>
@@ -54,15 +58,16 @@ struct AxisSpec {
   std::vector<double> spec, nat;
 };
 
-// This thread's scratch array of at least `bytes`, kept for its next execute (fresh memory costs a page fault per
-// 4 KiB on first touch: as much as the transform itself at 512x512 on a 2-core host).
-void* scratch(std::size_t bytes) {
-  thread_local core::AlignedBuffer buf;
-  if (buf.bytes() < bytes) {
-    buf = core::AlignedBuffer();
-    buf = core::AlignedBuffer(bytes);
+// This thread's scratch array `slot` (0: the half spectrum, 1: a rows step's chunk buffer) of at least `bytes`, kept
+// for its next execute (fresh memory costs a page fault per 4 KiB on first touch: as much as the transform itself at
+// 512x512 on a 2-core host).
+void* scratch(std::size_t bytes, int slot) {
+  thread_local core::AlignedBuffer buf[2];
+  if (buf[slot].bytes() < bytes) {
+    buf[slot] = core::AlignedBuffer();
+    buf[slot] = core::AlignedBuffer(bytes);
   }
-  return buf.data();
+  return buf[slot].data();
 }
 
 template <class T>
@@ -114,39 +119,37 @@ class FftwDct2dPlan final : public core::Plan {
 
   void execute(core::ConstView in, core::View out, core::Stream) const override {
     check_views("cpu-fftw", desc_, in, out);
-    T* const re = static_cast<T*>(scratch(scratch_bytes()));
-    auto* const cx = reinterpret_cast<typename Fftw<T>::Complex*>(re);
+    auto* const cx = static_cast<Complex*>(scratch(scratch_bytes(), 0));
     const T* src = static_cast<const T*>(in.data);
     T* dst = static_cast<T*>(out.data);
     if (!inverse_) {
-      reorder(src, re);
-      rows_fft(re);
+      rows_step(src, cx, nullptr);
       cols_fft(cx);
-      post(reinterpret_cast<const Cx<T>*>(re), dst);
+      post(reinterpret_cast<const Cx<T>*>(cx), dst);
     } else {
-      pre(src, reinterpret_cast<Cx<T>*>(re));
+      pre(src, reinterpret_cast<Cx<T>*>(cx));
       cols_fft(cx);
-      rows_fft(re);
-      unorder(re, dst);
+      rows_step(nullptr, cx, dst);
     }
   }
 
  private:
   using Complex = typename Fftw<T>::Complex;
-  // The 2-D real FFT as its two steps, each one FFTW plan of kChunk lines (and one of the remainder) planned for one
-  // thread and run on chunks of lines in an OpenMP loop: the lines' arithmetic depends on the shape alone, never on
-  // the thread count (a batch's worker and a lone command write the same bytes; FFTW's own threaded 2-D plans differ
-  // in the last bit from thread count to thread count). Rows: the r2c (c2r) of w points, in place on the padded rows;
+  // The 2-D real FFT as its two steps, each one FFTW plan of kChunk lines (columns: and one of the remainder) planned
+  // for one thread and run on chunks of lines in an OpenMP loop: the lines' arithmetic depends on the shape alone,
+  // never on the thread count (a batch's worker and a lone command write the same bytes; FFTW's own threaded 2-D plans
+  // differ in the last bit from thread count to thread count). Rows: the r2c (c2r) of w points out of place, between a
+  // worker's chunk buffer (kChunk dense rows of w) and the scratch's rows of wc complex (their count rounded up to a
+  // whole chunk, so that the last chunk takes the same plan);
   // columns: the c2c of h points down kChunk adjacent spectrum columns of one matrix.
   static constexpr std::int64_t kChunk = 16;
   struct Step {
-    FftwPlan<T> full, tail;  // kChunk lines; the last lines' (none when they divide evenly)
+    FftwPlan<T> full, tail;  // kChunk lines; the last lines' (columns, where they do not divide evenly)
     std::int64_t lines = 0;  // per matrix (columns) or in all (rows)
   };
   void make_plans(const core::TransformDesc& d) {
-    T* const re = static_cast<T*>(scratch(scratch_bytes()));
-    Complex* const cx = reinterpret_cast<Complex*>(re);
-    const std::int64_t rs = 2 * wc_;
+    Complex* const cx = static_cast<Complex*>(scratch(scratch_bytes(), 0));
+    T* const buf = static_cast<T*>(scratch(chunk_bytes(), 1));
     const unsigned flags = fftw_flags(d.effort);
     const bool pow2 = (w_ & (w_ - 1)) == 0 && (h_ & (h_ - 1)) == 0;
     // A matrix after the first starts where the column plans' alignment may not hold.
@@ -160,15 +163,14 @@ class FftwDct2dPlan final : public core::Plan {
               const fftw_iodim64 dim{h_, wc_, wc_}, loop{lines, 1, 1};
               return Fftw<T>::guru_dft(1, &dim, 1, &loop, cx, cx, inverse_ ? FFTW_BACKWARD : FFTW_FORWARD, col_flags);
             }
-            const fftw_iodim64 dim{w_, 1, 1}, loop{lines, inverse_ ? wc_ : rs, inverse_ ? rs : wc_};
-            return inverse_ ? Fftw<T>::guru_c2r(1, &dim, 1, &loop, cx, re, flags)
-                            : Fftw<T>::guru_r2c(1, &dim, 1, &loop, re, cx, flags);
+            const fftw_iodim64 dim{w_, 1, 1}, loop{lines, inverse_ ? wc_ : w_, inverse_ ? w_ : wc_};
+            return inverse_ ? Fftw<T>::guru_c2r(1, &dim, 1, &loop, cx, buf, flags)
+                            : Fftw<T>::guru_r2c(1, &dim, 1, &loop, buf, cx, flags);
           },
           1);
     };
     rows_.lines = batch_ * h_;
-    rows_.full = plan(std::min(kChunk, rows_.lines), false);
-    if (rows_.lines > kChunk) rows_.tail = plan(rows_.lines % kChunk, false);
+    rows_.full = plan(chunk_rows(), false);
     cols_.lines = wc_;
     cols_.full = plan(std::min(kChunk, wc_), true);
     if (wc_ > kChunk) cols_.tail = plan(wc_ % kChunk, true);
@@ -177,16 +179,24 @@ class FftwDct2dPlan final : public core::Plan {
   static typename Fftw<T>::Plan chunk_plan(const Step& st, std::int64_t c) {
     return (c + 1) * kChunk <= st.lines || st.lines <= kChunk ? st.full.get() : st.tail.get();
   }
-  void rows_fft(T* re) const {
-    const std::int64_t chunks = (rows_.lines + kChunk - 1) / kChunk, rs = 2 * wc_;
+  // Rows chunk by chunk through each worker's buffer: forward, x (natural) -> reorder -> r2c -> the scratch's rows;
+  // inverse, the scratch's rows -> c2r -> inverse reorder -> x. A last chunk's rows past the matrices are zeros in
+  // the buffer (forward) and are not written back (inverse).
+  void rows_step(const T* x_in, Complex* cx, T* x_out) const {
+    const std::int64_t k = chunk_rows(), chunks = (rows() + k - 1) / k, w = w_;
 #pragma omp parallel for schedule(static) if (parallel()) num_threads(thread_count())
     for (std::int64_t c = 0; c < chunks; ++c) {
-      T* const r = re + c * kChunk * rs;
-      Complex* const z = reinterpret_cast<Complex*>(r);
-      if (inverse_)
-        Fftw<T>::execute_c2r(chunk_plan(rows_, c), z, r);
-      else
-        Fftw<T>::execute_r2c(chunk_plan(rows_, c), r, z);
+      T* const buf = static_cast<T*>(scratch(chunk_bytes(), 1));
+      Complex* const z = cx + c * k * wc_;
+      const std::int64_t r0 = c * k, n = std::min(k, rows() - r0);
+      if (!inverse_) {
+        for (std::int64_t i = 0; i < n; ++i) reorder_row(x_in, r0 + i, buf + i * w);
+        std::fill(buf + n * w, buf + k * w, T(0));
+        Fftw<T>::execute_r2c(rows_.full.get(), buf, z);
+      } else {
+        Fftw<T>::execute_c2r(rows_.full.get(), z, buf);
+        for (std::int64_t i = 0; i < n; ++i) unorder_row(buf + i * w, r0 + i, x_out);
+      }
     }
   }
   void cols_fft(Complex* cx) const {
@@ -199,46 +209,42 @@ class FftwDct2dPlan final : public core::Plan {
     }
   }
 
-  std::size_t scratch_bytes() const { return static_cast<std::size_t>(batch_ * h_ * 2 * wc_) * sizeof(T); }
   std::int64_t rows() const { return batch_ * h_; }
+  // Rows per chunk of the rows step, and the scratch's rows (a whole number of chunks).
+  std::int64_t chunk_rows() const { return std::min(kChunk, rows()); }
+  std::size_t scratch_bytes() const {
+    const std::int64_t k = chunk_rows();
+    return static_cast<std::size_t>((rows() + k - 1) / k * k * wc_) * sizeof(Complex);
+  }
+  std::size_t chunk_bytes() const { return static_cast<std::size_t>(chunk_rows() * w_) * sizeof(T); }
   bool parallel() const { return batch_ * h_ * w_ >= kParallelMin; }
   // The natural side's factor of row n1 and column n2 (1 where an axis has none).
   T nat1(std::int64_t n1) const { return n1_.empty() ? T(1) : n1_[n1]; }
 
-  // x (natural, rows of w) -> v (reordered, rows of 2·wc), times the natural factors.
-  void reorder(const T* x, T* v) const {
-    const std::int64_t h = h_, w = w_, even = (w + 1) / 2;
-#pragma omp parallel for schedule(static) if (parallel()) num_threads(thread_count())
-    for (std::int64_t r = 0; r < rows(); ++r) {
-      const std::int64_t b = r / h, n1 = nat(r % h, h);
-      const T* const xr = x + (b * h + n1) * w;
-      T* const vr = v + r * 2 * wc_;
-      const T f = nat1(n1);
-      if (n2_.empty()) {
-        for (std::int64_t m = 0; m < even; ++m) vr[m] = f * xr[2 * m];
-        for (std::int64_t m = even; m < w; ++m) vr[m] = f * xr[2 * (w - m) - 1];
-      } else {
-        for (std::int64_t m = 0; m < even; ++m) vr[m] = f * n2_[2 * m] * xr[2 * m];
-        for (std::int64_t m = even; m < w; ++m) vr[m] = f * n2_[2 * (w - m) - 1] * xr[2 * (w - m) - 1];
-      }
+  // Reordered row r (of all the matrices' rows) of x (natural, rows of w) into vr, times the natural factors.
+  void reorder_row(const T* x, std::int64_t r, T* vr) const {
+    const std::int64_t h = h_, w = w_, even = (w + 1) / 2, n1 = nat(r % h, h);
+    const T* const xr = x + (r / h * h + n1) * w;
+    const T f = nat1(n1);
+    if (n2_.empty()) {
+      for (std::int64_t m = 0; m < even; ++m) vr[m] = f * xr[2 * m];
+      for (std::int64_t m = even; m < w; ++m) vr[m] = f * xr[2 * (w - m) - 1];
+    } else {
+      for (std::int64_t m = 0; m < even; ++m) vr[m] = f * n2_[2 * m] * xr[2 * m];
+      for (std::int64_t m = even; m < w; ++m) vr[m] = f * n2_[2 * (w - m) - 1] * xr[2 * (w - m) - 1];
     }
   }
-  // v (reordered, rows of 2·wc) -> x (natural), times the natural factors.
-  void unorder(const T* v, T* x) const {
-    const std::int64_t h = h_, w = w_, even = (w + 1) / 2;
-#pragma omp parallel for schedule(static) if (parallel()) num_threads(thread_count())
-    for (std::int64_t r = 0; r < rows(); ++r) {
-      const std::int64_t b = r / h, n1 = nat(r % h, h);
-      const T* const vr = v + r * 2 * wc_;
-      T* const xr = x + (b * h + n1) * w;
-      const T f = nat1(n1);
-      if (n2_.empty()) {
-        for (std::int64_t m = 0; m < even; ++m) xr[2 * m] = f * vr[m];
-        for (std::int64_t m = even; m < w; ++m) xr[2 * (w - m) - 1] = f * vr[m];
-      } else {
-        for (std::int64_t m = 0; m < even; ++m) xr[2 * m] = f * n2_[2 * m] * vr[m];
-        for (std::int64_t m = even; m < w; ++m) xr[2 * (w - m) - 1] = f * n2_[2 * (w - m) - 1] * vr[m];
-      }
+  // Its inverse: vr (reordered row r) into x (natural), times the natural factors.
+  void unorder_row(const T* vr, std::int64_t r, T* x) const {
+    const std::int64_t h = h_, w = w_, even = (w + 1) / 2, n1 = nat(r % h, h);
+    T* const xr = x + (r / h * h + n1) * w;
+    const T f = nat1(n1);
+    if (n2_.empty()) {
+      for (std::int64_t m = 0; m < even; ++m) xr[2 * m] = f * vr[m];
+      for (std::int64_t m = even; m < w; ++m) xr[2 * (w - m) - 1] = f * vr[m];
+    } else {
+      for (std::int64_t m = 0; m < even; ++m) xr[2 * m] = f * n2_[2 * m] * vr[m];
+      for (std::int64_t m = even; m < w; ++m) xr[2 * (w - m) - 1] = f * n2_[2 * (w - m) - 1] * vr[m];
     }
   }
   // Half spectrum (rows of wc) -> Y: one task per pair of rows (k1, h−k1) of a matrix; DST axes stored reversed.
