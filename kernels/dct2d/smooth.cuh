@@ -298,12 +298,90 @@ __device__ __forceinline__ void pass_any(const Pass& ps, const Src& src, C* dst,
   }
 }
 
+// The inverse's first pass (ns = 1) with its input computed from the raw inputs (smooth_body's Mirror): the points of
+// butterfly j, k = j + r·nr, have their mirrors N − k = (nr − j) + (R − 1 − r)·nr in butterfly nr − j, so one thread
+// takes both butterflies and each raw input pair Y(k), Y(N − k) is read once, with the tables of k and N − k (the
+// preprocess of a point needs both). Butterflies 0 and nr/2 are their own mirrors: each point alone (src.one). Taken
+// only where the pass has at least two butterflies per thread (fft, fft_ct_first): elsewhere pairing would leave half
+// the CTA's threads idle through the pass, which cost more than the loads it saves (docs/decisions.md §3.1).
+template <class A, class B>
+struct Mirror {
+  A one;  // one(line, base, i): the point i (unpadded, base = line·N)
+  B two;  // two(line, base, i, zk, zm): the point i = base + k and the point base + N − k, 0 < k < N
+};
+template <class T>
+struct IsMirror : std::false_type {};
+template <class A, class B>
+struct IsMirror<Mirror<A, B>> : std::true_type {};
+
+template <int R, class C, class Src>
+__device__ __forceinline__ void butterfly_mirror(const Src& src, C* dst, int line, int base, int j, int nr) {
+  if (j == 0 || 2 * j == nr) {
+    butterfly<R>(src.one, dst, static_cast<const C*>(nullptr), line, base, base + j, nr, base + j * R, 1, 0);
+    return;
+  }
+  C a[R], b[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) src.two(line, base, base + j + r * nr, a[r], b[R - 1 - r]);
+  dft<R>(a);
+  dft<R>(b);
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    dst[pad<C>(base + j * R + r)] = a[r];
+    dst[pad<C>(base + (nr - j) * R + r)] = b[r];
+  }
+}
+
+// The first pass of radix R from a Mirror over `pairs` lines of n points: butterflies j ≤ nr/2 (and their mirrors).
+template <int R, class C, class Src>
+__device__ __forceinline__ void pass_mirror(const Src& src, C* dst, int n, int nr, int pairs) {
+  const int h = nr / 2 + 1, total = pairs * h;
+  for (int q = static_cast<int>(threadIdx.x); q < total; q += static_cast<int>(blockDim.x)) {
+    const int line = q / h, j = q - line * h;
+    butterfly_mirror<R>(src, dst, line, line * n, j, nr);
+  }
+}
+template <class C, class Src>
+__device__ __forceinline__ void pass_mirror_any(const Pass& ps, const Src& src, C* dst, int n, int pairs) {
+  const int nr = static_cast<int>(ps.nr.d);
+  switch (ps.radix) {
+    case 2:
+      pass_mirror<2>(src, dst, n, nr, pairs);
+      break;
+    case 3:
+      pass_mirror<3>(src, dst, n, nr, pairs);
+      break;
+    case 4:
+      pass_mirror<4>(src, dst, n, nr, pairs);
+      break;
+    case 5:
+      pass_mirror<5>(src, dst, n, nr, pairs);
+      break;
+    case 7:
+      pass_mirror<7>(src, dst, n, nr, pairs);
+      break;
+    case 8:
+      pass_mirror<8>(src, dst, n, nr, pairs);
+      break;
+    case 11:
+      pass_mirror<11>(src, dst, n, nr, pairs);
+      break;
+    default:
+      pass_mirror<13>(src, dst, n, nr, pairs);
+      break;
+  }
+}
+
 // N = 1 (no passes) with a `first` functor: its values into dst.
 template <class C, class Src>
 __device__ __forceinline__ void copy_points(const Src& src, C* dst, int n, int pairs) {
-  for (int q = static_cast<int>(threadIdx.x); q < pairs * n; q += static_cast<int>(blockDim.x)) {
-    const int line = q / n;
-    dst[pad<C>(q)] = src(line, line * n, q);
+  if constexpr (IsMirror<Src>::value) {
+    copy_points(src.one, dst, n, pairs);
+  } else {
+    for (int q = static_cast<int>(threadIdx.x); q < pairs * n; q += static_cast<int>(blockDim.x)) {
+      const int line = q / n;
+      dst[pad<C>(q)] = src(line, line * n, q);
+    }
   }
 }
 
@@ -316,10 +394,16 @@ __device__ __forceinline__ C* fft(const Pass* __restrict__ passes, int npass, co
   C* dst = buf1;
   int p = 0;
   if constexpr (!std::is_same_v<Src, BufSrc<C>>) {
-    if (npass > 0)
-      pass_any(passes[0], first, dst, tw, n, pairs);
-    else
+    if (npass == 0)
       copy_points(first, dst, n, pairs);
+    else if constexpr (IsMirror<Src>::value) {
+      // Paired butterflies where every thread still has one (else half of them would idle through the pass).
+      if (pairs * static_cast<int>(passes[0].nr.d) >= 2 * static_cast<int>(blockDim.x))
+        pass_mirror_any(passes[0], first, dst, n, pairs);
+      else
+        pass_any(passes[0], first.one, dst, tw, n, pairs);
+    } else
+      pass_any(passes[0], first, dst, tw, n, pairs);
     __syncthreads();
     src = buf1;
     dst = buf0;
@@ -380,6 +464,21 @@ __device__ __forceinline__ void pass_ct(const Src& src, C* dst, const C* __restr
   }
 }
 
+// The inverse's first pass from a Mirror (pass_mirror) with N, kP and NT known.
+template <int R, int N, int kP, int NT, class C, class Src>
+__device__ __forceinline__ void pass_mirror_ct(const Src& src, C* dst) {
+  constexpr int NR = N / R, H = NR / 2 + 1, total = kP * H;
+  const int tid = static_cast<int>(threadIdx.x);
+#pragma unroll
+  for (int q0 = 0; q0 < total; q0 += NT) {
+    const int q = q0 + tid;
+    if (total % NT != 0 && q >= total) break;
+    const unsigned uq = static_cast<unsigned>(q);
+    const int line = static_cast<int>(uq / H), j = static_cast<int>(uq % H);
+    butterfly_mirror<R>(src, dst, line, line * N, j, NR);
+  }
+}
+
 // Passes I.. from src.
 template <int N, int kP, int NT, int I, class C>
 __device__ __forceinline__ C* fft_ct_from(const C* __restrict__ tw, C* src, C* dst) {
@@ -401,7 +500,13 @@ __device__ __forceinline__ C* fft_ct_first(const C* __restrict__ tw, C* b0, C* b
     __syncthreads();
     return b1;
   } else {
-    pass_ct<plan.radix[0], N, plan.ns[0], kP, NT>(first, b1, tw);
+    if constexpr (IsMirror<Src>::value) {
+      if constexpr (kP * (N / plan.radix[0]) >= 2 * NT)
+        pass_mirror_ct<plan.radix[0], N, kP, NT>(first, b1);
+      else
+        pass_ct<plan.radix[0], N, plan.ns[0], kP, NT>(first.one, b1, tw);
+    } else
+      pass_ct<plan.radix[0], N, plan.ns[0], kP, NT>(first, b1, tw);
     __syncthreads();
     return fft_ct_from<N, kP, NT, 1>(tw, b1, b0);
   }
@@ -463,6 +568,29 @@ template <class T, class C>
 __device__ __forceinline__ C pre(T yk, T ym, int k, int n, Tabs<T, C> a) {
   const T fa = __ldg(a.ia + k), fb = k == 0 ? T(0) : __ldg(a.ia + n - k);
   return cmulc(__ldg(a.tw + k), C{fa * yk, -(fb * ym)});
+}
+
+// Inverse, for the first FFT pass (Mirror): z(k) = conj(V_a(k) + i V_b(k)) and z(N−k) of a pair of lines a, b from
+// their raw inputs Y(k), Y(N−k) (0 < k < N; ak, am of line a, bk, bm of line b), each input and table entry read once.
+template <class T, class C>
+__device__ __forceinline__ void pre_mirror(T ak, T am, T bk, T bm, int k, int n, Tabs<T, C> t, C& zk, C& zm) {
+  const T fk = __ldg(t.ia + k), fm = __ldg(t.ia + n - k);
+  const C wk = __ldg(t.tw + k), wm = __ldg(t.tw + n - k);
+  const T ak2 = fk * ak, am2 = fm * am, bk2 = fk * bk, bm2 = fm * bm;
+  const C vak = cmulc(wk, C{ak2, -am2}), vbk = cmulc(wk, C{bk2, -bm2});
+  const C vam = cmulc(wm, C{am2, -ak2}), vbm = cmulc(wm, C{bm2, -bk2});
+  zk = C{vak.x - vbk.y, -(vak.y + vbk.x)};
+  zm = C{vam.x - vbm.y, -(vam.y + vbm.x)};
+}
+
+// Inverse, for the first FFT pass: z(k) = conj(V_a(k) + i V_b(k)) of a pair of lines a, b from their raw inputs Y(k),
+// Y(N−k) (am = bm = 0 at k = 0), the tables read once for both lines.
+template <class T, class C>
+__device__ __forceinline__ C pre_two(T ak, T am, T bk, T bm, int k, int n, Tabs<T, C> t) {
+  const T fk = __ldg(t.ia + k), fm = k == 0 ? T(0) : __ldg(t.ia + n - k);
+  const C wk = __ldg(t.tw + k);
+  const C va = cmulc(wk, C{fk * ak, -(fm * am)}), vb = cmulc(wk, C{fk * bk, -(fm * bm)});
+  return C{va.x - vb.y, -(va.y + vb.x)};
 }
 
 // Complex elements of one padded buffer of `points` elements.
@@ -843,16 +971,21 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
     z = len.template run_fft<C>(args.fft_tw, buf0, buf1, pairs);
   } else {
     // The FFT's first pass reads conj(V_a + i V_b) of pair p at point k straight from the raw inputs (l0 = p·n) and
-    // writes buffer 1: no pass of its own, no barrier.
-    const auto first = [&](int p, int l0, int i) -> C {
+    // writes buffer 1: no pass of its own, no barrier; points k and N − k together where their butterflies pair up.
+    const auto one = [&](int p, int l0, int i) -> C {
       const int k = i - l0, km = k == 0 ? 0 : n - k;
       const T* const ya = yr + 2 * l0;
-      const C va = pre<T, C>(ya[k], k == 0 ? T(0) : ya[km], k, n, tabs);
-      C vb{T(0), T(0)};
-      if (2 * p + 1 < nreal) vb = pre<T, C>(ya[n + k], k == 0 ? T(0) : ya[n + km], k, n, tabs);
-      return C{va.x - vb.y, -(va.y + vb.x)};
+      const bool b = 2 * p + 1 < nreal;
+      return pre_two<T, C>(ya[k], k == 0 ? T(0) : ya[km], b ? ya[n + k] : T(0), b && k != 0 ? ya[n + km] : T(0), k, n,
+                           tabs);
     };
-    z = len.template run_fft<C>(args.fft_tw, buf0, buf1, pairs, first);
+    const auto two = [&](int p, int l0, int i, C& zk, C& zm) {
+      const int k = i - l0, km = n - k;
+      const T* const ya = yr + 2 * l0;
+      const bool b = 2 * p + 1 < nreal;
+      pre_mirror<T, C>(ya[k], ya[km], b ? ya[n + k] : T(0), b ? ya[n + km] : T(0), k, n, tabs, zk, zm);
+    };
+    z = len.template run_fft<C>(args.fft_tw, buf0, buf1, pairs, Mirror<decltype(one), decltype(two)>{one, two});
   }
 
   // Stores: forward Y(k) of line l at position k; inverse: z holds conj(IFFT(Z)), x_a = Re, x_b = −Im.
