@@ -420,13 +420,34 @@ bool line_step_smooth(const core::R2rSpec& s, core::Norm norm, int a) {
   return SmoothStep<T>::fits(c, s.dims[a], inner) && engine_norm(s, norm, a, c);
 }
 
+// Whether a 3-D run of the DCT-II/III family from `start` can be split into cuda-fft2d's engine on its last two axes,
+// batched, and one SmoothStep down its first, instead of the 3-D step (reorder, cuFFT's 3-D real FFT, postprocess).
+template <class T>
+bool split3_possible(const core::R2rSpec& s, core::Norm norm, int start) {
+  return s.rank - start == 3 && as_dct2d(s, norm, start + 1) && line_step_smooth<T>(s, norm, start);
+}
+
+// The estimate's choice (--effort measure times both): the split for the forward family (DCT-II, DST-II) where a side
+// is not a power of two, whose 3-D real FFT cuFFT runs far slower than at powers of two; the 3-D step otherwise
+// (docs/decisions.md §4).
+template <class T>
+bool split3_wanted(const core::R2rSpec& s, core::Norm norm, int start) {
+  if (!split3_possible<T>(s, norm, start) || family(core::r2r::computed_kind(s.kinds[start], s.inverse)) != 2)
+    return false;
+  for (int a = start; a < s.rank; ++a)
+    if ((s.dims[a] & (s.dims[a] - 1)) != 0) return true;
+  return false;
+}
+
 template <class T>
 class R2rPlan final : public GpuPlan {
  public:
-  // route: the 2-D engine's route where the request has a Dct2dStep (nullopt: cuda-fft2d's estimate).
-  R2rPlan(const core::TransformDesc& d, std::optional<Fft2dRoute> route) : GpuPlan(d, d.bytes(), d.bytes()) {
+  // route: the 2-D engine's route where the request has a Dct2dStep (nullopt: cuda-fft2d's estimate). split3: a 3-D
+  // run of the DCT-II/III family as split3_possible's two steps instead of the 3-D step.
+  R2rPlan(const core::TransformDesc& d, std::optional<Fft2dRoute> route, bool split3 = false)
+      : GpuPlan(d, d.bytes(), d.bytes()) {
     const core::R2rSpec& s = d.r2r;
-    const int start = nd_start(s);
+    const int start = nd_start(s) + (split3 ? 1 : 0);
     // The N-D step first (it reads the input; the line steps after it work in place in the output).
     i64 lead = d.batch;
     for (int a = 0; a < start; ++a) lead *= s.dims[a];
@@ -490,6 +511,12 @@ template <class T>
 std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d) {
   const core::R2rSpec& s = d.r2r;
   const int start = nd_start(s);
+  if (split3_possible<T>(s, d.norm, start)) {
+    if (d.effort == core::Effort::kMeasure)
+      return faster_plan(std::make_unique<R2rPlan<T>>(d, std::nullopt, false),
+                         std::make_unique<R2rPlan<T>>(d, std::nullopt, true), d);
+    return std::make_unique<R2rPlan<T>>(d, std::nullopt, split3_wanted<T>(s, d.norm, start));
+  }
   if (const auto run = as_dct2d(s, d.norm, start); d.effort == core::Effort::kMeasure && run) {
     const i64 n0 = s.dims[start], n1 = s.dims[start + 1];
     i64 lead = d.batch;

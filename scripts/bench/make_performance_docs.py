@@ -35,8 +35,9 @@ from matplotlib.ticker import LogFormatterSciNotation, NullLocator  # noqa: E402
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COMMAND = "/usr/bin/python3 scripts/bench/make_performance_docs.py"
 IMG_PREFIX = "perf-"
-KNOWN = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "r2r", "jpeg", "peer-vkfft", "peer-vkfft-dct4",
-         "peer-vkfft-r2r", "peer-vkfft-batch2d", "batch-jpeg", "oneshot", "distributed", "cpu2d"]
+KNOWN = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "r2r", "volumes", "jpeg", "peer-vkfft",
+         "peer-vkfft-dct4", "peer-vkfft-r2r", "peer-vkfft-volumes", "peer-vkfft-batch2d", "batch-jpeg", "oneshot",
+         "distributed", "cpu2d"]
 # what sweeps.sh writes (jpeg is optional; r2r and peer-vkfft-r2r are listed where measured, not yet asked for)
 EXPECTED = ["dct2d", "shapes", "dct1d", "block8", "dct4", "lot", "peer-vkfft"]
 TITLES = {
@@ -47,6 +48,7 @@ TITLES = {
     "dct4": "DCT-IV",
     "lot": "8×8 lapped orthogonal transform (LOT)",
     "r2r": "Real-to-real transforms: 3-D DCT, DCT-I, DST, many small matrices",
+    "volumes": "3-D DCT-II of volumes whose sides are not all powers of two",
     "jpeg": "JPEG round trip",
     "batch-jpeg": "Batch JPEG compression, beside its peers",
     "oneshot": "One input on its own, end to end",
@@ -55,6 +57,7 @@ TITLES = {
     "peer-vkfft": "dctool and VkFFT",
     "peer-vkfft-dct4": "dctool and VkFFT: batched DCT-IV",
     "peer-vkfft-r2r": "dctool and VkFFT: real-to-real transforms",
+    "peer-vkfft-volumes": "dctool and VkFFT: 3-D volumes",
     "peer-vkfft-batch2d": "dctool and VkFFT: batches of small matrices",
 }
 INTROS = {
@@ -549,10 +552,13 @@ R2R_PEER_OPS = OrderedDict([
 
 def r2r_peer_section(peer, results):
     """dctool against VkFFT on the real-to-real family: one table per VkFFT op, the op / precision / shape / batch
-    points both measured on this device (peer-vkfft-batch2d: against batch2d's rows, measured beside it; the other
-    peer files against every capability but batch2d)."""
+    points both measured on this device (peer-vkfft-batch2d and peer-vkfft-volumes: against the rows of the
+    capability measured beside them, batch2d and volumes; peer-vkfft-r2r against every other capability)."""
+    paired = {"peer-vkfft-batch2d": "batch2d", "peer-vkfft-volumes": "volumes"}
+
     def same_run(res):
-        return (res.cap == "batch2d") == (peer.cap == "peer-vkfft-batch2d")
+        own = paired.get(peer.cap)
+        return res.cap == own if own else res.cap not in paired.values()
     mine = [r for res in results if res.slug == peer.slug and not res.is_peer and same_run(res) for r in res.rows
             if num(r.get("median_ms")) is not None and "shape" in r]  # bench rows (not distributed's dims)
     out, dagger = [], False
@@ -683,10 +689,10 @@ def build(results_dir, doc_path, img_dir):
                    "(`../shared/peers/`): out-of-place, CUDA events, median of its repetitions after warm-ups, "
                    "random inputs, FFTW's normalisation (dctool's DCT-IV rows use `--norm ortho`; the scale does "
                    "not change the work). Its process also times cuFFT and the copy of the same shapes.", ""]
-        elif cap in ("peer-vkfft-r2r", "peer-vkfft-batch2d"):
+        elif cap in ("peer-vkfft-r2r", "peer-vkfft-volumes", "peer-vkfft-batch2d"):
             md += ["VkFFT (1.3.4 in `../shared/peers/vkFFT`; CUDA backend, kernels compiled through NVRTC) on the "
                    "real-to-real family, timed by `vkbench_r2r` (`scripts/bench/peers/vkbench_r2r.cu`, built by "
-                   f"`scripts/bench/peers/build.sh`; `sweeps.sh` capability `{'peer-batch2d' if cap == 'peer-vkfft-batch2d' else 'peer-r2r'}`) the way `vkbench` times its "
+                   f"`scripts/bench/peers/build.sh`; `sweeps.sh` capability `{cap.replace('peer-vkfft-', 'peer-')}`) the way `vkbench` times its "
                    "DCTs: out-of-place, CUDA events, median of its repetitions after warm-ups, random inputs, FFTW's "
                    "normalisation (REDFT00 for DCT-I, RODFT10 / RODFT01 for DST-II / DST-III; max_rel_err against a "
                    "host double reference on sampled lines). DST-II/III are VkFFT's own (`performDST`). Its process "
@@ -701,7 +707,8 @@ def build(results_dir, doc_path, img_dir):
                 md += [md_table(res.header, [[row.get(c, "") for c in res.header] for row in res.rows]), ""]
                 continue
             if res.is_peer:
-                section = r2r_peer_section if cap in ("peer-vkfft-r2r", "peer-vkfft-batch2d") else peer_section
+                section = r2r_peer_section if cap in ("peer-vkfft-r2r", "peer-vkfft-volumes",
+                                                      "peer-vkfft-batch2d") else peer_section
                 md += [section(res, results), "", "All rows of the peer's output (its memcpy_d2d, cuFFT and "
                        "check-shape rows included):", "", full_table(res), ""]
                 continue

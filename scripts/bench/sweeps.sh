@@ -24,6 +24,9 @@
 #                     grid 4097^2 (f32, f64; not 2049^2: VkFFT 1.3.4's dst3_2d f32 faults there); 20000
 #                     matrices of 240x240 (--batch 20000, f32): dct2 by
 #                     cuda-fft2d and cuda-fft2d-smooth, r2r:dct2+dct2 by cuda-r2r (the shapes of peer-vkfft-r2r)
+#   volumes-<dev>.csv 3-D forward runs (r2r:dct2+dct2+dct2, r2r:dct2+dst2+dct2) on volumes whose sides are not all
+#                     powers of two (video clips, grids) and 256^3, cuda-r2r, f32 and f64, verified (the shapes of
+#                     peer-vkfft-volumes)
 #   batch2d-<dev>.csv batches of small matrices (the benchmark tiles: 8^2 .. 1024^2, 24x20, 100x90, 120x128, about 2^22
 #                     elements or more each): dct2, idct2 by cuda-fft2d, cuda-fft2d-tiles and cuda-fft2d-cufft (f32,
 #                     f64), one command per batch size
@@ -34,6 +37,8 @@
 #   peer-vkfft-r2r-<dev>.csv  (capability peer-r2r; only with VKBENCH_R2R, the 4th argument or the environment variable:
 #                     the binary built by scripts/bench/peers/build.sh) VkFFT's 3-D DCT-II/III, 2-D DCT-I, DST-II/III
 #                     and DCT-II/III of 20000 matrices of 240x240, with cuFFT and the copy of the same shapes
+#   peer-vkfft-volumes-<dev>.csv  (capability peer-volumes; only with VKBENCH_R2R) VkFFT's 3-D DCT-II/III of the
+#                     volumes of volumes, with cuFFT's 3-D R2C/C2R and the copy; run it beside volumes
 #   peer-vkfft-batch2d-<dev>.csv  (capability peer-batch2d; only with VKBENCH_R2R) VkFFT's 2-D DCT-II/III of the
 #                     batches of batch2d (f32), with cuFFT and the copy of the same shapes; run it beside batch2d
 # Every file starts with `# command: <the command that made it>` (one per command), `# device: <GPU name>`,
@@ -41,7 +46,7 @@
 #   cp OUT_DIR/*.csv bench/results/ && /usr/bin/python3 scripts/bench/make_performance_docs.py
 #
 # Environment: REPS (default 20) timed repetitions per point; SWEEPS (comma list, default
-# "dct2d,shapes,dct1d,block8,dct4,lot,r2r,batch2d,peer-vkfft,peer-dct4,peer-r2r,peer-batch2d") to run a subset; VKBENCH_R2R (when no 4th argument);
+# "dct2d,shapes,dct1d,block8,dct4,lot,r2r,volumes,batch2d,peer-vkfft,peer-dct4,peer-r2r,peer-volumes,peer-batch2d") to run a subset; VKBENCH_R2R (when no 4th argument);
 # DEVICE_SLUG; SWEEPS_VERBOSE=1 prints every row at the end.
 # Each invocation runs under `timeout 240`; a failed one is reported, its capability file is written from the
 # commands that succeeded (or not at all), and the script exits non-zero at the end.
@@ -52,7 +57,7 @@ OUTDIR=${2:?usage: scripts/bench/sweeps.sh BUILD_DIR OUT_DIR [VKBENCH [VKBENCH_R
 VKBENCH=${3:-}
 VKBENCH_R2R=${4:-${VKBENCH_R2R:-}}
 REPS=${REPS:-20}
-SWEEPS=${SWEEPS:-dct2d,shapes,dct1d,block8,dct4,lot,r2r,batch2d,peer-vkfft,peer-dct4,peer-r2r,peer-batch2d}
+SWEEPS=${SWEEPS:-dct2d,shapes,dct1d,block8,dct4,lot,r2r,volumes,batch2d,peer-vkfft,peer-dct4,peer-r2r,peer-volumes,peer-batch2d}
 # Photograph and matrix shapes, and 40 random smooth shapes (sides 16..16384 of prime factors 2..13, 2^14..2^24
 # elements, Python's random.Random(27)), for the shapes capability and the peer.
 IMAGE_SHAPES=1080x1920,1920x1080,720x1280,1000x1000,1536x1536,2160x3840,3000x4000,6144x6144,4000x6000,100x10000,10000x100
@@ -67,6 +72,8 @@ DCT4_SHAPES=2097152x8,1048576x16,699050x24,524288x32,508400x33,349525x48,262144x
 DCT4_PEER=8x2097152,16x1048576,24x699050,32x524288,33x508400,48x349525,64x262144,100x167772,105x159783,1000x16777,\
 1001x16760,1023x16400,3375x4971,4097x4095,256x65536,1024x16384,4096x4096
 SHAPES_3D=256x256x256,512x512x512,384x512x640
+# 3-D volumes whose sides are not all powers of two (a 96-frame 1080p clip, video and grid shapes) and 256^3.
+SHAPES_VOLUMES=384x512x640,96x1080x1920,64x480x640,100x200x300,256x256x256
 SHAPES_R2R_2D=4096x4096,2048x2048,1080x1920,1920x1080,4097x4097
 BATCH_SHAPE=240x240
 BATCH_COUNT=20000
@@ -210,6 +217,8 @@ else
     -- --ops dct2,r2r:dct2+dct2 --sizes "$BATCH_SHAPE" --batch "$BATCH_COUNT" --backends cuda-fft2d,cuda-fft2d-smooth,cuda-r2r \
     --precision f32
   VERIFY=(--verify)
+  wanted volumes && capability volumes -- --ops r2r:dct2+dct2+dct2,r2r:dct2+dst2+dct2 --sizes "$SHAPES_VOLUMES" \
+    --backends cuda-r2r --precision f32,f64
   if wanted batch2d; then
     b2d=()
     for cb in $BATCH2D; do
@@ -241,6 +250,14 @@ if wanted peer-r2r && [[ -n $VKBENCH_R2R ]]; then
     capability peer-vkfft-r2r -- @peer-r2r --only 3d --shapes3d "$SHAPES_3D" --max-seconds 200 \
       -- @peer-r2r --only 2d --shapes "$SHAPES_R2R_2D" --max-seconds 200 \
       -- @peer-r2r --only batch --batch2d "${BATCH_COUNT}x$BATCH_SHAPE" --max-seconds 200
+  else
+    say "sweeps: VKBENCH_R2R '$VKBENCH_R2R' is not an executable"
+    status=1
+  fi
+fi
+if wanted peer-volumes && [[ -n $VKBENCH_R2R ]]; then
+  if [[ -x $VKBENCH_R2R ]]; then
+    capability peer-vkfft-volumes -- @peer-r2r --only 3d --shapes3d "$SHAPES_VOLUMES" --max-seconds 80
   else
     say "sweeps: VKBENCH_R2R '$VKBENCH_R2R' is not an executable"
     status=1

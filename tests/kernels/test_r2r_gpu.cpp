@@ -60,10 +60,13 @@ core::R2rSpec spec(const Shape& sh, std::array<R2rKind, 3> kinds, bool inverse) 
 
 }  // namespace
 
-TEST_CASE("cuda-r2r: the N-D three-stage route on 2-D and 3-D arrays equals cpu-fftw", "[gpu][r2r]") {
+// 3-D forward runs with a side other than a power of two take the split (cuda-fft2d's engine on the last two axes, a
+// smooth line kernel down the first); the powers of two and the inverse family, the N-D step.
+TEST_CASE("cuda-r2r: the N-D three-stage route (or the 3-D split) on 2-D and 3-D arrays equals cpu-fftw",
+          "[gpu][r2r]") {
   const std::vector<Shape> shapes = {{3, {64, 48, 40}, 1},  {3, {33, 17, 50}, 2}, {2, {240, 240}, 3},
                                      {2, {1080, 193}, 1},   {3, {2, 128, 3}, 1},  {2, {2, 2}, 4},
-                                     {3, {96, 120, 64}, 1}, {3, {5, 81, 100}, 2}};
+                                     {3, {96, 120, 64}, 1}, {3, {5, 81, 100}, 2}, {3, {16, 8, 32}, 2}};
   std::uint64_t seed = 2800;
   for (const Shape& sh : shapes)
     for (Precision prec : {Precision::kF32, Precision::kF64})
@@ -140,8 +143,10 @@ TEST_CASE("cuda-r2r: DCT-I and DST-I axes whose FFT length is smooth (one kernel
         }
 }
 
-TEST_CASE("cuda-r2r: 2-D DCT-II/III runs planned with --effort measure (the faster engine route)", "[gpu][r2r]") {
-  const std::vector<Shape> shapes = {{3, {3, 240, 240}, 1}, {2, {1080, 193}, 1}, {2, {250, 96}, 2}};
+TEST_CASE("cuda-r2r: DCT-II/III runs planned with --effort measure (the faster engine route; 3-D: or the split)",
+          "[gpu][r2r]") {
+  const std::vector<Shape> shapes = {
+      {3, {3, 240, 240}, 1}, {2, {1080, 193}, 1}, {2, {250, 96}, 2}, {3, {24, 40, 36}, 1}, {3, {16, 32, 64}, 2}};
   std::uint64_t seed = 3000;
   for (const Shape& sh : shapes)
     for (Precision prec : {Precision::kF32, Precision::kF64})
@@ -149,6 +154,7 @@ TEST_CASE("cuda-r2r: 2-D DCT-II/III runs planned with --effort measure (the fast
         for (Norm norm : {Norm::kNone, Norm::kOrtho}) {
           std::array<R2rKind, 3> kinds{};
           kinds[sh.rank - 1] = kinds[sh.rank - 2] = R2rKind::kDct2;
+          if (sh.rank == 3 && sh.dims[0] != 3) kinds[0] = sh.batch == 1 ? R2rKind::kDct2 : R2rKind::kDst2;  // a 3-D run
           check(spec(sh, kinds, inverse), norm, sh.batch, prec, ++seed, core::Effort::kMeasure);
         }
 }
