@@ -265,37 +265,43 @@ __device__ __forceinline__ void pass(const Src& src, C* dst, const C* __restrict
   }
 }
 
+// Calls f(std::integral_constant<int, R>{}) for the pass radix R (one of factor()'s radices).
+template <class F>
+__device__ __forceinline__ void with_radix(int radix, F&& f) {
+  switch (radix) {
+    case 2:
+      f(std::integral_constant<int, 2>{});
+      break;
+    case 3:
+      f(std::integral_constant<int, 3>{});
+      break;
+    case 4:
+      f(std::integral_constant<int, 4>{});
+      break;
+    case 5:
+      f(std::integral_constant<int, 5>{});
+      break;
+    case 7:
+      f(std::integral_constant<int, 7>{});
+      break;
+    case 8:
+      f(std::integral_constant<int, 8>{});
+      break;
+    case 11:
+      f(std::integral_constant<int, 11>{});
+      break;
+    default:
+      f(std::integral_constant<int, 13>{});
+      break;
+  }
+}
+
 // One pass of the radix ps.radix.
 template <class C, class Src>
 __device__ __forceinline__ void pass_any(const Pass& ps, const Src& src, C* dst, const C* __restrict__ tw, int n,
                                          int pairs) {
   const FastDiv nr = ps.nr, ns = ps.ns;
-  switch (ps.radix) {
-    case 2:
-      pass<2>(src, dst, tw, n, nr, ns, pairs);
-      break;
-    case 3:
-      pass<3>(src, dst, tw, n, nr, ns, pairs);
-      break;
-    case 4:
-      pass<4>(src, dst, tw, n, nr, ns, pairs);
-      break;
-    case 5:
-      pass<5>(src, dst, tw, n, nr, ns, pairs);
-      break;
-    case 7:
-      pass<7>(src, dst, tw, n, nr, ns, pairs);
-      break;
-    case 8:
-      pass<8>(src, dst, tw, n, nr, ns, pairs);
-      break;
-    case 11:
-      pass<11>(src, dst, tw, n, nr, ns, pairs);
-      break;
-    default:
-      pass<13>(src, dst, tw, n, nr, ns, pairs);
-      break;
-  }
+  with_radix(ps.radix, [&](auto r) { pass<decltype(r)::value>(src, dst, tw, n, nr, ns, pairs); });
 }
 
 // The inverse's first pass (ns = 1) with its input computed from the raw inputs (smooth_body's Mirror): the points of
@@ -344,32 +350,7 @@ __device__ __forceinline__ void pass_mirror(const Src& src, C* dst, int n, int n
 template <class C, class Src>
 __device__ __forceinline__ void pass_mirror_any(const Pass& ps, const Src& src, C* dst, int n, int pairs) {
   const int nr = static_cast<int>(ps.nr.d);
-  switch (ps.radix) {
-    case 2:
-      pass_mirror<2>(src, dst, n, nr, pairs);
-      break;
-    case 3:
-      pass_mirror<3>(src, dst, n, nr, pairs);
-      break;
-    case 4:
-      pass_mirror<4>(src, dst, n, nr, pairs);
-      break;
-    case 5:
-      pass_mirror<5>(src, dst, n, nr, pairs);
-      break;
-    case 7:
-      pass_mirror<7>(src, dst, n, nr, pairs);
-      break;
-    case 8:
-      pass_mirror<8>(src, dst, n, nr, pairs);
-      break;
-    case 11:
-      pass_mirror<11>(src, dst, n, nr, pairs);
-      break;
-    default:
-      pass_mirror<13>(src, dst, n, nr, pairs);
-      break;
-  }
+  with_radix(ps.radix, [&](auto r) { pass_mirror<decltype(r)::value>(src, dst, n, nr, pairs); });
 }
 
 // N = 1 (no passes) with a `first` functor: its values into dst.
