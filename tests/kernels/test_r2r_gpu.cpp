@@ -143,7 +143,7 @@ TEST_CASE("cuda-r2r: DCT-I and DST-I axes whose FFT length is smooth (one kernel
         }
 }
 
-TEST_CASE("cuda-r2r: DCT-II/III runs planned with --effort measure (the faster engine route; 3-D: or the split)",
+TEST_CASE("cuda-r2r: DCT-II/III runs planned with --effort measure (the faster engine route, or the 3-D split)",
           "[gpu][r2r]") {
   const std::vector<Shape> shapes = {
       {3, {3, 240, 240}, 1}, {2, {1080, 193}, 1}, {2, {250, 96}, 2}, {3, {24, 40, 36}, 1}, {3, {16, 32, 64}, 2}};
