@@ -119,9 +119,12 @@ bool smooth_by_rule(i64 n1, i64 n2, i64 batch, bool inverse) {
   // §14).
   if (n1 > kSmoothLongColsMinRows && SmoothCols4<T>::wanted(n1) && n2 >= kSmoothLongColsMinWidth) return !inverse;
   if (!SmoothLines<T>::supports(n1, true)) return false;
-  // Batches: sides of kSmoothBatchMinSide or more, not both powers of two (docs/decisions.md §10).
+  // Batches: sides of kSmoothBatchMinSide or more, not both powers of two, or forward, both powers of two up to
+  // kSmoothBatchPow2MaxSide (docs/decisions.md §10).
   const auto pow2 = [](i64 n) { return (n & (n - 1)) == 0; };
-  if (batch != 1) return std::min(n1, n2) >= kSmoothBatchMinSide && !(pow2(n1) && pow2(n2));
+  if (batch != 1)
+    return std::min(n1, n2) >= kSmoothBatchMinSide &&
+           (!(pow2(n1) && pow2(n2)) || (!inverse && std::max(n1, n2) <= kSmoothBatchPow2MaxSide));
   const i64 values = n1 * n2;
   // Any smooth sides: small matrices (docs/decisions.md §10); f64 matrices of short columns, not narrow (§14).
   if (values <= (sizeof(T) == 8 ? kSmoothAnyMaxValuesF64 : kSmoothAnyMaxValuesF32)) return true;

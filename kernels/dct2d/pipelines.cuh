@@ -55,15 +55,16 @@ Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch);
 // (docs/decisions.md §10): one matrix of any smooth sides up to kSmoothAnyMaxValuesF32 / F64 values, or of sides that
 // both have compiled smooth kernels up to kSmoothCompiledMaxValuesF32 / F64 values (4000×6000 f32 and 6144² measured
 // slower on the smooth route); a batch of matrices whose sides are kSmoothBatchMinSide or more and not both powers of
-// two (100×90 measured slower); forward, matrices at least kSmoothLongColsMinWidth wide whose columns of more than
-// kSmoothLongColsMinRows rows SmoothCols4 takes (10010×1485, 8450×1040, 12740×520 measured faster in f32 and f64;
-// 9625×210 and 10000×100 slower; the inverse slower: 12800×1352 f32 1.49×, 8064×1260 1.42× the cuFFT route); f64
-// matrices at least kSmoothLongColsMinWidth wide with at most kSmoothF64MaxRows rows (two sets of 40 random smooth
-// shapes: geomean of the chosen route over the faster one 1.067 -> 1.017 forward, 1.058 -> 1.020 inverse).
+// two (100×90 measured slower), or, forward, both powers of two up to kSmoothBatchPow2MaxSide (128² ... 512²: the
+// inverse, and 1024² on the rows route, measured slower); forward, matrices at least kSmoothLongColsMinWidth wide whose
+// columns of more than kSmoothLongColsMinRows rows SmoothCols4 takes (10010×1485, 8450×1040, 12740×520 measured faster
+// in f32 and f64; 9625×210 and 10000×100 slower; the inverse slower: 12800×1352 f32 1.49×, 8064×1260 1.42× the cuFFT
+// route); f64 matrices at least kSmoothLongColsMinWidth wide with at most kSmoothF64MaxRows rows (two sets of 40 random
+// smooth shapes: geomean of the chosen route over the faster one 1.067 -> 1.017 forward, 1.058 -> 1.020 inverse).
 constexpr i64 kSmoothAnyMaxValuesF32 = i64{1} << 19, kSmoothAnyMaxValuesF64 = i64{1} << 20;
 constexpr i64 kSmoothLongColsMinWidth = 512, kSmoothLongColsMinRows = 6456, kSmoothF64MaxRows = 3000;
 constexpr i64 kSmoothCompiledMaxValuesF32 = i64{1} << 24, kSmoothCompiledMaxValuesF64 = i64{1} << 25;
-constexpr i64 kSmoothBatchMinSide = 120;
+constexpr i64 kSmoothBatchMinSide = 120, kSmoothBatchPow2MaxSide = 512;
 template <class T>
 bool smooth_by_rule(i64 n1, i64 n2, i64 batch, bool inverse);
 // fft2d_route, with the smooth route where it would be r2c and smooth_by_rule holds: cuda-fft2d's and cuda-r2r's 2-D

@@ -428,13 +428,16 @@ bool split3_possible(const core::R2rSpec& s, core::Norm norm, int start) {
 }
 
 // The estimate's choice where split3_possible (--effort measure times both): the split for the forward family (DCT-II,
-// DST-II) where a side is not a power of two, whose 3-D real FFT cuFFT runs far slower than at powers of two; the 3-D
-// step otherwise (docs/decisions.md §4).
+// DST-II) where a side is not a power of two, whose 3-D real FFT cuFFT runs far slower than at powers of two, and in
+// f32 where the engine takes its smooth route on the trailing sides (powers of two up to kSmoothBatchPow2MaxSide);
+// the 3-D step otherwise (docs/decisions.md §4).
+template <class T>
 bool split3_wanted(const core::R2rSpec& s, int start) {
   if (family(core::r2r::computed_kind(s.kinds[start], s.inverse)) != 2) return false;
   for (int a = start; a < s.rank; ++a)
     if ((s.dims[a] & (s.dims[a] - 1)) != 0) return true;
-  return false;
+  return sizeof(T) == 4 &&
+         fft2d_estimate_route<T>(s.dims[start + 1], s.dims[start + 2], s.dims[start], false) == Fft2dRoute::kSmooth;
 }
 
 template <class T>
@@ -513,7 +516,7 @@ std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d) {
     if (d.effort == core::Effort::kMeasure)
       return faster_plan(std::make_unique<R2rPlan<T>>(d, std::nullopt, false),
                          std::make_unique<R2rPlan<T>>(d, std::nullopt, true), d);
-    return std::make_unique<R2rPlan<T>>(d, std::nullopt, split3_wanted(s, start));
+    return std::make_unique<R2rPlan<T>>(d, std::nullopt, split3_wanted<T>(s, start));
   }
   if (const auto run = as_dct2d(s, d.norm, start); d.effort == core::Effort::kMeasure && run) {
     const i64 n0 = s.dims[start], n1 = s.dims[start + 1];
