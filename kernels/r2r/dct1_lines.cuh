@@ -30,6 +30,7 @@
    its lines before it writes any). */
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "kernels/dct2d/smooth.cuh"
@@ -61,12 +62,14 @@ struct Args {
 
 // kCols = false: rows layout (kC = 1), CTA b takes lines P·b ..; kCols = true: columns layout, CTA b takes tile
 // b mod n_tiles of matrix b / n_tiles. Block: any multiple of 32 threads; dynamic shared memory
-// smooth::smem_bytes<T>(P, M).
-template <class T, bool kCols, int kC>
+// smooth::smem_bytes<T>(P, M). kM > 0: compiled for M = kM in config()'s launch shape (kC lines or columns per CTA,
+// kNT threads; the FFT's passes at compile time, smooth::fft_ct_first, always kC lines through it), for the lengths of
+// CompiledM.
+template <class T, bool kCols, int kC, int kM = 0, int kNT = 0>
 __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
   using namespace smooth::detail;
   using C = typename Cx<T>::type;
-  const int L = args.len, M = args.m, P = kCols ? kC : args.lines_per_cta, width = args.width;
+  const int L = args.len, M = kM > 0 ? kM : args.m, P = kCols || kM > 0 ? kC : args.lines_per_cta, width = args.width;
   const int tid = static_cast<int>(threadIdx.x), nth = static_cast<int>(blockDim.x);
   C* const buf0 = reinterpret_cast<C*>(smooth::smooth_smem);
   C* const buf1 = buf0 + padded<C>(P * M);
@@ -101,7 +104,11 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
     const bool flip = (n & 1) != 0;
     return args.dst ? C{flip ? -s : s, d} : C{s, flip ? -d : d};
   };
-  const C* const z = fft(args.passes, args.npass, args.fft_tw, M, buf0, buf1, nl, first);
+  const C* z;
+  if constexpr (kM > 0)
+    z = fft_ct_first<kM, kC, kNT>(args.fft_tw, buf0, buf1, first);
+  else
+    z = fft(args.passes, args.npass, args.fft_tw, M, buf0, buf1, nl, first);
 #pragma unroll 4
   for (int e = tid; e < count; e += nth) {
     int l, c;
@@ -176,6 +183,27 @@ constexpr Config config(long long len, bool dst, bool cols) {
   c.smem_bytes = static_cast<int>(smooth::smem_bytes<T>(c.lines, m));
   c.threads = smooth::line_threads(c.lines, m);
   return c;
+}
+
+// FFT lengths with compiled kernels: the powers of two of Chebyshev grids (DCT-I of 2^k + 1 points) and of Poisson
+// problems with Dirichlet boundaries (DST-I of 2^k − 1 points).
+using CompiledM = std::integer_sequence<int, 256, 512, 1024, 2048, 4096, 8192>;
+
+// The compiled kernel for FFT length m in config()'s launch shape (nullptr: none).
+template <class T, bool kCols, int... Ms>
+const void* compiled_kernel_in(long long m, std::integer_sequence<int, Ms...>) {
+  const void* fn = nullptr;
+  const auto one = [&]<int M>(std::integral_constant<int, M>) {
+    constexpr Config c = config<T>(M + 1, false, kCols);
+    if constexpr (c.lines > 0)
+      if (m == M) fn = reinterpret_cast<const void*>(&dct1_lines<T, kCols, c.lines, M, c.threads>);
+  };
+  (one(std::integral_constant<int, Ms>{}), ...);
+  return fn;
+}
+template <class T>
+const void* compiled_kernel(long long m, bool cols) {
+  return cols ? compiled_kernel_in<T, true>(m, CompiledM{}) : compiled_kernel_in<T, false>(m, CompiledM{});
 }
 
 }  // namespace dct::cuda::dct1

@@ -337,6 +337,8 @@ class Dct1Step {
           break;
       }
     }
+    // The kernel compiled for M where there is one (same launch shape).
+    if (const void* fn = dct1::compiled_kernel<T>(m_, inner_ > 1)) fn_ = fn;
     if (c_.smem_bytes > 48 * 1024)
       DCT_CUDA_CHECK(cudaFuncSetAttribute(fn_, cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
   }

@@ -7,7 +7,8 @@
      DST-I  X_k = post_k 2 sum_n u_n sin(pi (n+1)(k+1) / (L+1))
    Rows (lines of L contiguous values, counts that leave a partial CTA) and columns (matrices of L rows x width,
    widths that leave a partial tile, batch 2); M of every radix and several in one length, M = 1, 2, odd and even;
-   f32 and f64; out of place (input unmodified) and in place. Every output element is checked.
+   f32 and f64; out of place (input unmodified) and in place; the kernels compiled for M = 256 as well. Every output
+   element is checked.
    Error per case: max |out - ref| over max |ref|. Pass: f32 <= 2e-6 * log2(2M) + 1e-6, f64 <= 1e-12. */
 #include <cmath>
 #include <cstdint>
@@ -48,20 +49,25 @@ std::vector<LD> reference(const std::vector<LD>& u, bool dst) {
   return out;
 }
 
-template <class T, bool kCols, int kC>
+template <class T, bool kCols, int kC, int kM = 0, int kNT = 0>
 void launch(const dct1::Args<T>& a, const dct1::Config& c, long long ctas) {
   blockDim = {static_cast<unsigned>(c.threads), 1, 1};
   for (long long b = 0; b < ctas; ++b) {
     blockIdx = {static_cast<unsigned>(b), 0, 0};
     std::memset(smooth::smooth_smem, 0xFF, static_cast<std::size_t>(c.smem_bytes));
-    emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) { dct1::dct1_lines<T, kCols, kC>(a); });
+    emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) { dct1::dct1_lines<T, kCols, kC, kM, kNT>(a); });
   }
 }
 
-// Returns the relative error (INFINITY: unwritten output, modified input, no plan).
+// The FFT length of the compiled cases (one of dct1::CompiledM).
+constexpr int kCompiledM = 256;
+
+// Returns the relative error (INFINITY: unwritten output, modified input, no plan). compiled: the kernel compiled for
+// M = kCompiledM.
 template <class T>
 double run(long long len, bool dst, bool cols, long long lines_or_width, long long batch, bool scaled,
-           std::mt19937_64& rng, bool in_place) {
+           std::mt19937_64& rng, bool in_place, bool compiled = false) {
+  if (compiled && dct1::fft_length(len, dst) != kCompiledM) return INFINITY;
   const long long m = dct1::fft_length(len, dst);
   std::vector<smooth::Pass> passes;
   if (!smooth::plan_passes(m, passes)) return INFINITY;
@@ -96,7 +102,18 @@ double run(long long len, bool dst, bool cols, long long lines_or_width, long lo
   a.in = x.data();
   a.out = in_place ? x.data() : y.data();
   long long ctas;
-  if (cols) {
+  if (compiled) {
+    constexpr dct1::Config rc = dct1::config<T>(kCompiledM + 1, false, false),
+                           cc = dct1::config<T>(kCompiledM + 1, false, true);
+    if (cols) {
+      a.width = static_cast<int>(lines_or_width);
+      a.n_tiles = static_cast<int>((lines_or_width + cc.lines - 1) / cc.lines);
+      launch<T, true, cc.lines, kCompiledM, cc.threads>(a, c, a.n_tiles * batch);
+    } else {
+      a.lines = lines_or_width;
+      launch<T, false, rc.lines, kCompiledM, rc.threads>(a, c, (lines_or_width + rc.lines - 1) / rc.lines);
+    }
+  } else if (cols) {
     a.width = static_cast<int>(lines_or_width);
     a.n_tiles = static_cast<int>((lines_or_width + c.lines - 1) / c.lines);
     ctas = a.n_tiles * batch;
@@ -168,6 +185,21 @@ int main() {
                         dst ? "dst1" : "dct1", len, m, cols ? "cols" : "rows", scaled ? " scaled" : "",
                         in_place ? " in place" : "", e, tol, ok ? "" : "  FAILED");
         }
+      }
+  // The kernels compiled for M = 256 (rows: 8 lines per CTA, 37 lines; columns: 13 wide), as the run-time ones.
+  for (int prec = 0; prec < 2; ++prec)
+    for (int dst = 0; dst < 2; ++dst)
+      for (int cols = 0; cols < 2; ++cols) {
+        const long long m = kCompiledM, len = dst ? m - 1 : m + 1, lw = cols ? 13 : 37;
+        const bool scaled = (dst + cols) == 1;
+        const double e = prec == 0 ? run<float>(len, dst, cols, lw, 2, scaled, rng, cols == 1, true)
+                                   : run<double>(len, dst, cols, lw, 2, scaled, rng, cols == 1, true);
+        const double tol = prec == 0 ? 2e-6 * std::log2(2.0 * static_cast<double>(m)) + 1e-6 : 1e-12;
+        ++cases;
+        const bool ok = e <= tol;
+        if (!ok) ++failed;
+        std::printf("%s %s L=%lld M=%lld compiled %s: err %.3g (tol %.3g)%s\n", prec == 0 ? "f32" : "f64",
+                    dst ? "dst1" : "dct1", len, m, cols ? "cols" : "rows", e, tol, ok ? "" : "  FAILED");
       }
   std::printf("emulate_dct1: %d cases, %d failed\n", cases, failed);
   return failed == 0 ? 0 : 1;
