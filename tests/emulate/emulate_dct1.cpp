@@ -67,8 +67,8 @@ constexpr int kCompiledM = 256;
 template <class T>
 double run(long long len, bool dst, bool cols, long long lines_or_width, long long batch, bool scaled,
            std::mt19937_64& rng, bool in_place, bool compiled = false) {
-  if (compiled && dct1::fft_length(len, dst) != kCompiledM) return INFINITY;
   const long long m = dct1::fft_length(len, dst);
+  if (compiled && m != kCompiledM) return INFINITY;
   std::vector<smooth::Pass> passes;
   if (!smooth::plan_passes(m, passes)) return INFINITY;
   const dct1::Config c = dct1::config<T>(len, dst, cols);
