@@ -23,11 +23,24 @@
    g(o) (host tables, dct1_tables below: 1/cos or ±1/sin, times the norm's output factor):
      X_o = g(o) · Re(e^{−iπk/2M} V_p(k)).
 
-   A CTA holds P lines, each one complex FFT of M points: rows layout, P consecutive lines of L contiguous values;
-   columns layout, a tile of kC adjacent columns of one matrix of L rows (P = kC). Shared memory: two padded buffers of
-   P·M complex points (smooth::smem_bytes(P, M)); the first holds the staged lines until the FFT's first pass has read
-   them as z (M + 1 reals each: y_0 .. y_M, the norm's input factors applied). In place is allowed (a CTA reads all of
-   its lines before it writes any). */
+   Even M >= kSplitMin: the even/odd split (FFTW's reodft00e-splitradix), two transforms of H = M/2 in place of one
+   of M. With u_n = y_n + y_{M−n}, v_n = y_n − y_{M−n} (n = 0..H; uniform at both ends: u_0 = y_0 + y_M, u_H = 2 y_H,
+   v_H = 0, and for the DST-I v_0 = 0):
+     DCT-I:  X_{2j} = DCT-I of the H + 1 points u (the method above with M = H),  X_{2j+1} = REDFT01_H(v)_j;
+     DST-I:  X_{2j+1} = DST-I of the H − 1 points v_1 .. v_{H−1} (the method above),
+             X_{2j} = (−1)^j REDFT01_H(t)_j,  t_j = u_{H−j}   (RODFT01 of u_1 .. u_H, reversed, odd outputs negated).
+   REDFT01_H (DCT-III, unnormalized: t_0 + 2 Σ t_j cos(πj(2k+1)/2H)) of two lines a, b in one complex FFT of H points
+   (smooth.cuh's inverse): W(k) = conj(w_k)·(t_k − i t_{H−k}) (t_H = 0, w_k = e^{−iπk/2H}), z(k) = conj(W_a(k) +
+   i W_b(k)), Z = FFT_H(z), REDFT01(t_a)_{nat(m)} = Re Z(m), REDFT01(t_b)_{nat(m)} = −Im Z(m). So P lines take
+   S = P + P/2 complex FFTs of H points instead of P of M: three quarters of the FFT work and shared memory.
+   The same table w serves both halves (the first's e^{−iπk/2M} with M = H).
+
+   A CTA holds P lines: rows layout, P consecutive lines of L contiguous values; columns layout, a tile of kC adjacent
+   columns of one matrix of L rows (P = kC). Its FFT slots: one per line (the whole line, or with the split its first
+   half), then with the split one per pair of lines (the REDFT01s; a missing second line reads zeros). Shared memory:
+   two padded buffers of S FFTs (smooth::smem_bytes(S, FFT length)); the first holds the staged lines until the FFT's
+   first pass has read them (M + 1 reals each: y_0 .. y_M, the norm's input factors applied). In place is allowed (a
+   CTA reads all of its lines before it writes any). */
 
 #include <cmath>
 #include <utility>
@@ -41,18 +54,21 @@ using smooth::Cx;
 using smooth::FastDiv;
 using smooth::Pass;
 
+// The least even M that takes the split (smaller M: the whole line in one FFT; both are exact for any M >= 2).
+constexpr long long kSplitMin = 4;
+
 template <class T>
 struct Args {
   using C = typename Cx<T>::type;
   const T* in = nullptr;
   T* out = nullptr;
-  const C* fft_tw = nullptr;  // FFT_M's twiddles (smooth::fft_twiddles)
+  const C* fft_tw = nullptr;  // the FFT's twiddles (smooth::fft_twiddles)
   const Pass* passes = nullptr;
-  const C* tw = nullptr;    // e^{−iπk/2M}, k < M
+  const C* tw = nullptr;    // e^{−iπk/2N}, k < N (N: the FFT length)
   const T* pre = nullptr;   // the norm's input factors, L
   const T* gain = nullptr;  // g(o), L
-  const int* kp = nullptr;  // 2·k(o) + p(o), L
-  int len = 1, m = 1, npass = 0;
+  const int* kp = nullptr;  // 4·k(o) + 2·[o from a REDFT01] + p(o), L
+  int len = 1, m = 1, npass = 0;  // m: the FFT length (M, or H = M/2 with the split)
   int dst = 0;                 // 1: DST-I (y_0 = 0, the line at y_1 .., y_M = 0; σ on a), 0: DCT-I (σ on b)
   int lines_per_cta = 1;       // rows layout: P
   int width = 1, n_tiles = 1;  // columns layout: the matrix width and tiles per matrix (ceil(width / kC))
@@ -61,18 +77,20 @@ struct Args {
 };
 
 // kCols = false: rows layout (kC = 1), CTA b takes lines P·b ..; kCols = true: columns layout, CTA b takes tile
-// b mod n_tiles of matrix b / n_tiles. Block: any multiple of 32 threads; dynamic shared memory
-// smooth::smem_bytes<T>(P, M). kM > 0: compiled for M = kM in config()'s launch shape (kC lines or columns per CTA,
-// kNT threads; the FFT's passes at compile time, smooth::fft_ct_first, always kC lines through it), for the lengths of
-// CompiledM.
-template <class T, bool kCols, int kC, int kM = 0, int kNT = 0>
+// b mod n_tiles of matrix b / n_tiles. kSplit: the even/odd split (M even, FFT length N = M/2), else N = M. Block: any
+// multiple of 32 threads; dynamic shared memory smooth::smem_bytes<T>(S, N). kN > 0: compiled for N = kN in config()'s
+// launch shape (kC lines or columns per CTA, kNT threads; the FFT's passes at compile time, smooth::fft_ct_first,
+// always all S slots through it), for the lengths of CompiledM.
+template <class T, bool kCols, int kC, int kN = 0, int kNT = 0, bool kSplit = false>
 __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
   using namespace smooth::detail;
   using C = typename Cx<T>::type;
-  const int L = args.len, M = kM > 0 ? kM : args.m, P = kCols || kM > 0 ? kC : args.lines_per_cta, width = args.width;
+  const int L = args.len, N = kN > 0 ? kN : args.m, M = kSplit ? 2 * N : N,
+            P = kCols || kN > 0 ? kC : args.lines_per_cta, width = args.width;
+  const int S = kSplit ? P + P / 2 : P;
   const int tid = static_cast<int>(threadIdx.x), nth = static_cast<int>(blockDim.x);
   C* const buf0 = reinterpret_cast<C*>(smooth::smooth_smem);
-  C* const buf1 = buf0 + padded<C>(P * M);
+  C* const buf1 = buf0 + padded<C>(S * N);
   T* const ys = reinterpret_cast<T*>(buf0);  // staged line l at ys[l·(M+1) ..]
   long long base;
   int nl;
@@ -95,30 +113,62 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
     for (int l = tid; l < nl; l += nth) ys[l * (M + 1)] = ys[l * (M + 1) + M] = T(0);
   tile.load(args.in, tid, nth, [&](int l, int c, T v) { ys[l * (M + 1) + lead + c] = v * __ldg(args.pre + c); });
   __syncthreads();
-  // The FFT's first pass reads z(m) = a(nat(m)) + i b(nat(m)) of line l (l0 = l·M) from the staged lines and writes
-  // buffer 1; nat(m) = 2m (m < (M+1)/2), 2(M−m)−1 otherwise.
+  // Slots l < nl: line l's z(m) = a(nat(m)) + i b(nat(m)) (l0 = l·N), from its staged values q_n = y_n (no split) or
+  // u_n / v_n (split); nat(m) = 2m (m < (N+1)/2), 2(N−m)−1 otherwise. Then (split) the pairs' REDFT01 inputs z(k).
+  const int used = kSplit ? nl + (nl + 1) / 2 : nl;
   const auto first = [&](int l, int l0, int i) -> C {
-    const int m = i - l0, n = m < (M + 1) / 2 ? 2 * m : 2 * (M - m) - 1;
-    const T y0 = ys[l * (M + 1) + n], y1 = ys[l * (M + 1) + n + 1];
-    const T s = y0 + y1, d = y0 - y1;
-    const bool flip = (n & 1) != 0;
-    return args.dst ? C{flip ? -s : s, d} : C{s, flip ? -d : d};
+    const int m = i - l0;
+    if (l < nl) {
+      const int n = m < (N + 1) / 2 ? 2 * m : 2 * (N - m) - 1;
+      const T* y = ys + l * (M + 1);
+      T q0 = y[n], q1 = y[n + 1];
+      if constexpr (kSplit) {
+        const T r0 = y[M - n], r1 = y[M - n - 1];
+        q0 = args.dst ? q0 - r0 : q0 + r0;
+        q1 = args.dst ? q1 - r1 : q1 + r1;
+      }
+      const T s = q0 + q1, d = q0 - q1;
+      const bool flip = (n & 1) != 0;
+      return args.dst ? C{flip ? -s : s, d} : C{s, flip ? -d : d};
+    }
+    if constexpr (kSplit) {
+      if (l < used) {
+        // t_j of line `a`: DCT-I v_j = y_j − y_{M−j}, DST-I u_{H−j} = y_{H−j} + y_{H+j}; t_H = 0; a missing line: 0.
+        const auto t = [&](int a, int j) -> T {
+          if (a >= nl || j >= N) return T(0);
+          const T* y = ys + a * (M + 1);
+          return args.dst ? y[N - j] + y[N + j] : y[j] - y[M - j];
+        };
+        const int a = 2 * (l - nl), km = m == 0 ? N : N - m;
+        const C w = __ldg(args.tw + m);
+        const C va = cmulc(w, C{t(a, m), -t(a, km)}), vb = cmulc(w, C{t(a + 1, m), -t(a + 1, km)});
+        return C{va.x - vb.y, -(va.y + vb.x)};
+      }
+    }
+    return C{T(0), T(0)};
   };
   const C* z;
-  if constexpr (kM > 0)
-    z = fft_ct_first<kM, kC, kNT>(args.fft_tw, buf0, buf1, first);
+  if constexpr (kN > 0)
+    z = fft_ct_first < kN, kSplit ? kC + kC / 2 : kC, kNT > (args.fft_tw, buf0, buf1, first);
   else
-    z = fft(args.passes, args.npass, args.fft_tw, M, buf0, buf1, nl, first);
+    z = fft(args.passes, args.npass, args.fft_tw, N, buf0, buf1, used, first);
 #pragma unroll 4
   for (int e = tid; e < count; e += nth) {
     int l, c;
     tile.split(e, l, c);
     if (l >= nl) continue;
-    const int kp = __ldg(args.kp + c), k = kp >> 1;
-    const C zk = z[pad<C>(l * M + k)], zm = z[pad<C>(l * M + (k == 0 ? 0 : M - k))];
-    const T h = T(0.5);
-    const C v = (kp & 1) == 0 ? C{h * (zk.x + zm.x), h * (zk.y - zm.y)} : C{h * (zk.y + zm.y), h * (zm.x - zk.x)};
-    args.out[tile.offset(l, c)] = __ldg(args.gain + c) * cmul(__ldg(args.tw + k), v).x;
+    const int kp = __ldg(args.kp + c), k = kp >> 2;
+    T val;
+    if (!kSplit || (kp & 2) == 0) {
+      const C zk = z[pad<C>(l * N + k)], zm = z[pad<C>(l * N + (k == 0 ? 0 : N - k))];
+      const T h = T(0.5);
+      const C v = (kp & 1) == 0 ? C{h * (zk.x + zm.x), h * (zk.y - zm.y)} : C{h * (zk.y + zm.y), h * (zm.x - zk.x)};
+      val = cmul(__ldg(args.tw + k), v).x;
+    } else {
+      const C zz = z[pad<C>((nl + (l >> 1)) * N + k)];
+      val = (l & 1) != 0 ? -zz.y : zz.x;
+    }
+    args.out[tile.offset(l, c)] = __ldg(args.gain + c) * val;
   }
 }
 
@@ -127,7 +177,8 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
 // The FFT length of an L-point DCT-I (dst false) or DST-I.
 constexpr long long fft_length(long long len, bool dst) { return dst ? len + 1 : len - 1; }
 
-// The tables of one axis: tw (M entries), kp and gain (L entries; post: the norm's output factors, empty = ones).
+// The tables of one axis for the kernel's FFT length n (M, or M/2 with the split): tw (n entries), kp and gain (L
+// entries; post: the norm's output factors, empty = ones).
 template <class T>
 struct Tables {
   std::vector<typename Cx<T>::type> tw;
@@ -135,57 +186,86 @@ struct Tables {
   std::vector<T> gain;
 };
 template <class T>
-Tables<T> dct1_tables(long long len, bool dst, const std::vector<double>& post) {
+Tables<T> dct1_tables(long long len, bool dst, long long n, const std::vector<double>& post) {
   const long double pi = 3.141592653589793238462643383279502884L;
   const long long m = fft_length(len, dst);
   Tables<T> t;
-  for (long long k = 0; k < m; ++k) {
-    const long double th = pi * static_cast<long double>(k) / (2.0L * static_cast<long double>(m));
+  for (long long k = 0; k < n; ++k) {
+    const long double th = pi * static_cast<long double>(k) / (2.0L * static_cast<long double>(n));
     t.tw.push_back({static_cast<T>(std::cos(th)), static_cast<T>(-std::sin(th))});
   }
-  for (long long o = 0; o < len; ++o) {
+  // Output o of one whole line of FFT length mm (the method without the split): its code and gain.
+  const auto whole = [&](long long mm, long long o, int& code, long double& g) {
     const long long f = dst ? o + 1 : o;  // the frequency of output o
-    const long double th = pi * static_cast<long double>(f) / (2.0L * static_cast<long double>(m));
-    const bool low = 2 * f <= m;
+    const long double th = pi * static_cast<long double>(f) / (2.0L * static_cast<long double>(mm));
+    const bool low = 2 * f <= mm;
     // DCT-I: low f from a (k = f), high from b (k = M − f); DST-I: low from a (k = M − f), high from −b (k = f).
-    const long long k = dst ? (low ? m - f : f) : (low ? f : m - f);
-    const int part = low ? 0 : 1;
-    long double g = low ? 1.0L / std::cos(th) : 1.0L / std::sin(th);
+    const long long k = dst ? (low ? mm - f : f) : (low ? f : mm - f);
+    g = low ? 1.0L / std::cos(th) : 1.0L / std::sin(th);
     if (dst && !low) g = -g;
+    code = static_cast<int>(4 * k + (low ? 0 : 1));
+  };
+  for (long long o = 0; o < len; ++o) {
+    int code = 0;
+    long double g = 1.0L;
+    if (n == m) {
+      whole(m, o, code, g);
+    } else if ((o % 2 == 0) != dst) {
+      whole(n, o / 2, code, g);  // DCT-I: X_2j from the half DCT-I; DST-I: X_2j+1 from the half DST-I
+    } else {
+      const long long j = o / 2;                                  // DCT-I: X_2j+1; DST-I: X_2j, negated at odd j
+      const long long k = (j & 1) ? n - ((j + 1) >> 1) : j >> 1;  // inv_nat(j, N)
+      code = static_cast<int>(4 * k + 2);
+      g = dst && (j & 1) ? -1.0L : 1.0L;
+    }
     if (!post.empty()) g *= static_cast<long double>(post[static_cast<std::size_t>(o)]);
-    t.kp.push_back(static_cast<int>(2 * k + part));
+    t.kp.push_back(code);
     t.gain.push_back(static_cast<T>(g));
   }
   return t;
 }
 
-// Launch shape: P lines per CTA (rows: P·M ≈ 2048 complex points, at most 256 lines; columns: kC = P adjacent columns,
-// the widest of 32 down to 8 bytes per row whose CTA leaves room for two per SM, else the widest that fits one: f32
-// M >= 2048 takes 2 columns in one CTA per SM rather than 1 column in two, docs/decisions.md §4), the threads (a
-// radix-8 butterfly each) and the shared memory. lines = 0 where M does not fit.
+// Launch shape: the split where M is even (>= kSplitMin) and two lines fit, P lines per CTA (rows: P·M ≈ 2048 complex
+// points, at most 256 lines, at least 2 with the split;
+// columns: kC = P adjacent columns, the widest of 32 down to 8 bytes per row whose CTA leaves room for two per SM, else
+// the widest that fits one: f32 M >= 2048 takes 2 columns in one CTA per SM rather than 1 column in two,
+// docs/decisions.md §4), the FFT slots S, the threads (a radix-8 butterfly each), the shared memory and whether the
+// split applies. lines = 0 where M does not fit.
 struct Config {
-  int lines = 0, threads = 0, smem_bytes = 0;
+  int lines = 0, slots = 0, threads = 0, smem_bytes = 0, fft = 0;
+  bool split = false;
 };
 template <class T>
 constexpr Config config(long long len, bool dst, bool cols) {
   Config c;
   const long long m = fft_length(len, dst);
-  if (m < 1 || smooth::smem_bytes<T>(1, m) > smooth::kMaxSmem) return c;
+  if (m < 1) return c;
+  const bool sp = m >= kSplitMin && m % 2 == 0 && smooth::smem_bytes<T>(3, m / 2) <= smooth::kMaxSmem;
+  const long long n = sp ? m / 2 : m;
+  const auto slots = [&](long long p) { return sp ? p + p / 2 : p; };
+  const auto smem = [&](long long p) { return smooth::smem_bytes<T>(slots(p), n); };
+  const int least = sp ? 2 : 1;
+  if (smem(least) > smooth::kMaxSmem) return c;
   if (cols) {
-    const int narrowest_two = 8 / static_cast<int>(sizeof(T)) < 1 ? 1 : 8 / static_cast<int>(sizeof(T));
+    int narrowest_two = 8 / static_cast<int>(sizeof(T)) < 1 ? 1 : 8 / static_cast<int>(sizeof(T));
+    if (narrowest_two < least) narrowest_two = least;
     for (int kc = 32 / static_cast<int>(sizeof(T)); kc >= narrowest_two && c.lines == 0; kc /= 2)
-      if (smooth::smem_bytes<T>(kc, m) <= smooth::kTwoCtaSmem) c.lines = kc;
-    for (int kc = 32 / static_cast<int>(sizeof(T)); kc >= 1 && c.lines == 0; kc /= 2)
-      if (smooth::smem_bytes<T>(kc, m) <= smooth::kMaxSmem) c.lines = kc;
+      if (smem(kc) <= smooth::kTwoCtaSmem) c.lines = kc;
+    for (int kc = 32 / static_cast<int>(sizeof(T)); kc >= least && c.lines == 0; kc /= 2)
+      if (smem(kc) <= smooth::kMaxSmem) c.lines = kc;
   } else {
     c.lines = static_cast<int>(m >= 2048 ? 1 : 2048 / m > 256 ? 256 : 2048 / m);
+    if (sp) c.lines = c.lines < 2 ? 2 : c.lines / 2 * 2;
   }
-  c.smem_bytes = static_cast<int>(smooth::smem_bytes<T>(c.lines, m));
-  c.threads = smooth::line_threads(c.lines, m);
+  c.split = sp;
+  c.fft = static_cast<int>(n);
+  c.slots = static_cast<int>(slots(c.lines));
+  c.smem_bytes = static_cast<int>(smem(c.lines));
+  c.threads = smooth::line_threads(c.slots, n);
   return c;
 }
 
-// FFT lengths with compiled kernels: the powers of two of Chebyshev grids (DCT-I of 2^k + 1 points) and of Poisson
+// FFT lengths M with compiled kernels: the powers of two of Chebyshev grids (DCT-I of 2^k + 1 points) and of Poisson
 // problems with Dirichlet boundaries (DST-I of 2^k − 1 points).
 using CompiledM = std::integer_sequence<int, 256, 512, 1024, 2048, 4096, 8192>;
 
@@ -196,7 +276,7 @@ const void* compiled_kernel_in(long long m, std::integer_sequence<int, Ms...>) {
   const auto one = [&]<int M>(std::integral_constant<int, M>) {
     constexpr Config c = config<T>(M + 1, false, kCols);
     if constexpr (c.lines > 0)
-      if (m == M) fn = reinterpret_cast<const void*>(&dct1_lines<T, kCols, c.lines, M, c.threads>);
+      if (m == M) fn = reinterpret_cast<const void*>(&dct1_lines<T, kCols, c.lines, c.fft, c.threads, c.split>);
   };
   (one(std::integral_constant<int, Ms>{}), ...);
   return fn;
@@ -204,6 +284,26 @@ const void* compiled_kernel_in(long long m, std::integer_sequence<int, Ms...>) {
 template <class T>
 const void* compiled_kernel(long long m, bool cols) {
   return cols ? compiled_kernel_in<T, true>(m, CompiledM{}) : compiled_kernel_in<T, false>(m, CompiledM{});
+}
+
+// The kernel with M and the passes at run time for config() `c` (rows: any P; columns: kC = c.lines).
+template <class T, bool kSplit>
+const void* runtime_kernel_of(int lines, bool cols) {
+  if (!cols) return reinterpret_cast<const void*>(&dct1_lines<T, false, 1, 0, 0, kSplit>);
+  switch (lines) {
+    case 8:
+      return reinterpret_cast<const void*>(&dct1_lines<T, true, 8, 0, 0, kSplit>);
+    case 4:
+      return reinterpret_cast<const void*>(&dct1_lines<T, true, 4, 0, 0, kSplit>);
+    case 2:
+      return reinterpret_cast<const void*>(&dct1_lines<T, true, 2, 0, 0, kSplit>);
+    default:
+      return kSplit ? nullptr : reinterpret_cast<const void*>(&dct1_lines<T, true, 1, 0, 0, kSplit>);
+  }
+}
+template <class T>
+const void* runtime_kernel(const Config& c, bool cols) {
+  return c.split ? runtime_kernel_of<T, true>(c.lines, cols) : runtime_kernel_of<T, false>(c.lines, cols);
 }
 
 }  // namespace dct::cuda::dct1

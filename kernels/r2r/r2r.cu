@@ -286,8 +286,9 @@ class SmoothStep {
 
 // A DCT-I or DST-I axis whose FFT length M (n − 1, n + 1) is smooth: one dct1_lines kernel
 // (kernels/r2r/dct1_lines.cuh: the DCT-II of the line's neighbour sums and differences in one complex FFT of M points,
-// the norm's factors in its loads and stores), along contiguous lines or down the columns of outer n x inner
-// matrices, in place, instead of a LineStep's gather, cuFFT's real FFT of 2M points and scatter.
+// for even M split into a half-length DCT-I / DST-I and a DCT-III, FFTs of M/2; the norm's factors in its loads and
+// stores), along contiguous lines or down the columns of outer n x inner matrices, in place, instead of a LineStep's
+// gather, cuFFT's real FFT of 2M points and scatter.
 template <class T>
 class Dct1Step {
  public:
@@ -307,38 +308,21 @@ class Dct1Step {
         inner_(inner),
         c_(dct1::config<T>(n, dst_, inner > 1)) {
     const core::r2r::AxisScale sc = core::r2r::axis_scale(kind, inverse, norm, n);
-    const dct1::Tables<T> t = dct1::dct1_tables<T>(n, dst_, sc.post);
+    const dct1::Tables<T> t = dct1::dct1_tables<T>(n, dst_, c_.fft, sc.post);
     std::vector<T> pre(static_cast<std::size_t>(n), T(1));
     for (std::size_t i = 0; i < sc.pre.size(); ++i) pre[i] = static_cast<T>(sc.pre[i]);
     std::vector<smooth::Pass> passes;
-    smooth::plan_passes(m_, passes);
+    smooth::plan_passes(c_.fft, passes);
     npass_ = static_cast<int>(passes.size());
     passes_ = upload_table(passes);
-    fft_tw_ = upload_table(smooth::fft_twiddles<T>(m_));
+    fft_tw_ = upload_table(smooth::fft_twiddles<T>(c_.fft));
     tw_ = upload_table(t.tw);
     kp_ = upload_table(t.kp);
     gain_ = upload_table(t.gain);
     pre_ = upload_table(pre);
-    if (inner_ == 1) {
-      fn_ = reinterpret_cast<const void*>(&dct1::dct1_lines<T, false, 1>);
-    } else {
-      switch (c_.lines) {
-        case 8:
-          fn_ = reinterpret_cast<const void*>(&dct1::dct1_lines<T, true, 8>);
-          break;
-        case 4:
-          fn_ = reinterpret_cast<const void*>(&dct1::dct1_lines<T, true, 4>);
-          break;
-        case 2:
-          fn_ = reinterpret_cast<const void*>(&dct1::dct1_lines<T, true, 2>);
-          break;
-        default:
-          fn_ = reinterpret_cast<const void*>(&dct1::dct1_lines<T, true, 1>);
-          break;
-      }
-    }
-    // The kernel compiled for M where there is one (same launch shape).
-    if (const void* fn = dct1::compiled_kernel<T>(m_, inner_ > 1)) fn_ = fn;
+    // The kernel compiled for M where there is one (same launch shape), else M at run time.
+    fn_ = dct1::compiled_kernel<T>(m_, inner_ > 1);
+    if (fn_ == nullptr) fn_ = dct1::runtime_kernel<T>(c_, inner_ > 1);
     if (c_.smem_bytes > 48 * 1024)
       DCT_CUDA_CHECK(cudaFuncSetAttribute(fn_, cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
   }
@@ -356,7 +340,7 @@ class Dct1Step {
     a.gain = gain_.template as<const T>();
     a.kp = kp_.template as<const int>();
     a.len = static_cast<int>(n_);
-    a.m = static_cast<int>(m_);
+    a.m = c_.fft;
     a.dst = dst_ ? 1 : 0;
     a.lines_per_cta = c_.lines;
     a.dl = smooth::FastDiv(static_cast<unsigned>(n_));

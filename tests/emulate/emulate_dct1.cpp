@@ -49,13 +49,15 @@ std::vector<LD> reference(const std::vector<LD>& u, bool dst) {
   return out;
 }
 
-template <class T, bool kCols, int kC, int kM = 0, int kNT = 0>
-void launch(const dct1::Args<T>& a, const dct1::Config& c, long long ctas) {
+// Runs `fn` (a dct1_lines instantiation, a plain function here) over `ctas` CTAs.
+template <class T>
+void launch(const void* fn, const dct1::Args<T>& a, const dct1::Config& c, long long ctas) {
+  const auto kernel = reinterpret_cast<void (*)(dct1::Args<T>)>(const_cast<void*>(fn));
   blockDim = {static_cast<unsigned>(c.threads), 1, 1};
   for (long long b = 0; b < ctas; ++b) {
     blockIdx = {static_cast<unsigned>(b), 0, 0};
     std::memset(smooth::smooth_smem, 0xFF, static_cast<std::size_t>(c.smem_bytes));
-    emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) { dct1::dct1_lines<T, kCols, kC, kM, kNT>(a); });
+    emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) { kernel(a); });
   }
 }
 
@@ -69,16 +71,15 @@ double run(long long len, bool dst, bool cols, long long lines_or_width, long lo
            std::mt19937_64& rng, bool in_place, bool compiled = false) {
   const long long m = dct1::fft_length(len, dst);
   if (compiled && m != kCompiledM) return INFINITY;
-  std::vector<smooth::Pass> passes;
-  if (!smooth::plan_passes(m, passes)) return INFINITY;
   const dct1::Config c = dct1::config<T>(len, dst, cols);
-  if (c.lines == 0) return INFINITY;
+  std::vector<smooth::Pass> passes;
+  if (c.lines == 0 || !smooth::plan_passes(c.fft, passes)) return INFINITY;
   std::uniform_real_distribution<double> u(-1.0, 1.0), f(0.5, 2.0);
   std::vector<double> pre, post;
   if (scaled)
     for (long long i = 0; i < len; ++i) pre.push_back(f(rng)), post.push_back(f(rng));
-  const dct1::Tables<T> t = dct1::dct1_tables<T>(len, dst, post);
-  const std::vector<typename smooth::Cx<T>::type> fft_tw = smooth::fft_twiddles<T>(m);
+  const dct1::Tables<T> t = dct1::dct1_tables<T>(len, dst, c.fft, post);
+  const std::vector<typename smooth::Cx<T>::type> fft_tw = smooth::fft_twiddles<T>(c.fft);
   std::vector<T> pre_t(static_cast<std::size_t>(len), T(1));
   for (std::size_t i = 0; i < pre.size(); ++i) pre_t[i] = static_cast<T>(pre[i]);
   dct1::Args<T> a;
@@ -90,7 +91,7 @@ double run(long long len, bool dst, bool cols, long long lines_or_width, long lo
   a.gain = t.gain.data();
   a.kp = t.kp.data();
   a.len = static_cast<int>(len);
-  a.m = static_cast<int>(m);
+  a.m = c.fft;
   a.dst = dst ? 1 : 0;
   a.lines_per_cta = c.lines;
   a.dl = smooth::FastDiv(static_cast<unsigned>(len));
@@ -101,40 +102,18 @@ double run(long long len, bool dst, bool cols, long long lines_or_width, long lo
   const std::vector<T> x0 = x;
   a.in = x.data();
   a.out = in_place ? x.data() : y.data();
-  long long ctas;
-  if (compiled) {
-    constexpr dct1::Config rc = dct1::config<T>(kCompiledM + 1, false, false),
-                           cc = dct1::config<T>(kCompiledM + 1, false, true);
-    if (cols) {
-      a.width = static_cast<int>(lines_or_width);
-      a.n_tiles = static_cast<int>((lines_or_width + cc.lines - 1) / cc.lines);
-      launch<T, true, cc.lines, kCompiledM, cc.threads>(a, c, a.n_tiles * batch);
-    } else {
-      a.lines = lines_or_width;
-      launch<T, false, rc.lines, kCompiledM, rc.threads>(a, c, (lines_or_width + rc.lines - 1) / rc.lines);
-    }
-  } else if (cols) {
+  // The kernel r2r.cu would launch (the compiled ones only for M = kCompiledM here).
+  const void* fn = compiled ? dct1::compiled_kernel_in<T, false>(m, std::integer_sequence<int, kCompiledM>{})
+                            : dct1::runtime_kernel<T>(c, cols);
+  if (compiled && cols) fn = dct1::compiled_kernel_in<T, true>(m, std::integer_sequence<int, kCompiledM>{});
+  if (fn == nullptr) return INFINITY;
+  if (cols) {
     a.width = static_cast<int>(lines_or_width);
     a.n_tiles = static_cast<int>((lines_or_width + c.lines - 1) / c.lines);
-    ctas = a.n_tiles * batch;
-    switch (c.lines) {
-      case 8:
-        launch<T, true, 8>(a, c, ctas);
-        break;
-      case 4:
-        launch<T, true, 4>(a, c, ctas);
-        break;
-      case 2:
-        launch<T, true, 2>(a, c, ctas);
-        break;
-      default:
-        launch<T, true, 1>(a, c, ctas);
-        break;
-    }
+    launch(fn, a, c, a.n_tiles * batch);
   } else {
     a.lines = lines_or_width;
-    ctas = (lines_or_width + c.lines - 1) / c.lines;
-    launch<T, false, 1>(a, c, ctas);
+    launch(fn, a, c, (lines_or_width + c.lines - 1) / c.lines);
   }
   const std::vector<T>& out = in_place ? x : y;
   if (!in_place && std::memcmp(x0.data(), x.data(), x.size() * sizeof(T)) != 0) return INFINITY;

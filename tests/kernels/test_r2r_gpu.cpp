@@ -120,8 +120,9 @@ TEST_CASE("cuda-r2r: every kind along every axis, random mixes, 1-D vectors", "[
 
 TEST_CASE("cuda-r2r: DCT-I and DST-I axes whose FFT length is smooth (one kernel per axis), every norm", "[gpu][r2r]") {
   // The FFT length M is n − 1 (DCT-I) or n + 1 (DST-I); these shapes give smooth M on every axis of the kind (rows
-  // and down the columns, strided middle axes, batches, n = 2 and 1, CTAs of one to 256 lines), and 4096² the size
-  // of the benchmark (M = 4095 = 3²·5·7·13).
+  // and down the columns, strided middle axes, batches, n = 2 and 1, CTAs of one to 256 lines; even M >= 4 by the
+  // even/odd split, up to M = 8192, whose f64 lines fit no CTA), and 4096² the size of the benchmark (M = 4095 =
+  // 3²·5·7·13).
   struct Case {
     Shape sh;
     R2rKind kind;
@@ -131,7 +132,8 @@ TEST_CASE("cuda-r2r: DCT-I and DST-I axes whose FFT length is smooth (one kernel
                                    {{2, {2, 3}, 3}, R2rKind::kDct1},       {{1, {4097}, 2}, R2rKind::kDct1},
                                    {{2, {63, 1023}, 1}, R2rKind::kDst1},   {{2, {4095, 7}, 1}, R2rKind::kDst1},
                                    {{3, {11, 99, 14}, 2}, R2rKind::kDst1}, {{2, {1, 239}, 4}, R2rKind::kDst1},
-                                   {{2, {4096, 4096}, 1}, R2rKind::kDct1}};
+                                   {{2, {8193, 5}, 1}, R2rKind::kDct1},    {{2, {3, 8193}, 1}, R2rKind::kDct1},
+                                   {{2, {8191, 3}, 1}, R2rKind::kDst1},    {{2, {4096, 4096}, 1}, R2rKind::kDct1}};
   std::uint64_t seed = 3050;
   for (const Case& c : cases)
     for (Precision prec : {Precision::kF32, Precision::kF64})
