@@ -23,17 +23,16 @@
    g(o) (host tables, dct1_tables below: 1/cos or ±1/sin, times the norm's output factor):
      X_o = g(o) · Re(e^{−iπk/2M} V_p(k)).
 
-   Even M >= kSplitMin: the even/odd split (FFTW's reodft00e-splitradix), two transforms of H = M/2 in place of one
-   of M. With u_n = y_n + y_{M−n}, v_n = y_n − y_{M−n} (n = 0..H; uniform at both ends: u_0 = y_0 + y_M, u_H = 2 y_H,
-   v_H = 0, and for the DST-I v_0 = 0):
-     DCT-I:  X_{2j} = DCT-I of the H + 1 points u (the method above with M = H),  X_{2j+1} = REDFT01_H(v)_j;
-     DST-I:  X_{2j+1} = DST-I of the H − 1 points v_1 .. v_{H−1} (the method above),
-             X_{2j} = (−1)^j REDFT01_H(t)_j,  t_j = u_{H−j}   (RODFT01 of u_1 .. u_H, reversed, odd outputs negated).
-   REDFT01_H (DCT-III, unnormalized: t_0 + 2 Σ t_j cos(πj(2k+1)/2H)) of two lines a, b in one complex FFT of H points
-   (smooth.cuh's inverse): W(k) = conj(w_k)·(t_k − i t_{H−k}) (t_H = 0, w_k = e^{−iπk/2H}), z(k) = conj(W_a(k) +
-   i W_b(k)), Z = FFT_H(z), REDFT01(t_a)_{nat(m)} = Re Z(m), REDFT01(t_b)_{nat(m)} = −Im Z(m). So P lines take
-   S = P + P/2 complex FFTs of H points instead of P of M: three quarters of the FFT work and shared memory.
-   The same table w serves both halves (the first's e^{−iπk/2M} with M = H).
+   The even/odd split (FFTW's reodft00e-splitradix) for the M where it measured faster (split_pays: f64 M = 1024 ..
+   8192, f32 M = 8192; docs/decisions.md §4), two transforms of H = M/2 in place of one of M. With u_n = y_n + y_{M−n},
+   v_n = y_n − y_{M−n} (n = 0..H; uniform at both ends: u_0 = y_0 + y_M, u_H = 2 y_H, v_H = 0, and for the DST-I v_0 =
+   0): DCT-I:  X_{2j} = DCT-I of the H + 1 points u (the method above with M = H),  X_{2j+1} = REDFT01_H(v)_j; DST-I:
+   X_{2j+1} = DST-I of the H − 1 points v_1 .. v_{H−1} (the method above), X_{2j} = (−1)^j REDFT01_H(t)_j,  t_j =
+   u_{H−j}   (RODFT01 of u_1 .. u_H, reversed, odd outputs negated). REDFT01_H (DCT-III, unnormalized: t_0 + 2 Σ t_j
+   cos(πj(2k+1)/2H)) of two lines a, b in one complex FFT of H points (smooth.cuh's inverse): W(k) = conj(w_k)·(t_k − i
+   t_{H−k}) (t_H = 0, w_k = e^{−iπk/2H}), z(k) = conj(W_a(k) + i W_b(k)), Z = FFT_H(z), REDFT01(t_a)_{nat(m)} = Re Z(m),
+   REDFT01(t_b)_{nat(m)} = −Im Z(m). So P lines take S = P + P/2 complex FFTs of H points instead of P of M: three
+   quarters of the FFT work and shared memory. The same table w serves both halves (the first's e^{−iπk/2M} with M = H).
 
    A CTA holds P lines: rows layout, P consecutive lines of L contiguous values; columns layout, a tile of kC adjacent
    columns of one matrix of L rows (P = kC). Its FFT slots: one per line (the whole line, or with the split its first
@@ -53,9 +52,6 @@ namespace dct::cuda::dct1 {
 using smooth::Cx;
 using smooth::FastDiv;
 using smooth::Pass;
-
-// The least even M that takes the split (smaller M: the whole line in one FFT; both are exact for any M >= 2).
-constexpr long long kSplitMin = 4;
 
 template <class T>
 struct Args {
@@ -157,17 +153,14 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
     int l, c;
     tile.split(e, l, c);
     if (l >= nl) continue;
+    // Both kinds of output alternate along a line: one path for both (selects, no divergent branches).
     const int kp = __ldg(args.kp + c), k = kp >> 2;
-    T val;
-    if (!kSplit || (kp & 2) == 0) {
-      const C zk = z[pad<C>(l * N + k)], zm = z[pad<C>(l * N + (k == 0 ? 0 : N - k))];
-      const T h = T(0.5);
-      const C v = (kp & 1) == 0 ? C{h * (zk.x + zm.x), h * (zk.y - zm.y)} : C{h * (zk.y + zm.y), h * (zm.x - zk.x)};
-      val = cmul(__ldg(args.tw + k), v).x;
-    } else {
-      const C zz = z[pad<C>((nl + (l >> 1)) * N + k)];
-      val = (l & 1) != 0 ? -zz.y : zz.x;
-    }
+    const bool third = kSplit && (kp & 2) != 0;
+    const int i0 = third ? (nl + (l >> 1)) * N + k : l * N + k, i1 = third ? i0 : l * N + (k == 0 ? 0 : N - k);
+    const C zk = z[pad<C>(i0)], zm = z[pad<C>(i1)];
+    const T h = T(0.5);
+    const C v = (kp & 1) == 0 ? C{h * (zk.x + zm.x), h * (zk.y - zm.y)} : C{h * (zk.y + zm.y), h * (zm.x - zk.x)};
+    const T whole = cmul(__ldg(args.tw + k), v).x, val = third ? ((l & 1) != 0 ? -zk.y : zk.x) : whole;
     args.out[tile.offset(l, c)] = __ldg(args.gain + c) * val;
   }
 }
@@ -225,22 +218,22 @@ Tables<T> dct1_tables(long long len, bool dst, long long n, const std::vector<do
   return t;
 }
 
-// Launch shape: the split where M is even (>= kSplitMin) and two lines fit, P lines per CTA (rows: P·M ≈ 2048 complex
-// points, at most 256 lines, at least 2 with the split;
+// Launch shape: P lines per CTA (rows: P·M ≈ 2048 complex points, at most 256 lines, at least 2 with the split;
 // columns: kC = P adjacent columns, the widest of 32 down to 8 bytes per row whose CTA leaves room for two per SM, else
 // the widest that fits one: f32 M >= 2048 takes 2 columns in one CTA per SM rather than 1 column in two,
 // docs/decisions.md §4), the FFT slots S, the threads (a radix-8 butterfly each), the shared memory and whether the
-// split applies. lines = 0 where M does not fit.
+// split applies (`split` asks for it: M even and two lines of it fit, else the whole line). lines = 0 where M does not
+// fit.
 struct Config {
   int lines = 0, slots = 0, threads = 0, smem_bytes = 0, fft = 0;
   bool split = false;
 };
 template <class T>
-constexpr Config config(long long len, bool dst, bool cols) {
+constexpr Config config_as(long long len, bool dst, bool cols, bool split) {
   Config c;
   const long long m = fft_length(len, dst);
   if (m < 1) return c;
-  const bool sp = m >= kSplitMin && m % 2 == 0 && smooth::smem_bytes<T>(3, m / 2) <= smooth::kMaxSmem;
+  const bool sp = split && m >= 4 && m % 2 == 0 && smooth::smem_bytes<T>(3, m / 2) <= smooth::kMaxSmem;
   const long long n = sp ? m / 2 : m;
   const auto slots = [&](long long p) { return sp ? p + p / 2 : p; };
   const auto smem = [&](long long p) { return smooth::smem_bytes<T>(slots(p), n); };
@@ -265,16 +258,30 @@ constexpr Config config(long long len, bool dst, bool cols) {
   return c;
 }
 
+// Where the split pays (docs/decisions.md §4, H200): f64 M = 1024 .. 8192 (0.71–0.92 of the whole line's time, the
+// column tiles twice as wide in the smaller shared memory), f32 M = 8192 (0.86–0.88, the CTA at 1024 threads either
+// way); elsewhere it measured 0.9–1.2, its first pass's extra loads costing what the FFT saves. Only compiled lengths
+// (CompiledM) split.
+template <class T>
+constexpr bool split_pays(long long m) {
+  return (m & (m - 1)) == 0 && m <= 8192 && m >= (sizeof(T) == 8 ? 1024 : 8192);
+}
+template <class T>
+constexpr Config config(long long len, bool dst, bool cols) {
+  return config_as<T>(len, dst, cols, split_pays<T>(fft_length(len, dst)));
+}
+
 // FFT lengths M with compiled kernels: the powers of two of Chebyshev grids (DCT-I of 2^k + 1 points) and of Poisson
 // problems with Dirichlet boundaries (DST-I of 2^k − 1 points).
 using CompiledM = std::integer_sequence<int, 256, 512, 1024, 2048, 4096, 8192>;
 
-// The compiled kernel for FFT length m in config()'s launch shape (nullptr: none).
-template <class T, bool kCols, int... Ms>
+// The compiled kernel for FFT length m in config()'s launch shape (kForceSplit: config_as(…, true)'s, for the host
+// emulation) (nullptr: none).
+template <class T, bool kCols, bool kForceSplit, int... Ms>
 const void* compiled_kernel_in(long long m, std::integer_sequence<int, Ms...>) {
   const void* fn = nullptr;
   const auto one = [&]<int M>(std::integral_constant<int, M>) {
-    constexpr Config c = config<T>(M + 1, false, kCols);
+    constexpr Config c = kForceSplit ? config_as<T>(M + 1, false, kCols, true) : config<T>(M + 1, false, kCols);
     if constexpr (c.lines > 0)
       if (m == M) fn = reinterpret_cast<const void*>(&dct1_lines<T, kCols, c.lines, c.fft, c.threads, c.split>);
   };
@@ -283,27 +290,25 @@ const void* compiled_kernel_in(long long m, std::integer_sequence<int, Ms...>) {
 }
 template <class T>
 const void* compiled_kernel(long long m, bool cols) {
-  return cols ? compiled_kernel_in<T, true>(m, CompiledM{}) : compiled_kernel_in<T, false>(m, CompiledM{});
+  return cols ? compiled_kernel_in<T, true, false>(m, CompiledM{})
+              : compiled_kernel_in<T, false, false>(m, CompiledM{});
 }
 
-// The kernel with M and the passes at run time for config() `c` (rows: any P; columns: kC = c.lines).
-template <class T, bool kSplit>
-const void* runtime_kernel_of(int lines, bool cols) {
-  if (!cols) return reinterpret_cast<const void*>(&dct1_lines<T, false, 1, 0, 0, kSplit>);
-  switch (lines) {
-    case 8:
-      return reinterpret_cast<const void*>(&dct1_lines<T, true, 8, 0, 0, kSplit>);
-    case 4:
-      return reinterpret_cast<const void*>(&dct1_lines<T, true, 4, 0, 0, kSplit>);
-    case 2:
-      return reinterpret_cast<const void*>(&dct1_lines<T, true, 2, 0, 0, kSplit>);
-    default:
-      return kSplit ? nullptr : reinterpret_cast<const void*>(&dct1_lines<T, true, 1, 0, 0, kSplit>);
-  }
-}
+// The kernel with M and the passes at run time for config() `c` (no split: rows any P, columns kC = c.lines).
 template <class T>
 const void* runtime_kernel(const Config& c, bool cols) {
-  return c.split ? runtime_kernel_of<T, true>(c.lines, cols) : runtime_kernel_of<T, false>(c.lines, cols);
+  if (c.split) return nullptr;
+  if (!cols) return reinterpret_cast<const void*>(&dct1_lines<T, false, 1>);
+  switch (c.lines) {
+    case 8:
+      return reinterpret_cast<const void*>(&dct1_lines<T, true, 8>);
+    case 4:
+      return reinterpret_cast<const void*>(&dct1_lines<T, true, 4>);
+    case 2:
+      return reinterpret_cast<const void*>(&dct1_lines<T, true, 2>);
+    default:
+      return reinterpret_cast<const void*>(&dct1_lines<T, true, 1>);
+  }
 }
 
 }  // namespace dct::cuda::dct1

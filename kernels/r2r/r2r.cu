@@ -323,6 +323,8 @@ class Dct1Step {
     // The kernel compiled for M where there is one (same launch shape), else M at run time.
     fn_ = dct1::compiled_kernel<T>(m_, inner_ > 1);
     if (fn_ == nullptr) fn_ = dct1::runtime_kernel<T>(c_, inner_ > 1);
+    if (fn_ == nullptr)
+      throw Error(ErrorCode::kUnsupported, "cuda-r2r", "no DCT-I / DST-I line kernel for this length");
     if (c_.smem_bytes > 48 * 1024)
       DCT_CUDA_CHECK(cudaFuncSetAttribute(fn_, cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
   }

@@ -7,8 +7,8 @@
      DST-I  X_k = post_k 2 sum_n u_n sin(pi (n+1)(k+1) / (L+1))
    Rows (lines of L contiguous values, counts that leave a partial CTA) and columns (matrices of L rows x width,
    widths that leave a partial tile, batch 2); M of every radix and several in one length, M = 1, 2, odd and even;
-   f32 and f64; out of place (input unmodified) and in place; the kernels compiled for M = 256 as well. Every output
-   element is checked.
+   f32 and f64; out of place (input unmodified) and in place; the kernels compiled for M = 256 as well, whole and with
+   the even/odd split. Every output element is checked.
    Error per case: max |out - ref| over max |ref|. Pass: f32 <= 2e-6 * log2(2M) + 1e-6, f64 <= 1e-12. */
 #include <cmath>
 #include <cstdint>
@@ -65,15 +65,16 @@ void launch(const void* fn, const dct1::Args<T>& a, const dct1::Config& c, long 
 constexpr int kCompiledM = 256;
 
 // Returns the relative error (INFINITY: unwritten output, modified input, no plan). compiled: the kernel compiled for
-// M = kCompiledM.
+// M = kCompiledM (split: with the even/odd split, as config() takes it for larger M; else the whole line); otherwise
+// the run-time kernel (the whole line).
 template <class T>
 double run(long long len, bool dst, bool cols, long long lines_or_width, long long batch, bool scaled,
-           std::mt19937_64& rng, bool in_place, bool compiled = false) {
+           std::mt19937_64& rng, bool in_place, bool compiled = false, bool split = false) {
   const long long m = dct1::fft_length(len, dst);
   if (compiled && m != kCompiledM) return INFINITY;
-  const dct1::Config c = dct1::config<T>(len, dst, cols);
+  const dct1::Config c = dct1::config_as<T>(len, dst, cols, split);
   std::vector<smooth::Pass> passes;
-  if (c.lines == 0 || !smooth::plan_passes(c.fft, passes)) return INFINITY;
+  if (c.lines == 0 || c.split != split || !smooth::plan_passes(c.fft, passes)) return INFINITY;
   std::uniform_real_distribution<double> u(-1.0, 1.0), f(0.5, 2.0);
   std::vector<double> pre, post;
   if (scaled)
@@ -102,10 +103,12 @@ double run(long long len, bool dst, bool cols, long long lines_or_width, long lo
   const std::vector<T> x0 = x;
   a.in = x.data();
   a.out = in_place ? x.data() : y.data();
-  // The kernel r2r.cu would launch (the compiled ones only for M = kCompiledM here).
-  const void* fn = compiled ? dct1::compiled_kernel_in<T, false>(m, std::integer_sequence<int, kCompiledM>{})
-                            : dct1::runtime_kernel<T>(c, cols);
-  if (compiled && cols) fn = dct1::compiled_kernel_in<T, true>(m, std::integer_sequence<int, kCompiledM>{});
+  using One = std::integer_sequence<int, kCompiledM>;
+  const void* fn = !compiled ? dct1::runtime_kernel<T>(c, cols)
+                   : split   ? (cols ? dct1::compiled_kernel_in<T, true, true>(m, One{})
+                                     : dct1::compiled_kernel_in<T, false, true>(m, One{}))
+                             : (cols ? dct1::compiled_kernel_in<T, true, false>(m, One{})
+                                     : dct1::compiled_kernel_in<T, false, false>(m, One{}));
   if (fn == nullptr) return INFINITY;
   if (cols) {
     a.width = static_cast<int>(lines_or_width);
@@ -165,21 +168,24 @@ int main() {
                         in_place ? " in place" : "", e, tol, ok ? "" : "  FAILED");
         }
       }
-  // The kernels compiled for M = 256 (rows: 8 lines per CTA, 37 lines; columns: 13 wide), as the run-time ones.
-  for (int prec = 0; prec < 2; ++prec)
-    for (int dst = 0; dst < 2; ++dst)
-      for (int cols = 0; cols < 2; ++cols) {
-        const long long m = kCompiledM, len = dst ? m - 1 : m + 1, lw = cols ? 13 : 37;
-        const bool scaled = (dst + cols) == 1;
-        const double e = prec == 0 ? run<float>(len, dst, cols, lw, 2, scaled, rng, cols == 1, true)
-                                   : run<double>(len, dst, cols, lw, 2, scaled, rng, cols == 1, true);
-        const double tol = prec == 0 ? 2e-6 * std::log2(2.0 * static_cast<double>(m)) + 1e-6 : 1e-12;
-        ++cases;
-        const bool ok = e <= tol;
-        if (!ok) ++failed;
-        std::printf("%s %s L=%lld M=%lld compiled %s: err %.3g (tol %.3g)%s\n", prec == 0 ? "f32" : "f64",
-                    dst ? "dst1" : "dct1", len, m, cols ? "cols" : "rows", e, tol, ok ? "" : "  FAILED");
-      }
+  // The kernels compiled for M = 256 (rows: 8 lines per CTA, 37 lines, so a last CTA of 5 and a pair with one line;
+  // columns: 13 wide), the whole line and with the even/odd split (which config() takes for larger M).
+  for (int split = 0; split < 2; ++split)
+    for (int prec = 0; prec < 2; ++prec)
+      for (int dst = 0; dst < 2; ++dst)
+        for (int cols = 0; cols < 2; ++cols) {
+          const long long m = kCompiledM, len = dst ? m - 1 : m + 1, lw = cols ? 13 : 37;
+          const bool scaled = (dst + cols + split) % 2 == 1;
+          const double e = prec == 0 ? run<float>(len, dst, cols, lw, 2, scaled, rng, cols == split, true, split)
+                                     : run<double>(len, dst, cols, lw, 2, scaled, rng, cols == split, true, split);
+          const double tol = prec == 0 ? 2e-6 * std::log2(2.0 * static_cast<double>(m)) + 1e-6 : 1e-12;
+          ++cases;
+          const bool ok = e <= tol;
+          if (!ok) ++failed;
+          std::printf("%s %s L=%lld M=%lld compiled%s %s: err %.3g (tol %.3g)%s\n", prec == 0 ? "f32" : "f64",
+                      dst ? "dst1" : "dct1", len, m, split ? " split" : "", cols ? "cols" : "rows", e, tol,
+                      ok ? "" : "  FAILED");
+        }
   std::printf("emulate_dct1: %d cases, %d failed\n", cases, failed);
   return failed == 0 ? 0 : 1;
 }
