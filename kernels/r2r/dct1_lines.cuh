@@ -109,14 +109,16 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
     for (int l = tid; l < nl; l += nth) ys[l * (M + 1)] = ys[l * (M + 1) + M] = T(0);
   tile.load(args.in, tid, nth, [&](int l, int c, T v) { ys[l * (M + 1) + lead + c] = v * __ldg(args.pre + c); });
   __syncthreads();
-  // Slots l < nl: line l's z(m) = a(nat(m)) + i b(nat(m)) (l0 = l·N), from its staged values q_n = y_n (no split) or
-  // u_n / v_n (split); nat(m) = 2m (m < (N+1)/2), 2(N−m)−1 otherwise. Then (split) the pairs' REDFT01 inputs z(k).
+  // Slots l < nl: line l's z(m) = a(nat(m)) + i b(nat(m)) (l0 = l·N), nat(m) = 2m (m < (N+1)/2), 2(N−m)−1 otherwise.
+  // Then (split) the pairs' REDFT01 inputs z(k).
   const int used = kSplit ? nl + (nl + 1) / 2 : nl;
   const auto first = [&](int l, int l0, int i) -> C {
     const int m = i - l0;
-    if (l < nl) {
+    // Line l's staged values q_n = y_n (whole line; slots past nl read lines of no use, never written back) or u_n /
+    // v_n (split).
+    const auto line = [&](int ln) -> C {
       const int n = m < (N + 1) / 2 ? 2 * m : 2 * (N - m) - 1;
-      const T* y = ys + l * (M + 1);
+      const T* y = ys + ln * (M + 1);
       T q0 = y[n], q1 = y[n + 1];
       if constexpr (kSplit) {
         const T r0 = y[M - n], r1 = y[M - n - 1];
@@ -126,22 +128,23 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
       const T s = q0 + q1, d = q0 - q1;
       const bool flip = (n & 1) != 0;
       return args.dst ? C{flip ? -s : s, d} : C{s, flip ? -d : d};
+    };
+    if constexpr (!kSplit) {
+      return line(l);
+    } else {
+      if (l < nl) return line(l);
+      if (l >= used) return C{T(0), T(0)};
+      // t_j of line `a`: DCT-I v_j = y_j − y_{M−j}, DST-I u_{H−j} = y_{H−j} + y_{H+j}; t_H = 0; a missing line: 0.
+      const auto t = [&](int a, int j) -> T {
+        if (a >= nl || j >= N) return T(0);
+        const T* y = ys + a * (M + 1);
+        return args.dst ? y[N - j] + y[N + j] : y[j] - y[M - j];
+      };
+      const int a = 2 * (l - nl), km = m == 0 ? N : N - m;
+      const C w = __ldg(args.tw + m);
+      const C va = cmulc(w, C{t(a, m), -t(a, km)}), vb = cmulc(w, C{t(a + 1, m), -t(a + 1, km)});
+      return C{va.x - vb.y, -(va.y + vb.x)};
     }
-    if constexpr (kSplit) {
-      if (l < used) {
-        // t_j of line `a`: DCT-I v_j = y_j − y_{M−j}, DST-I u_{H−j} = y_{H−j} + y_{H+j}; t_H = 0; a missing line: 0.
-        const auto t = [&](int a, int j) -> T {
-          if (a >= nl || j >= N) return T(0);
-          const T* y = ys + a * (M + 1);
-          return args.dst ? y[N - j] + y[N + j] : y[j] - y[M - j];
-        };
-        const int a = 2 * (l - nl), km = m == 0 ? N : N - m;
-        const C w = __ldg(args.tw + m);
-        const C va = cmulc(w, C{t(a, m), -t(a, km)}), vb = cmulc(w, C{t(a + 1, m), -t(a + 1, km)});
-        return C{va.x - vb.y, -(va.y + vb.x)};
-      }
-    }
-    return C{T(0), T(0)};
   };
   const C* z;
   if constexpr (kN > 0)
