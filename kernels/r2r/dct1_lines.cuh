@@ -147,8 +147,9 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
     }
   };
   const C* z;
+  constexpr int kSlots = kSplit ? kC + kC / 2 : kC;
   if constexpr (kN > 0)
-    z = fft_ct_first < kN, kSplit ? kC + kC / 2 : kC, kNT > (args.fft_tw, buf0, buf1, first);
+    z = fft_ct_first<kN, kSlots, kNT>(args.fft_tw, buf0, buf1, first);
   else
     z = fft(args.passes, args.npass, args.fft_tw, N, buf0, buf1, used, first);
 #pragma unroll 4

@@ -286,9 +286,9 @@ class SmoothStep {
 
 // A DCT-I or DST-I axis whose FFT length M (n − 1, n + 1) is smooth: one dct1_lines kernel
 // (kernels/r2r/dct1_lines.cuh: the DCT-II of the line's neighbour sums and differences in one complex FFT of M points,
-// for even M split into a half-length DCT-I / DST-I and a DCT-III, FFTs of M/2; the norm's factors in its loads and
-// stores), along contiguous lines or down the columns of outer n x inner matrices, in place, instead of a LineStep's
-// gather, cuFFT's real FFT of 2M points and scatter.
+// or, where dct1::split_pays, split into a half-length DCT-I / DST-I and a DCT-III, FFTs of M/2; the norm's factors
+// in its loads and stores), along contiguous lines or down the columns of outer n x inner matrices, in place, instead
+// of a LineStep's gather, cuFFT's real FFT of 2M points and scatter.
 template <class T>
 class Dct1Step {
  public:
