@@ -79,8 +79,9 @@ inline constexpr BackendRow kBackendTable[] = {
     {"cuda-8x8-def", Algo::k8x8Def, kDct23Ops, false, "8x8 blocks (--block 8; H, W multiples of 8; grid <= 2^31 CTAs)",
      "8x8 block DCT by definition [2]: a thread per coefficient, basis in constant memory"},
     {"cuda-dct4-small", Algo::kDct4Small, kDct4Ops, true, "N <= 63 per axis (rows, cols, both)",
-     "DCT-IV of short lines: product with the N x N cosine matrix, tiles of lines in shared memory, one read and one "
-     "write"},
+     "DCT-IV of short lines, one read and one write: product with the N x N cosine matrix, tiles of lines in shared "
+     "memory (rows of odd N <= 39 in f32, 21 in f64: one line per thread, the matrix in the kernel's parameters; rows "
+     "of N = 8, 16, 32: the N/2-point FFT in registers, one line per thread)"},
     {"cuda-dct4-fft", Algo::kDct4Fft, kDct4Ops, true, "any (rows, cols, both)",
      "DCT-IV via FFT: N/2-point complex FFT with fused pre/post twiddles (even N; one pass along rows where N/2 has "
      "prime factors 2..13 only), signed permutation + N-point real FFT (odd N)"},

@@ -115,6 +115,7 @@ using dct2d::cmul;
 using dct2d::cmulc;
 using dct4::rows_detail::add;
 using dct4::rows_detail::sub;
+using dct4::rows_detail::Vec16;
 
 __device__ __forceinline__ int inv_nat(int c, int n) { return (c & 1) ? n - ((c + 1) >> 1) : c >> 1; }
 
@@ -652,19 +653,6 @@ template <class T, bool kCols, int kC, class Div>
 __device__ __forceinline__ LineTile<T, kCols, kC, Div> line_tile(long long base, int n, int width, int lines, Div div) {
   return {base, n, width, lines, div};
 }
-
-// 16-byte global accesses: V values of T (float4 / double2) to and from a register array.
-template <class T>
-struct Vec16 {
-  static constexpr int V = 16 / static_cast<int>(sizeof(T));
-  using type = std::conditional_t<sizeof(T) == 4, float4, double2>;
-  __device__ __forceinline__ static void load(T (&v)[V], const T* p) {
-    *reinterpret_cast<type*>(v) = *reinterpret_cast<const type*>(p);
-  }
-  __device__ __forceinline__ static void store(T* p, const T (&v)[V]) {
-    *reinterpret_cast<type*>(p) = *reinterpret_cast<const type*>(v);
-  }
-};
 
 // Forward outputs k of both lines of a pair (ya: part 0, yb: part 1) from Z(k), Z(N−k): post() for the two at once.
 template <class T, class C>

@@ -29,9 +29,10 @@
    skips the FFT. Rows of odd N > 1 whose prime factors are 3 .. 13: the three steps in one kernel
    (smooth_dct4_odd_rows in kernels/dct2d/smooth.cuh).
 
-   Single pass (always, for rows with N = 2M, M = 2^p, 8 <= M <= 2048; kernels/dct4/rows.cuh): the three
+   Single pass (always, for rows with N = 2M, M = 2^p, 4 <= M <= 2048; kernels/dct4/rows.cuh): the three
    steps of the even case in one kernel, one read and one write of the data: a fixed-size (M a template
-   parameter) Stockham FFT with 8 or 16 complex values per thread in registers (one barrier per shared pass),
+   parameter) Stockham FFT with 8 or 16 complex values per thread in registers (one barrier per shared pass; M <= 16:
+   one line per thread, the CTA's lines staged through shared memory by coalesced 16-byte chunks),
    z_n formed on the fly by its first pass from 8/16-byte coalesced loads (lane pairs swap the mirrored halves
    with a shuffle), the post-twiddle in registers, stores likewise; per-pass twiddle runs built here at plan
    time (rows_twiddles). The single pass against the three passes, and the single-pass kernels that were not
@@ -127,18 +128,12 @@ template <class T>
 class Pass {
  public:
   Pass(i64 n, i64 lines, i64 width, bool cols, double sig) : n_(n), lines_(lines), width_(width), cols_(cols) {
-    const long double pi = 3.141592653589793238462643383279502884L;
     const i64 L = lines;
     if (n % 2 == 0) {
       const i64 m = n / 2;
-      std::vector<cx_t<T>> pre(m), post(m);
-      for (i64 k = 0; k < m; ++k) {
-        const long double a = -pi * (4 * k + 1) / (4.0L * n), b = -pi * k / static_cast<long double>(n);
-        pre[k] = cx_t<T>{static_cast<T>(sig * std::cos(a)), static_cast<T>(sig * std::sin(a))};
-        post[k] = cx_t<T>{static_cast<T>(std::cos(b)), static_cast<T>(std::sin(b))};
-      }
-      tab_a_ = upload_table(pre);
-      tab_b_ = upload_table(post);
+      const PrePost<T> pp = rows_pre_post<T>(n, sig);
+      tab_a_ = upload_table(pp.pre);
+      tab_b_ = upload_table(pp.post);
       if (!cols && m >= kRowsMinM && m <= kRowsMaxM && (m & (m - 1)) == 0) {
         while ((i64(1) << lgm_) < m) ++lgm_;
         rows_ = rows_launch<T>(lgm_);
@@ -286,7 +281,7 @@ class Pass {
   i64 n_, lines_, width_;
   bool cols_;
   i64 ws_cplx_ = 0;
-  RowsLaunch<T> rows_;  // the single-pass kernel (kernels/dct4/rows.cuh) when set: rows, N = 2M, M = 2^p in [8, 2048]
+  RowsLaunch<T> rows_;  // the single-pass kernel (kernels/dct4/rows.cuh) when set: rows, N = 2M, M = 2^p in [4, 2048]
   int lgm_ = 0;         // log2 M for it
   // The smooth single-pass kernel (kernels/dct2d/smooth.cuh smooth_dct4_rows) when sm_threads_ > 0: rows, N = 2M, M of
   // prime factors 2 .. 13 other than the powers of two above

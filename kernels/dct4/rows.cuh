@@ -1,8 +1,9 @@
 #pragma once
-/* Single-pass DCT-IV along rows for even N = 2M, M = 2^p with 8 <= M <= 2048 (N = 16 .. 4096): one read
+/* Single-pass DCT-IV along rows for even N = 2M, M = 2^p with 4 <= M <= 2048 (N = 8 .. 4096): one read
    and one write of the data, everything else in registers and shared memory. Used by cuda-dct4-fft
-   (kernels/dct4/fft.cu) for those lengths; the three-pass route (pre kernel, cuFFT, post kernel) covers
-   the rest.
+   (kernels/dct4/fft.cu) for those lengths (and by cuda-dct4-small for N = 8, 16, 32); the three-pass route (pre
+   kernel, cuFFT, post kernel) covers the rest. M <= 16: dct4_rows_short (below), one line per thread; M >= 32:
+   dct4_rows_fixed, described here.
 
    The algorithm is the even case of kernels/dct4/fft.cu (z_n = (x_2n + i x_{N-1-2n}) σ e^{-iπ(4n+1)/4N},
    Z = FFT_M(z), Y_2k = Re(Z_k e^{-iπk/N}), Y_{N-1-2k} = −Im(·)); the FFT is a Stockham autosort FFT
@@ -50,6 +51,8 @@
 #endif
 
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace dct::cuda::dct4 {
@@ -65,7 +68,7 @@ struct RowsTypes<double> {
   using cx = double2;
 };
 
-constexpr int kRowsMinM = 8, kRowsMaxM = 2048;
+constexpr int kRowsMinM = 4, kRowsMaxM = 2048;
 
 // Complex per shared buffer of a line: M + M/VPT (the padding), rounded up to even so that every line's
 // buffers start on a 16-byte boundary.
@@ -199,6 +202,19 @@ __device__ __forceinline__ void twiddle_powers(C (&w)[K]) {
     for (int e = 1; e < 8; ++e) w[8 + e] = mul(w[e], w[8]);
   }
 }
+
+// 16-byte accesses (global or shared memory): V values of T (float4 / double2) to and from a register array.
+template <class T>
+struct Vec16 {
+  static constexpr int V = 16 / static_cast<int>(sizeof(T));
+  using type = std::conditional_t<sizeof(T) == 4, float4, double2>;
+  __device__ __forceinline__ static void load(T (&v)[V], const T* p) {
+    *reinterpret_cast<type*>(v) = *reinterpret_cast<const type*>(p);
+  }
+  __device__ __forceinline__ static void store(T* p, const T (&v)[V]) {
+    *reinterpret_cast<type*>(p) = *reinterpret_cast<const type*>(v);
+  }
+};
 
 // Padding of the shared buffers: complex index i at i + i/VPT. A radix-VPT scatter then writes a warp's
 // 8- or 16-byte values at word strides that cover every bank once per wavefront (VPT + 1 complex apart).
@@ -362,6 +378,109 @@ __global__ void __launch_bounds__(rows_fixed_threads(VPT))
   }
 }
 
+// ---- Short lines: N = 8, 16, 32 (M = 4, 8, 16) ----
+
+// dct4_rows_fixed with M <= 16 gives each thread a whole line (M/VPT = 1) that it reads and writes as 8/16-byte pairs
+// at a stride of N values from its neighbours' lines: a warp's access touched 32 lines' sectors per instruction
+// (N = 16 / 32 f32 took 2.6 / 4.0× a copy, docs/decisions.md §10). Here a CTA of kShortThreads threads owns as many
+// consecutive lines, contiguous in memory: they are loaded by coalesced 16-byte chunks into shared memory, each thread
+// then takes its line from there into registers (z_n formed as it goes), runs the whole M-point FFT in registers
+// (dft4 / dft8 / dft16: no shared pass, no barrier) and the post-twiddle, puts its line back, and the CTA stores the
+// tile by coalesced 16-byte chunks. Chunk c of line l (K = N·sizeof(T)/16 chunks per line) lives at chunk
+// l·K + (c ^ short_swizzle(l, K)): eight consecutive chunks of the coalesced phases and chunk c of eight consecutive
+// lines fall in distinct 16-byte bank groups, so neither phase has a bank conflict. Pointers that are not 16-byte
+// aligned take scalar loads and stores into the same layout.
+// Up to M = 16: at M = 32 (f32, a radix-2 step and two dft16 in registers) this kernel measured the same as
+// dct4_rows_fixed (docs/decisions.md §10).
+constexpr int kShortMinLgm = 2, kShortMaxLgm = 4, kShortThreads = 128;
+
+__host__ __device__ constexpr int short_swizzle(int l, int k) { return k >= 8 ? (l & 7) : ((l * k) >> 3) & (k - 1); }
+
+template <class T>
+constexpr int short_smem_bytes(int lgm) {
+  return kShortThreads * (2 << lgm) * static_cast<int>(sizeof(T));
+}
+
+// x, y: `lines` rows of N = 2M elements (may alias), M = 2^LGM with kShortMinLgm <= LGM <= kShortMaxLgm. Block:
+// kShortThreads threads; dynamic shared memory short_smem_bytes<T>(LGM). tw and the two int arguments are unused
+// (RowsFn's signature).
+template <class T, int LGM>
+__global__ void __launch_bounds__(kShortThreads)
+    dct4_rows_short(const T* x, T* y, const typename RowsTypes<T>::cx* __restrict__ pre,
+                    const typename RowsTypes<T>::cx* __restrict__ post, const typename RowsTypes<T>::cx*, int, int,
+                    long long lines) {
+  using namespace rows_detail;
+  using C = typename RowsTypes<T>::cx;
+  using W = Vec16<T>;
+  using Chunk = typename W::type;
+  static_assert(LGM >= kShortMinLgm && LGM <= kShortMaxLgm);
+  constexpr int M = 1 << LGM, N = 2 * M, V = W::V, K = N / V, kLgK = ilog2(K);
+  extern __shared__ __align__(16) unsigned char rows_smem[];
+  Chunk* const tile = reinterpret_cast<Chunk*>(rows_smem);
+  const int tid = static_cast<int>(threadIdx.x);
+  const long long first = static_cast<long long>(blockIdx.x) * kShortThreads;
+  const long long left = lines - first;
+  const int nl = left < kShortThreads ? static_cast<int>(left) : kShortThreads;  // lines in this CTA
+  const T* xt = x + first * N;
+  T* yt = y + first * N;
+  const bool vec = ((reinterpret_cast<std::uintptr_t>(x) | reinterpret_cast<std::uintptr_t>(y)) & 15) == 0;
+  const auto slot = [](int s) {  // chunk s of the tile (line s / K, chunk s % K) in shared memory
+    const int l = s >> kLgK;
+    return (l << kLgK) + ((s & (K - 1)) ^ short_swizzle(l, K));
+  };
+  if (vec) {
+    const Chunk* xv = reinterpret_cast<const Chunk*>(xt);
+#pragma unroll
+    for (int r = 0; r < K; ++r) {
+      const int s = r * kShortThreads + tid;
+      if (s < nl * K) tile[slot(s)] = xv[s];
+    }
+  } else {
+#pragma unroll 4
+    for (int r = 0; r < N; ++r) {
+      const int e = r * kShortThreads + tid;
+      if (e < nl * N) reinterpret_cast<T*>(tile + slot(e / V))[e % V] = xt[e];
+    }
+  }
+  __syncthreads();
+  Chunk* const mine = tile + (tid << kLgK);
+  const int sw = short_swizzle(tid, K);
+  T v[N];
+#pragma unroll
+  for (int c = 0; c < K; ++c)
+    W::load(*reinterpret_cast<T(*)[V]>(v + c * V), reinterpret_cast<const T*>(mine + (c ^ sw)));
+  C z[M];
+#pragma unroll
+  for (int n = 0; n < M; ++n) z[n] = mul(C{v[2 * n], v[N - 1 - 2 * n]}, pre[n]);
+  dft<M>(z);
+#pragma unroll
+  for (int k = 0; k < M; ++k) {
+    const C u = mul(z[k], post[k]);
+    v[2 * k] = u.x;
+    v[N - 1 - 2 * k] = -u.y;
+  }
+  if (tid < nl) {
+#pragma unroll
+    for (int c = 0; c < K; ++c)
+      W::store(reinterpret_cast<T*>(mine + (c ^ sw)), *reinterpret_cast<const T(*)[V]>(v + c * V));
+  }
+  __syncthreads();
+  if (vec) {
+    Chunk* yv = reinterpret_cast<Chunk*>(yt);
+#pragma unroll
+    for (int r = 0; r < K; ++r) {
+      const int s = r * kShortThreads + tid;
+      if (s < nl * K) yv[s] = tile[slot(s)];
+    }
+  } else {
+#pragma unroll 4
+    for (int r = 0; r < N; ++r) {
+      const int e = r * kShortThreads + tid;
+      if (e < nl * N) yt[e] = reinterpret_cast<const T*>(tile + slot(e / V))[e % V];
+    }
+  }
+}
+
 // ---- Launch (kernels/dct4/fft.cu at plan creation; tests/emulate/emulate_dct4.cpp) ----
 
 template <class T>
@@ -387,12 +506,43 @@ RowsLaunch<T> fixed_launch(int lgm) {
             2048 >> LGM};
   }
 }
+
+template <class T, int LGM>
+RowsLaunch<T> short_launch(int lgm) {
+  if constexpr (LGM > kShortMaxLgm) {
+    return {};
+  } else {
+    if (lgm != LGM) return short_launch<T, LGM + 1>(lgm);
+    return {&dct4_rows_short<T, LGM>, kShortThreads, short_smem_bytes<T>(LGM), kShortThreads};
+  }
+}
 }  // namespace rows_detail
 
-// The kernel for M = 2^lgm (3 <= lgm <= 11; fn is null for any other lgm).
+// The kernel for M = 2^lgm (2 <= lgm <= 11; fn is null for any other lgm): dct4_rows_short up to M = 16,
+// dct4_rows_fixed above.
 template <class T>
 RowsLaunch<T> rows_launch(int lgm) {
-  return rows_detail::fixed_launch<T, 3>(lgm);
+  if (lgm <= kShortMaxLgm) return rows_detail::short_launch<T, kShortMinLgm>(lgm);
+  return rows_detail::fixed_launch<T, kShortMaxLgm + 1>(lgm);
+}
+
+// The even case's pre- and post-twiddles for lines of N = 2M points, in long double rounded to T: pre[n] =
+// σ e^{-iπ(4n+1)/4N}, post[k] = e^{-iπk/N} (n, k < M). kernels/dct4/fft.cu and small.cu upload them.
+template <class T>
+struct PrePost {
+  std::vector<typename RowsTypes<T>::cx> pre, post;
+};
+template <class T>
+PrePost<T> rows_pre_post(long long n, double sig) {
+  const long double pi = 3.141592653589793238462643383279502884L;
+  const long long m = n / 2;
+  PrePost<T> t{std::vector<typename RowsTypes<T>::cx>(m), std::vector<typename RowsTypes<T>::cx>(m)};
+  for (long long k = 0; k < m; ++k) {
+    const long double a = -pi * (4 * k + 1) / (4.0L * n), b = -pi * k / static_cast<long double>(n);
+    t.pre[k] = {static_cast<T>(sig * std::cos(a)), static_cast<T>(sig * std::sin(a))};
+    t.post[k] = {static_cast<T>(std::cos(b)), static_cast<T>(std::sin(b))};
+  }
+  return t;
 }
 
 // The twiddle table for M = 2^lgm, in long double rounded to T: tw[t] = e^{-2πit/M} (t < M), then the runs of

@@ -20,6 +20,8 @@
    Plain CUDA C++ with no host-runtime dependencies: tests/emulate/emulate_dct4_small.cpp compiles it on the host. */
 
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace dct::cuda::dct4::small {
@@ -242,6 +244,95 @@ __global__ void __launch_bounds__(kThreads, 2) dct4_small(const Args<T> a) {
     small_body<T, true>(a);
   else
     small_body<T, false>(a);
+}
+
+// ---- Rows of odd N <= odd_max_n<T>(): one line per thread, the matrix in the kernel's parameters ----
+//
+// dct4_small reads two x values and a vector of kK coefficients from shared memory for every 2·kK multiply-adds, and
+// those loads bound it (N = 17 f32: 1.74× a copy). Here N is a template parameter and the matrix is the kernel's
+// parameter (__grid_constant__, in the constant bank), so that with every loop unrolled each multiply-add takes its
+// coefficient as an immediate constant-bank operand: no load at all. A CTA of kOddThreads threads owns as many
+// consecutive lines, one contiguous run of kOddThreads·N values, loaded into shared memory by coalesced 16-byte chunks
+// (a partial last tile or a misaligned pointer: by values); thread l then reads line l (stride N, odd: lanes on
+// consecutive lines hit distinct banks), computes its N outputs in registers and puts them back in place, and the tile
+// is stored as it was loaded. Even N keep dct4_small (or dct4_rows_short for N = 8, 16, 32): an even stride would
+// need padding, which breaks the 16-byte chunks. Longest line: 39 in f32, 21 in f64, where it measured faster than
+// dct4_small (f64 N = 33 the same, 39 slower: 39 doubles and the sums in registers; docs/decisions.md §10).
+constexpr int kOddThreads = 128;
+template <class T>
+__host__ __device__ constexpr int odd_max_n() {
+  return sizeof(T) == 4 ? 39 : 21;
+}
+
+// C[k][n] = σ cos(π(2n+1)(2k+1)/4N), row-major (matrix() without its padding).
+template <class T, int N>
+struct OddMatrix {
+  T c[N * N];
+};
+
+template <class T>
+__host__ __device__ constexpr int odd_smem_bytes(int n) {
+  return kOddThreads * n * static_cast<int>(sizeof(T));
+}
+
+// x, y: `lines` rows of N values (may alias). Block: kOddThreads threads; dynamic shared memory odd_smem_bytes<T>(N).
+template <class T, int N>
+__global__ void __launch_bounds__(kOddThreads)
+    dct4_rows_odd(const T* x, T* y, long long lines, const __grid_constant__ OddMatrix<T, N> m) {
+  static_assert(N % 2 == 1 && N <= odd_max_n<T>());
+  using Chunk = std::conditional_t<sizeof(T) == 4, float4, double2>;
+  constexpr int V = 16 / static_cast<int>(sizeof(T)), kChunks = kOddThreads * N / V;
+  T* const s = reinterpret_cast<T*>(small_smem);
+  const int tid = static_cast<int>(threadIdx.x);
+  const long long first = static_cast<long long>(blockIdx.x) * kOddThreads;
+  const long long left = lines - first;
+  const int nl = left < kOddThreads ? static_cast<int>(left) : kOddThreads;  // lines in this CTA
+  const T* xt = x + first * N;
+  T* yt = y + first * N;
+  const bool vec =
+      nl == kOddThreads && ((reinterpret_cast<std::uintptr_t>(xt) | reinterpret_cast<std::uintptr_t>(yt)) & 15) == 0;
+  if (vec) {
+#pragma unroll
+    for (int r = 0; r < (kChunks + kOddThreads - 1) / kOddThreads; ++r) {
+      const int c = r * kOddThreads + tid;
+      if (c < kChunks) reinterpret_cast<Chunk*>(s)[c] = reinterpret_cast<const Chunk*>(xt)[c];
+    }
+  } else {
+    for (int e = tid; e < nl * N; e += kOddThreads) s[e] = xt[e];
+  }
+  __syncthreads();
+  if (tid < nl) {
+    T v[N];
+#pragma unroll
+    for (int n = 0; n < N; ++n) v[n] = s[tid * N + n];
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+      T acc = v[0] * m.c[k * N];
+#pragma unroll
+      for (int n = 1; n < N; ++n) acc += v[n] * m.c[k * N + n];
+      s[tid * N + k] = acc;
+    }
+  }
+  __syncthreads();
+  if (vec) {
+#pragma unroll
+    for (int r = 0; r < (kChunks + kOddThreads - 1) / kOddThreads; ++r) {
+      const int c = r * kOddThreads + tid;
+      if (c < kChunks) reinterpret_cast<Chunk*>(yt)[c] = reinterpret_cast<const Chunk*>(s)[c];
+    }
+  } else {
+    for (int e = tid; e < nl * N; e += kOddThreads) yt[e] = s[e];
+  }
+}
+
+// The kernel's parameter for N: matrix(N, sig) without its padding.
+template <class T, int N>
+OddMatrix<T, N> odd_matrix(long double sig) {
+  const std::vector<T> full = matrix<T>(N, sig);
+  OddMatrix<T, N> m{};
+  for (int k = 0; k < N; ++k)
+    for (int n = 0; n < N; ++n) m.c[k * N + n] = full[static_cast<std::size_t>(k) * mat_cols(N) + n];
+  return m;
 }
 
 }  // namespace dct::cuda::dct4::small

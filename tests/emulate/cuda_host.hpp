@@ -72,6 +72,7 @@ V __ldg(const V* p) {
 
 #define __global__
 #define __launch_bounds__(...)
+#define __grid_constant__
 #define __device__
 #define __host__
 #define __forceinline__ inline
