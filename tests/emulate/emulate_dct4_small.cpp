@@ -154,6 +154,8 @@ double odd_all(int variant, int& cases) {
   }
 }
 
+const char* variant_name(int variant) { return variant == 0 ? "dct4" : variant == 1 ? "idct4" : "ortho"; }
+
 }  // namespace
 
 int main() {
@@ -170,11 +172,8 @@ int main() {
         ++cases;
         const bool ok = e32 <= 1e-6 && e64 <= 1e-13;
         if (!ok)
-          std::printf("FAIL N=%d %s %s: f32 %.3g f64 %.3g\n", n, cols ? "cols" : "rows",
-                      variant == 0   ? "dct4"
-                      : variant == 1 ? "idct4"
-                                     : "ortho",
-                      e32, e64);
+          std::printf("FAIL N=%d %s %s: f32 %.3g f64 %.3g\n", n, cols ? "cols" : "rows", variant_name(variant), e32,
+                      e64);
         bad += !ok;
         max32 = std::max(max32, e32);
         max64 = std::max(max64, e64);
@@ -183,11 +182,7 @@ int main() {
     const double e32 = odd_all<float>(variant, cases), e64 = odd_all<double>(variant, cases);
     const bool ok = e32 <= 1e-6 && e64 <= 1e-13;
     std::printf("%s dct4_rows_odd N = 3 .. %d / %d (%s): f32 %.3g f64 %.3g\n", ok ? "ok" : "FAIL",
-                small::odd_max_n<float>(), small::odd_max_n<double>(),
-                variant == 0   ? "dct4"
-                : variant == 1 ? "idct4"
-                               : "ortho",
-                e32, e64);
+                small::odd_max_n<float>(), small::odd_max_n<double>(), variant_name(variant), e32, e64);
     bad += !ok;
     max32 = std::max(max32, e32);
     max64 = std::max(max64, e64);
