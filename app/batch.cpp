@@ -326,7 +326,7 @@ class TransformBatch {
         outputs_(host_blocks(g.backend)),
         entries_(b.inputs.size()),
         times_(b.inputs.size()),
-        done_(b.inputs.size(), 0),
+        done_(b.inputs.size(), kPending),
         bar_(static_cast<std::int64_t>(b.inputs.size()), !g.quiet && ProgressBar::stderr_is_terminal(), "inputs") {}
 
   int run() {
@@ -384,7 +384,7 @@ class TransformBatch {
     if (!why.empty()) bar_.message(why);
     std::int64_t lost = 0;
     for (std::size_t i = 0; i < entries_.size(); ++i) {
-      if (done_[i]) continue;
+      if (done_[i] != kPending) continue;
       Outcome o;
       o.error = Error(ErrorCode::kRuntime, b_.outputs[i], "not done: the process it was handed to stopped").message();
       Entry e;
@@ -397,18 +397,19 @@ class TransformBatch {
     return lost;
   }
 
-  // Rank 0's interrupt line (signal thread; takes only mu_): outputs finished, inputs not done, their temporaries gone.
+  // Rank 0's interrupt line (signal thread; takes only mu_): outputs finished, inputs not done (no output: pending,
+  // or failed, which may be the interrupt's own doing), the pending outputs' temporaries gone.
   std::string interrupted() {
     std::vector<std::string> outputs, not_done;
     std::int64_t finished = 0;
     {
       std::lock_guard<std::mutex> lock(mu_);
       for (std::size_t i = 0; i < done_.size(); ++i) {
-        if (done_[i]) {
+        if (done_[i] == kRecordedDone) {
           ++finished;
           continue;
         }
-        outputs.push_back(b_.outputs[i]);
+        if (done_[i] == kPending) outputs.push_back(b_.outputs[i]);
         not_done.push_back(b_.inputs[i]);
       }
     }
@@ -480,7 +481,7 @@ class TransformBatch {
     times_[i] = std::move(o.times);
     {
       std::lock_guard<std::mutex> lock(mu_);
-      done_[i] = 1;
+      done_[i] = o.error.empty() ? kRecordedDone : kRecordedFailed;
     }
     bar_.advance(b_.outputs[i]);
   }
@@ -549,7 +550,9 @@ class TransformBatch {
   std::vector<std::string> entries_;  // the report's entries, in input order
   std::vector<core::StageTable> times_;
   std::mutex mu_;
-  std::vector<char> done_;  // per input, under mu_ (the interrupt line reads it)
+  // Per input, under mu_ (the interrupt line reads it): pending, or recorded with its output or with an error.
+  enum : char { kPending, kRecordedDone, kRecordedFailed };
+  std::vector<char> done_;
   ProgressBar bar_;
   std::atomic<std::int64_t> failed_{0};
 };

@@ -898,24 +898,24 @@ class Batch {
   }
 
   // Rank 0's interrupt summary (a rank died and the launcher stops the job, or the user stopped it): the outputs
-  // finished anywhere, the inputs not done, and the temporaries of those outputs removed, which another rank that
-  // died leaves behind. Runs in the signal thread (core/interrupt.hpp): it takes no lock but state_mu_, which no
-  // holder keeps while creating or committing a file.
+  // finished anywhere, the inputs not done (every input with an output missing: pending, or failed, which may be the
+  // interrupt's own doing, as a commit whose temporary a stopping rank removed), and the temporaries of the pending
+  // outputs removed, which another rank that died leaves behind. Runs in the signal thread (core/interrupt.hpp): it
+  // takes no lock but state_mu_, which no holder keeps while creating or committing a file.
   std::string interrupted() {
     std::vector<std::string> outputs, not_done;
     std::int64_t finished = 0;
     {
       std::lock_guard<std::mutex> lock(state_mu_);
       for (std::int64_t i = 0; i < job_.inputs(); ++i) {
-        bool pending = false;
+        bool missing = false;
         for (std::int64_t k = 0; k < job_.per_input(); ++k) {
           const State st = state_[static_cast<std::size_t>(i * job_.per_input() + k)];
           finished += st == kDone ? 1 : 0;
-          if (st != kPending) continue;
-          outputs.push_back(job_.outputs[i][k]);
-          pending = true;
+          missing = missing || st != kDone;
+          if (st == kPending) outputs.push_back(job_.outputs[i][k]);
         }
-        if (pending) not_done.push_back(job_.o.inputs[i]);
+        if (missing) not_done.push_back(job_.o.inputs[i]);
       }
     }
     core::remove_temporaries_of(outputs);
