@@ -10,7 +10,8 @@
  * Planned with --effort measure, cuda-fft2d times that route against the smooth route (kernels/dct2d/smooth.cuh:
  * one kernel per axis for sizes of prime factors 2..13, the named backend cuda-fft2d-smooth) and keeps the faster;
  * without, it takes the smooth route by a measured rule (smooth_by_rule: small matrices, sides that both have compiled
- * kernels, batches of sides of 120 or more, f64 matrices of short columns, the forward transform of long columns).
+ * kernels, the forward transform of sides whose FFTs take few passes, batches of sides of 120 or more, f64 matrices of
+ * short columns, the forward transform of long columns).
  * --axis rows|cols: the 1-D N-point algorithm (eqs. 9-11) batched over the rows, or down the columns
  * with a strided cuFFT plan (no transpose), for powers of two; other smooth lengths take one SmoothLines kernel
  * (cuda-fft2d-smooth's route for one axis), and under --effort measure power-of-two columns are timed both ways.

@@ -111,13 +111,22 @@ Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch) {
   return rows ? Fft2dRoute::kRows : Fft2dRoute::kR2c;
 }
 
+namespace {
+// The two FFTs of an n1 x n2 matrix's lines take at most kSmoothFewPassesMax passes together.
+template <class T>
+bool few_passes(i64 n1, i64 n2) {
+  return SmoothLines<T>::passes(n1) + SmoothLines<T>::passes(n2) <= kSmoothFewPassesMax;
+}
+}  // namespace
+
 template <class T>
 bool smooth_by_rule(i64 n1, i64 n2, i64 batch, bool inverse) {
   if (!smooth_columns_supported<T>(n1) || !SmoothLines<T>::supports(n2, false)) return false;
   // Columns of more than kSmoothLongColsMinRows rows that SmoothCols4 takes (f32: SmoothLines would hold one pair per
   // CTA; f64: SmoothLines cannot hold them): forward, matrices kSmoothLongColsMinWidth or more wide (docs/decisions.md
-  // §14).
-  if (n1 > kSmoothLongColsMinRows && SmoothCols4<T>::wanted(n1) && n2 >= kSmoothLongColsMinWidth) return !inverse;
+  // §14); in f32 only where their two FFTs take few passes (§10).
+  if (n1 > kSmoothLongColsMinRows && SmoothCols4<T>::wanted(n1) && n2 >= kSmoothLongColsMinWidth)
+    return !inverse && (sizeof(T) == 8 || few_passes<T>(n1, n2));
   if (!SmoothLines<T>::supports(n1, true)) return false;
   // Batches: sides of kSmoothBatchMinSide or more, not both powers of two, or forward, both powers of two up to
   // kSmoothBatchPow2MaxSide (docs/decisions.md §10).
@@ -129,8 +138,11 @@ bool smooth_by_rule(i64 n1, i64 n2, i64 batch, bool inverse) {
   // Any smooth sides: small matrices (docs/decisions.md §10); f64 matrices of short columns, not narrow (§14).
   if (values <= (sizeof(T) == 8 ? kSmoothAnyMaxValuesF64 : kSmoothAnyMaxValuesF32)) return true;
   if (sizeof(T) == 8 && n1 <= kSmoothF64MaxRows && n2 >= kSmoothLongColsMinWidth) return true;
-  if (!SmoothLines<T>::compiled(n1, true) || !SmoothLines<T>::compiled(n2, false)) return false;
-  return values <= (sizeof(T) == 8 ? kSmoothCompiledMaxValuesF64 : kSmoothCompiledMaxValuesF32);
+  if (values > (sizeof(T) == 8 ? kSmoothCompiledMaxValuesF64 : kSmoothCompiledMaxValuesF32)) return false;
+  if (SmoothLines<T>::compiled(n1, true) && SmoothLines<T>::compiled(n2, false)) return true;
+  // Forward, other sides, neither short nor long, whose FFTs take few passes (docs/decisions.md §10).
+  return !inverse && std::min(n1, n2) >= kSmoothFewPassesMinSide && std::max(n1, n2) <= kSmoothFewPassesMaxSide &&
+         few_passes<T>(n1, n2);
 }
 
 template <class T>

@@ -57,11 +57,18 @@ Fft2dRoute fft2d_route(i64 n1, i64 n2, i64 batch);
 // slower on the smooth route); a batch of matrices whose sides are kSmoothBatchMinSide or more and not both powers of
 // two (100×90 measured slower), or, forward, both powers of two up to kSmoothBatchPow2MaxSide (128² ... 512²: the
 // inverse, and 1024² on the rows route, measured slower); forward, matrices at least kSmoothLongColsMinWidth wide whose
-// columns of more than kSmoothLongColsMinRows rows SmoothCols4 takes (10010×1485, 8450×1040, 12740×520 measured faster
-// in f32 and f64; 9625×210 and 10000×100 slower; the inverse slower: 12800×1352 f32 1.49×, 8064×1260 1.42× the cuFFT
-// route); f64 matrices at least kSmoothLongColsMinWidth wide with at most kSmoothF64MaxRows rows (two sets of 40 random
-// smooth shapes: geomean of the chosen route over the faster one 1.067 -> 1.017 forward, 1.058 -> 1.020 inverse).
+// columns of more than kSmoothLongColsMinRows rows SmoothCols4 takes, in f32 only those whose two FFTs take at most
+// kSmoothFewPassesMax passes (10010×1485, 8450×1040, 12740×520 measured faster in f32 and f64; 9625×210 and 10000×100
+// slower; f32 16038×539, 11 passes, 1.46× the cuFFT route; the inverse slower: over 24 random shapes smooth ÷ cuFFT
+// route geomean f32 1.14, f64 0.98); f64 matrices at least kSmoothLongColsMinWidth wide with at most kSmoothF64MaxRows
+// rows (two sets of 40 random smooth shapes: geomean of the chosen route over the faster one 1.067 -> 1.017 forward,
+// 1.058 -> 1.020 inverse); forward and up to the sizes of compiled sides, sides of other lengths from
+// kSmoothFewPassesMinSide to kSmoothFewPassesMaxSide whose two FFTs take at most kSmoothFewPassesMax passes together
+// (SmoothLines::passes: 448×7436 f32 7 passes, 0.81 of the cuFFT route; 4374×1274 12 passes, 1.56; the inverse gained
+// nothing: 40 random shapes 1.034 -> 1.050).
 constexpr i64 kSmoothAnyMaxValuesF32 = i64{1} << 19, kSmoothAnyMaxValuesF64 = i64{1} << 20;
+constexpr i64 kSmoothFewPassesMinSide = 120, kSmoothFewPassesMaxSide = 8192;
+constexpr int kSmoothFewPassesMax = 10;
 constexpr i64 kSmoothLongColsMinWidth = 512, kSmoothLongColsMinRows = 6456, kSmoothF64MaxRows = 3000;
 constexpr i64 kSmoothCompiledMaxValuesF32 = i64{1} << 24, kSmoothCompiledMaxValuesF64 = i64{1} << 25;
 constexpr i64 kSmoothBatchMinSide = 120, kSmoothBatchPow2MaxSide = 512;

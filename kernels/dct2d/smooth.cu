@@ -67,6 +67,12 @@ bool SmoothLines<T>::compiled(std::int64_t n, bool along_cols) {
 }
 
 template <class T>
+int SmoothLines<T>::passes(std::int64_t n) {
+  std::vector<smooth::Pass> passes;
+  return n >= 1 && n < (std::int64_t{1} << 24) && smooth::plan_passes(n, passes) ? static_cast<int>(passes.size()) : 0;
+}
+
+template <class T>
 SmoothAxisBuffers<T>::SmoothAxisBuffers(std::int64_t n, core::Norm norm, double scale)
     : tables(n, norm, 2.0, scale), fft_tw(upload_twiddles<T>(n)), passes(upload_passes(n, npass)) {}
 

@@ -41,6 +41,8 @@ class SmoothLines {
   static bool supports(std::int64_t n, bool along_cols);
   // supports(n, along_cols), with a kernel compiled for n (smooth::CompiledLengths).
   static bool compiled(std::int64_t n, bool along_cols);
+  // The FFT passes of a line of n points (radix 8 while 8 divides, then 4 or 2, 3, 5, 7, 11, 13); 0 if n is not smooth.
+  static int passes(std::int64_t n);
   // The plan of one axis (DCT-II, or its inverse DCT-III with `inverse`; with `dst`, DST-II or DST-III) in `norm`,
   // times `scale` (on the forward output, or the inverse input: AxisTableBuffers); throws kUsage if !supports.
   SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse, double scale = 1.0, bool dst = false);

@@ -91,7 +91,9 @@ INTROS = {
               "four-step) against `cuda-fft2d-cufft` (reorder + cuFFT 2-D plan + postprocess), and `cuda-fft2d`, "
               "which takes one of the two: by a measured rule (the smooth route where both sides have compiled "
               "kernels and the matrix is small enough, f64 matrices of at most 3000 rows and 512 columns or more, "
-              "and dct2 of matrices of 512 columns or more whose columns are past 6456 rows; decisions.md §14), or, "
+              "dct2 of sides from 120 to 8192 whose two FFTs take at most 10 passes (decisions.md §10), and dct2 of "
+              "matrices of 512 columns or more whose columns are past 6456 rows, in f32 those of at most 10 passes "
+              "too (decisions.md §14), or, "
               "planned with `--effort measure`, the faster of the two.",
     "dct1d": "1-D DCT-II / DCT-III of one row of N points (`--axis rows`, shape 1×N) by the four 1-D algorithms: "
              "4N-point, mirrored 2N-point, zero-padded 2N-point and N-point real FFTs.",

@@ -7,7 +7,7 @@
 # <capability>-<device>.csv as bench/results/ expects (device: h100, h200, from nvidia-smi; DEVICE_SLUG overrides):
 #   dct2d-<dev>.csv   Table V layout: dct2/idct2, cuda-rowcol vs cuda-fft2d, f64 and f32, 512^2..8192^2,
 #                     100x10000 and 10000x100
-#   shapes-<dev>.csv  dct2/idct2 f32/f64 on photograph shapes and 40 random smooth shapes (dct2 only), cuda-fft2d-smooth
+#   shapes-<dev>.csv  dct2/idct2 f32/f64 on photograph shapes and 40 random smooth shapes, cuda-fft2d-smooth
 #                     against cuda-fft2d-cufft (the two routes cuda-fft2d chooses between off powers of two), and
 #                     cuda-fft2d itself (its pick without --effort measure)
 #   dct1d-<dev>.csv   Table IV layout: 1 x N, N = 2^14..2^18, the four 1-D algorithms, f64 and f32
@@ -194,6 +194,8 @@ else
   wanted shapes && capability shapes -- --ops dct2,idct2 --sizes "$IMAGE_SHAPES" \
     --backends cuda-fft2d,cuda-fft2d-smooth,cuda-fft2d-cufft --precision f32,f64 --axis both --batch 1 \
     -- --ops dct2 --sizes "$RANDOM_SHAPES" --backends cuda-fft2d,cuda-fft2d-smooth,cuda-fft2d-cufft --precision f32,f64 \
+    --axis both --batch 1 \
+    -- --ops idct2 --sizes "$RANDOM_SHAPES" --backends cuda-fft2d,cuda-fft2d-smooth,cuda-fft2d-cufft --precision f32,f64 \
     --axis both --batch 1
   wanted dct1d && capability dct1d -- --ops dct2,idct2 --sizes 1x16384,1x32768,1x65536,1x131072,1x262144 \
     --backends cuda-1d-4n,cuda-1d-2n-mirror,cuda-1d-2n-pad,cuda-1d-n --precision f64,f32 --axis rows --batch 1
