@@ -93,7 +93,7 @@ INTROS = {
               "kernels and the matrix is small enough, f64 matrices of at most 3000 rows and 512 columns or more, "
               "dct2 of sides from 120 to 8192 whose two FFTs take at most 10 passes (decisions.md §10), and dct2 of "
               "matrices of 512 columns or more whose columns are past 6456 rows, in f32 those of at most 10 passes "
-              "too (decisions.md §14), or, "
+              "too; decisions.md §14), or, "
               "planned with `--effort measure`, the faster of the two.",
     "dct1d": "1-D DCT-II / DCT-III of one row of N points (`--axis rows`, shape 1×N) by the four 1-D algorithms: "
              "4N-point, mirrored 2N-point, zero-padded 2N-point and N-point real FFTs.",
