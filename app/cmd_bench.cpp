@@ -150,7 +150,9 @@ core::BenchRequest request_of(const GlobalOptions& g, const BenchOptions& o) {
   req.warmup = o.warmup;
   req.verify = o.verify;
   req.effort = effort_of(o);
-  req.backends = pick_backends(g.backend != "auto" && o.backends == "auto" ? g.backend : o.backends, req);
+  const std::string spec = g.backend != "auto" && o.backends == "auto" ? g.backend : o.backends;
+  req.backends = pick_backends(spec, req);
+  if (spec == "auto") req.auto_pick = [](const core::TransformDesc& d) { return &registry().select(d, "auto"); };
   // f64 references, in order: FFTW, then the LOT's (tested against the matrix definition), then the
   // direct definitions.
   for (const char* name : {"cpu-fftw", "cpu-lot", "cpu-naive"})

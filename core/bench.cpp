@@ -120,8 +120,9 @@ class Sweep {
       for (Shape2 shape : req_.sizes)
         for (Precision prec : req_.precisions) {
           floors_.clear();  // baselines are measured once per runtime for this (op, shape, precision)
-          for (const Backend* b : req_.backends)
-            if (std::optional<BenchRow> r = bench_backend(*b, desc_of(op, shape, prec))) emit(std::move(*r));
+          const TransformDesc d = desc_of(op, shape, prec);
+          for (const Backend* b : timed(d))
+            if (std::optional<BenchRow> r = bench_backend(*b, d)) emit(std::move(*r));
           if (req_.baseline_rows && op == Op::kDct2 && req_.block == 0) bench_plain_dct2(shape, prec);
         }
     for (const R2rBenchOp& op : req_.r2r_ops)
@@ -133,7 +134,7 @@ class Sweep {
             continue;
           }
           const TransformDesc d = bench_r2r_desc(op, size, req_, prec);
-          for (const Backend* b : req_.backends)
+          for (const Backend* b : timed(d))
             if (std::optional<BenchRow> r = bench_backend(*b, d, op.name)) {
               r->dims = size.to_string();
               emit(std::move(*r));
@@ -143,6 +144,21 @@ class Sweep {
   }
 
  private:
+  // The backends that time d: every requested one, or with auto_pick the one auto takes (none where it takes none, or
+  // where it is not among them: the other devices' sweep of bench --devices has it).
+  std::vector<const Backend*> timed(const TransformDesc& d) const {
+    if (!req_.auto_pick) return req_.backends;
+    const Backend* pick = nullptr;
+    try {
+      pick = req_.auto_pick(d);
+    } catch (const Error& e) {
+      on_note_("skip auto: " + std::string(e.what()));
+      return {};
+    }
+    if (std::find(req_.backends.begin(), req_.backends.end(), pick) == req_.backends.end()) return {};
+    return {pick};
+  }
+
   TransformDesc desc_of(Op op, Shape2 shape, Precision prec) const {
     TransformDesc d;
     d.op = op;

@@ -33,6 +33,9 @@ struct BenchRequest {
   std::vector<R2rBenchOp> r2r_ops;  // timed on `extents`
   std::vector<ShapeN> extents;      // every --sizes entry (rank 1..3)
   std::vector<const Backend*> backends;
+  // --backends auto: the backend `auto` takes for a transform (an Error, with every backend's reason, where it takes
+  // none: a note). When set, each transform is timed on that one of `backends` only.
+  std::function<const Backend*(const TransformDesc&)> auto_pick;
   std::vector<Precision> precisions;
   Norm norm = Norm::kNone;
   Axis axis = Axis::kBoth;

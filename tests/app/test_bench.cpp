@@ -250,6 +250,34 @@ TEST_CASE("bench: a verified sweep over ops and sizes and precisions and both CP
   CHECK(seen == want);
 }
 
+// --backends auto (the default) times, for each op, size and precision, the one backend auto takes for it (cpu-lot for
+// the LOT, cpu-fftw for dct2 and idct2), and no other backend is tried on a case it does not take (no "skip" notes).
+TEST_CASE("bench --backends auto: each case on the backend auto takes for it, and only that", "[app][bench]") {
+  TempDir dir;
+  const RunResult r = run_dctool("bench --ops dct2,lot,idct2 --sizes 64x64,32x48 --reps 1 --warmup 0 --format csv");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(!contains(r.err, "skip"));
+  const FlatJson j = parse_csv_text(dir, r.out);
+  REQUIRE(j.type == "list");
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < j.size; ++i)
+    if (!is_baseline(j, i))
+      seen.insert(unquote(j.at(std::to_string(i) + ".op")) + " " + unquote(j.at(std::to_string(i) + ".backend")) + " " +
+                  unquote(j.at(std::to_string(i) + ".shape")));
+  const std::set<std::string> want{"dct2 cpu-fftw 64x64", "dct2 cpu-fftw 32x48",  "lot cpu-lot 64x64",
+                                   "lot cpu-lot 32x48",   "idct2 cpu-fftw 64x64", "idct2 cpu-fftw 32x48"};
+  CHECK(seen == want);
+  // A case auto cannot take is a note with each backend's reason; the others are timed.
+  const RunResult none = run_dctool("bench --ops dct2,lot --sizes 64x60 --reps 1 --warmup 0 --format csv");
+  INFO(none.out << none.err);
+  CHECK(none.code == 0);
+  CHECK(contains(none.out, "dct2,cpu-fftw"));
+  CHECK(!contains(none.out, "lot,"));
+  CHECK(contains(none.err, "skip auto: no backend supports lot"));
+  CHECK(contains(none.err, "cpu-lot: "));
+}
+
 TEST_CASE("bench: bad --format is a usage error", "[app][bench][bad-input]") {
   const RunResult r = run_dctool("bench --ops dct2 --sizes 16x16 --backends cpu-fftw --format xml");
   check_one_line_error(r, 2, {"xml"});
