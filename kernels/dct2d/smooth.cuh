@@ -40,6 +40,7 @@
    Plain CUDA C++ with no host-runtime dependencies: tests/emulate/emulate_smooth.cpp compiles it on the host. */
 
 #include <cmath>
+#include <complex>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -107,6 +108,12 @@ struct Args {
   const int* perm = nullptr;  // smooth_dct4_odd_rows: Dct4OddTables::dst (fs, ia: its cr, ci)
   const int* fidx = nullptr;  // smooth_dct4_odd_rows: Dct4OddTables::f
   int dst = 0;              // 1: the lines' DST-II (DST-III inverse): input signs alternated, outputs reversed
+  // Bluestein's DFT of N points (smooth_dct4_odd_rows_bluestein): passes, npass and fft_tw are those of FFT_bl,
+  // bl >= 2N − 1 smooth; chirp[j] = w_j = e^{−iπj²/N} (j < N), bfft = FFT_bl(b) / bl with b_j = conj w_|j| (|j| < N,
+  // cyclic), zeros elsewhere (bluestein_tables).
+  int bl = 0;
+  const C* chirp = nullptr;
+  const C* bfft = nullptr;
 };
 
 namespace detail {
@@ -404,6 +411,50 @@ template <class C>
 __device__ __forceinline__ C* fft(const Pass* __restrict__ passes, int npass, const C* __restrict__ tw, int n, C* buf0,
                                   C* buf1, int pairs) {
   return fft(passes, npass, tw, n, buf0, buf1, pairs, BufSrc<C>{buf0});
+}
+
+// ---- Bluestein's DFT of any N through FFTs of a smooth length L >= 2N − 1 ------------------------------------------
+//   X_k = Σ_n x_n W_N^{nk} = w_k Σ_n (x_n w_n) conj(w_{k−n}),  w_j = e^{−iπj²/N}  (nk = (n² + k² − (k−n)²)/2),
+// the sum a cyclic convolution of length L of a = x·w (zero from N on) with b (b_j = conj w_|j|, cyclic): with
+// B = FFT_L(b)/L from the host, A = FFT_L(a), the inverse FFT by a forward one, IFFT(Y)·L = conj FFT(conj Y):
+//   Z = FFT_L(conj(A·B)),  X_k = w_k · conj Z_k.
+// The lines lie at stride L in buf0, points 0 .. N−1 (the rest unread): the chirp is applied by the first pass's loads
+// and the product by the second FFT's first pass, so the two FFTs are the whole cost. Returns the buffer holding Z.
+
+// The first FFT's input: point j = i − base of the line times w_j below N, zero from N on.
+template <class C>
+struct ChirpIn {
+  const C* buf;
+  const C* w;
+  int n;
+  __device__ __forceinline__ C operator()(int, int base, int i) const {
+    const int j = i - base;
+    return j < n ? cmul(buf[pad<C>(i)], __ldg(w + j)) : C{0, 0};
+  }
+};
+// The second FFT's input: conj(A_j · B_j).
+template <class C>
+struct ConjMulIn {
+  const C* buf;
+  const C* b;
+  __device__ __forceinline__ C operator()(int, int base, int i) const {
+    const C v = cmul(buf[pad<C>(i)], __ldg(b + (i - base)));
+    return C{v.x, -v.y};
+  }
+};
+template <class C>
+__device__ __forceinline__ C* bluestein(const Pass* __restrict__ passes, int npass, const C* __restrict__ tw, int n,
+                                        int len, const C* __restrict__ w, const C* __restrict__ b, C* buf0, C* buf1,
+                                        int lines) {
+  C* const a = fft(passes, npass, tw, len, buf0, buf1, lines, ChirpIn<C>{buf0, w, n});
+  C* const other = a == buf0 ? buf1 : buf0;
+  return fft(passes, npass, tw, len, a, other, lines, ConjMulIn<C>{a, b});
+}
+// X_k of the line at padded-free offset `base` of z (bluestein's result): w_k · conj Z_k.
+template <class C>
+__device__ __forceinline__ C bluestein_out(const C* z, const C* __restrict__ w, int base, int k) {
+  const C v = z[pad<C>(base + k)], c = __ldg(w + k);
+  return C{c.x * v.x + c.y * v.y, c.y * v.x - c.x * v.y};
 }
 
 // ---- The same passes with the length known at compile time (smooth_lines_ct) --------------------------------------
@@ -1084,6 +1135,49 @@ __global__ void __launch_bounds__(1024) smooth_dct4_rows(const Args<T> args) {
   }
 }
 
+namespace detail {
+// smooth_dct4_odd_rows' body; kBluestein: FFT_N by bluestein(), the lines at stride args.bl.
+template <class T, bool kBluestein>
+__device__ __forceinline__ void dct4_odd_rows_body(const Args<T>& args) {
+  using C = typename Cx<T>::type;
+  const int n = args.n, maxl = 2 * args.pairs, ls = kBluestein ? args.bl : n;
+  const int tid = static_cast<int>(threadIdx.x), nth = static_cast<int>(blockDim.x);
+  C* const buf0 = reinterpret_cast<C*>(smooth_smem);
+  C* const buf1 = buf0 + padded<C>(args.pairs * ls);
+  const long long r0 = static_cast<long long>(blockIdx.x) * maxl, left = args.lines - r0;
+  const int nl = left < maxl ? static_cast<int>(left) : maxl, count = nl * n, np = (nl + 1) / 2;
+  const T* const in = args.in + r0 * n;
+  T* const out = args.out + r0 * n;
+  if (nl & 1)
+    for (int r = tid; r < n; r += nth) reinterpret_cast<T*>(buf0 + pad<C>((np - 1) * ls + r))[1] = T(0);
+  load_staged<sizeof(T) == 4 ? 16 : 8>(in, count, tid, nth, [&](int e, T v) {
+    const int l = static_cast<int>(args.dn.div(static_cast<unsigned>(e))), s = __ldg(args.perm + (e - l * n));
+    reinterpret_cast<T*>(buf0 + pad<C>((l >> 1) * ls + (s >= 0 ? s : ~s)))[l & 1] = s >= 0 ? v : -v;
+  });
+  __syncthreads();
+  const C* z;
+  if constexpr (kBluestein)
+    z = bluestein<C>(args.passes, args.npass, args.fft_tw, n, ls, args.chirp, args.bfft, buf0, buf1, np);
+  else
+    z = fft<C>(args.passes, args.npass, args.fft_tw, n, buf0, buf1, np);
+#pragma unroll 4
+  for (int e = tid; e < count; e += nth) {
+    const int l = static_cast<int>(args.dn.div(static_cast<unsigned>(e))), k = e - l * n;
+    const int f = __ldg(args.fidx + k), line = (l >> 1) * ls, g = f == 0 ? 0 : n - f;
+    C a, b;
+    if constexpr (kBluestein) {
+      a = bluestein_out(z, args.chirp, line, f);
+      b = bluestein_out(z, args.chirp, line, g);
+    } else {
+      a = z[pad<C>(line + f)];
+      b = z[pad<C>(line + g)];
+    }
+    const T re = (l & 1) ? a.y + b.y : a.x + b.x, im = (l & 1) ? b.x - a.x : a.y - b.y;
+    out[e] = __ldg(args.fs + k) * re + __ldg(args.ia + k) * im;
+  }
+}
+}  // namespace detail
+
 // DCT-IV rows of odd N (kernels/dct4/fft.cu's odd case, Chan & Ho's map: a signed permutation, a real FFT of N points,
 // a gather with two coefficients per output), two real lines per complex FFT of N points as smooth_body's:
 //   z_l(|dst[c]|) = ±x_{2l}(c) + i·(±x_{2l+1}(c)) (dst[c] = ~r: negated),  Z = FFT_N(z),
@@ -1093,32 +1187,13 @@ __global__ void __launch_bounds__(1024) smooth_dct4_rows(const Args<T> args) {
 // line are zeros. In place is allowed. Block: any multiple of 32 threads; shared memory smem_bytes<T>(pairs, N).
 template <class T>
 __global__ void __launch_bounds__(1024) smooth_dct4_odd_rows(const Args<T> args) {
-  using namespace detail;
-  using C = typename Cx<T>::type;
-  const int n = args.n, maxl = 2 * args.pairs;
-  const int tid = static_cast<int>(threadIdx.x), nth = static_cast<int>(blockDim.x);
-  C* const buf0 = reinterpret_cast<C*>(smooth_smem);
-  C* const buf1 = buf0 + padded<C>(args.pairs * n);
-  const long long r0 = static_cast<long long>(blockIdx.x) * maxl, left = args.lines - r0;
-  const int nl = left < maxl ? static_cast<int>(left) : maxl, count = nl * n, np = (nl + 1) / 2;
-  const T* const in = args.in + r0 * n;
-  T* const out = args.out + r0 * n;
-  if (nl & 1)
-    for (int r = tid; r < n; r += nth) reinterpret_cast<T*>(buf0 + pad<C>((np - 1) * n + r))[1] = T(0);
-  load_staged<sizeof(T) == 4 ? 16 : 8>(in, count, tid, nth, [&](int e, T v) {
-    const int l = static_cast<int>(args.dn.div(static_cast<unsigned>(e))), s = __ldg(args.perm + (e - l * n));
-    reinterpret_cast<T*>(buf0 + pad<C>((l >> 1) * n + (s >= 0 ? s : ~s)))[l & 1] = s >= 0 ? v : -v;
-  });
-  __syncthreads();
-  const C* const z = fft<C>(args.passes, args.npass, args.fft_tw, n, buf0, buf1, np);
-#pragma unroll 4
-  for (int e = tid; e < count; e += nth) {
-    const int l = static_cast<int>(args.dn.div(static_cast<unsigned>(e))), k = e - l * n;
-    const int f = __ldg(args.fidx + k), line = (l >> 1) * n;
-    const C a = z[pad<C>(line + f)], b = z[pad<C>(line + (f == 0 ? 0 : n - f))];
-    const T re = (l & 1) ? a.y + b.y : a.x + b.x, im = (l & 1) ? b.x - a.x : a.y - b.y;
-    out[e] = __ldg(args.fs + k) * re + __ldg(args.ia + k) * im;
-  }
+  detail::dct4_odd_rows_body<T, false>(args);
+}
+// The same for N with a prime factor above 13: FFT_N by Bluestein's (detail::bluestein) through FFT_L, L = args.bl
+// smooth (bluestein_length), the passes and twiddles those of L; shared memory smem_bytes<T>(pairs, L).
+template <class T>
+__global__ void __launch_bounds__(1024) smooth_dct4_odd_rows_bluestein(const Args<T> args) {
+  detail::dct4_odd_rows_body<T, true>(args);
 }
 
 // ---- Host side: the plan of one axis (kernels/dct2d/smooth.cu, tests/emulate/emulate_smooth.cpp) ----------------
@@ -1234,6 +1309,79 @@ constexpr Config config(long long n, bool cols) {
   c.smem_bytes = static_cast<int>(smem_bytes<T>(c.pairs, n));
   c.threads = line_threads(c.pairs, n);
   return c;
+}
+
+// Bluestein's FFT length for a DFT of n points (n >= 2) in precision T: the smooth L >= 2n − 1 (factor() true) whose
+// line fits a CTA (smem_bytes) of least estimated work, looked for up to 4n; 0 if none: L · Σ over its passes of (2 + the radix's complex multiply-adds per point, about R/2 for
+// the odd radices' symmetric pairs), so 2048 = 8·8·8·4 is taken before 2197 = 13³ and 4096 before 4095 = 3·3·5·7·13.
+template <class T>
+long long bluestein_length(long long n) {
+  long long best = 0;
+  double cost = 0;
+  for (long long l = 2 * n - 1; l <= 4 * n; ++l) {
+    unsigned char radix[kMaxPasses];
+    int npass = 0;
+    if (smem_bytes<T>(1, l) > kMaxSmem) break;
+    if (!factor(l, radix, npass)) continue;
+    double per_point = 0;
+    for (int p = 0; p < npass; ++p)
+      per_point += 2.0 + (radix[p] == 8 ? 1.5 : radix[p] == 4 ? 1.25 : radix[p] == 2 ? 1.0 : radix[p] / 2.0);
+    if (best == 0 || static_cast<double>(l) * per_point < cost) {
+      best = l;
+      cost = static_cast<double>(l) * per_point;
+    }
+  }
+  return best;
+}
+
+// Bluestein's tables for n points through FFTs of length len (Args::chirp, Args::bfft), in long double: the chirp's
+// angle from j² mod 2n (exact in integers), B by a recursive mixed-radix FFT (len smooth).
+template <class T>
+struct BluesteinTables {
+  std::vector<typename Cx<T>::type> chirp, bfft;
+};
+namespace detail {
+inline void host_fft(std::vector<std::complex<long double>>& a) {
+  const std::size_t n = a.size();
+  if (n <= 1) return;
+  std::size_t p = 2;
+  while (n % p != 0) ++p;
+  const std::size_t m = n / p;
+  std::vector<std::vector<std::complex<long double>>> sub(p, std::vector<std::complex<long double>>(m));
+  for (std::size_t j = 0; j < m; ++j)
+    for (std::size_t r = 0; r < p; ++r) sub[r][j] = a[j * p + r];
+  for (auto& v : sub) host_fft(v);
+  const long double pi = 3.141592653589793238462643383279502884L;
+  for (std::size_t k = 0; k < n; ++k) {
+    std::complex<long double> acc = sub[0][k % m];
+    for (std::size_t r = 1; r < p; ++r) {
+      const long double th = -2.0L * pi * static_cast<long double>((r * k) % n) / static_cast<long double>(n);
+      acc += sub[r][k % m] * std::complex<long double>(std::cos(th), std::sin(th));
+    }
+    a[k] = acc;
+  }
+}
+}  // namespace detail
+template <class T>
+BluesteinTables<T> bluestein_tables(long long n, long long len) {
+  using C = typename Cx<T>::type;
+  const long double pi = 3.141592653589793238462643383279502884L;
+  std::vector<std::complex<long double>> w(static_cast<std::size_t>(n)), b(static_cast<std::size_t>(len));
+  for (long long j = 0; j < n; ++j) {
+    const long double th = -pi * static_cast<long double>((j * j) % (2 * n)) / static_cast<long double>(n);
+    w[static_cast<std::size_t>(j)] = {std::cos(th), std::sin(th)};
+  }
+  for (long long j = 0; j < n; ++j) {
+    b[static_cast<std::size_t>(j)] = std::conj(w[static_cast<std::size_t>(j)]);
+    if (j > 0) b[static_cast<std::size_t>(len - j)] = std::conj(w[static_cast<std::size_t>(j)]);
+  }
+  detail::host_fft(b);
+  BluesteinTables<T> t;
+  for (const auto& v : w) t.chirp.push_back(C{static_cast<T>(v.real()), static_cast<T>(v.imag())});
+  for (const auto& v : b)
+    t.bfft.push_back(C{static_cast<T>(v.real() / static_cast<long double>(len)),
+                       static_cast<T>(v.imag() / static_cast<long double>(len))});
+  return t;
 }
 
 // DCT-IV of odd N by Chan & Ho's map (kernels/dct4/fft.cu's header has the derivation): src[r] is the input index whose

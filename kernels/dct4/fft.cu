@@ -27,7 +27,9 @@
    complex FFT of N points, Q_2p(f) = [Z(f) + conj Z(N−f)]/2, Q_2p+1(f) = [Z(f) − conj Z(N−f)]/2i: a C2C of half the
    batch takes 0.57–1.07 (mostly below 0.9) of cuFFT's odd-length R2C of every line (docs/decisions.md §10). N = 1
    skips the FFT. Rows of odd N > 1 whose prime factors are 3 .. 13: the three steps in one kernel
-   (smooth_dct4_odd_rows in kernels/dct2d/smooth.cuh).
+   (smooth_dct4_odd_rows in kernels/dct2d/smooth.cuh); rows of other odd N > 1: the same kernel with FFT_N by
+   Bluestein's chirp convolution through two FFTs of a smooth length L >= 2N − 1 (smooth_dct4_odd_rows_bluestein),
+   where L fits a CTA's shared memory.
 
    Single pass (always, for rows with N = 2M, M = 2^p, 4 <= M <= 2048; kernels/dct4/rows.cuh): the three
    steps of the even case in one kernel, one read and one write of the data: a fixed-size (M a template
@@ -177,6 +179,30 @@ class Pass {
                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
         return;
       }
+      // Rows of N with a prime factor above 13: the same kernel with FFT_N by Bluestein's, through FFTs of a smooth
+      // L >= 2N − 1, where L fits a CTA (f32 N <= 6823, f64 <= 3217).
+      const i64 bl = !cols && n > 1 && n < (i64(1) << 22) ? smooth::bluestein_length<T>(n) : 0;
+      const smooth::Config bc = bl > 0 ? smooth::config<T>(bl, false) : smooth::Config{};
+      if (bc.pairs > 0 && smooth::plan_passes(bl, sp)) {
+        tab_i_ = upload_table(ot.dst);
+        set_smooth(sp, bl, n, L, bc);
+        sm_.n = static_cast<int>(n);
+        sm_.dn = smooth::FastDiv(static_cast<unsigned>(n));
+        sm_.bl = static_cast<int>(bl);
+        const smooth::BluesteinTables<T> bt = smooth::bluestein_tables<T>(n, bl);
+        bs_chirp_ = upload_table(bt.chirp);
+        bs_fft_ = upload_table(bt.bfft);
+        sm_.chirp = bs_chirp_.as<const cx_t<T>>();
+        sm_.bfft = bs_fft_.as<const cx_t<T>>();
+        sm_.perm = tab_i_.as<const int>();
+        sm_.fidx = tab_j_.as<const int>();
+        sm_.fs = tab_a_.as<const T>();
+        sm_.ia = tab_b_.as<const T>();
+        sm_odd_ = true;
+        DCT_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(&smooth::smooth_dct4_odd_rows_bluestein<T>),
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
+        return;
+      }
       tab_i_ = upload_table(ot.src);
       const i64 pairs = (L + 1) / 2;
       ws_cplx_ = n * pairs;
@@ -198,7 +224,9 @@ class Pass {
       smooth::Args<T> a = sm_;
       a.in = in;
       a.out = out;
-      if (sm_odd_)
+      if (sm_.bl > 0)
+        smooth::smooth_dct4_odd_rows_bluestein<T><<<static_cast<unsigned>(ctas), sm_threads_, sm_smem_, s>>>(a);
+      else if (sm_odd_)
         smooth::smooth_dct4_odd_rows<T><<<static_cast<unsigned>(ctas), sm_threads_, sm_smem_, s>>>(a);
       else
         smooth::smooth_dct4_rows<T><<<static_cast<unsigned>(ctas), sm_threads_, sm_smem_, s>>>(a);
@@ -288,7 +316,9 @@ class Pass {
   smooth::Args<T> sm_;
   DeviceBuffer sm_passes_, sm_tw_;
   int sm_threads_ = 0, sm_smem_ = 0;
-  bool sm_odd_ = false;  // rows of odd N of prime factors 3 .. 13: smooth_dct4_odd_rows
+  bool sm_odd_ = false;  // rows of odd N: smooth_dct4_odd_rows (prime factors 3 .. 13), or with sm_.bl > 0
+                         // smooth_dct4_odd_rows_bluestein (its chirp and B in bs_chirp_, bs_fft_)
+  DeviceBuffer bs_chirp_, bs_fft_;
   DeviceBuffer tab_a_, tab_b_, tab_i_, tab_j_;
   std::unique_ptr<CufftPlan> plan_;  // null: length-1 FFT (identity)
 };

@@ -420,15 +420,20 @@ double run_dct4(long long m, bool ortho, std::mt19937_64& rng, bool in_place, in
 
 // DCT-IV rows of odd N by smooth_dct4_odd_rows (tables from smooth::dct4_odd_tables, as kernels/dct4/fft.cu's), `lines`
 // real lines, against the long-double definition. INFINITY: unwritten output or no plan.
+// N with a prime factor above 13: smooth_dct4_odd_rows_bluestein through FFTs of bluestein_length(N), as
+// kernels/dct4/fft.cu takes it.
 template <class T>
 double run_dct4_odd(long long n, bool ortho, long long lines, std::mt19937_64& rng, bool in_place) {
   std::vector<smooth::Pass> passes;
-  if (!smooth::plan_passes(n, passes)) return INFINITY;
-  const smooth::Config c = smooth::config<T>(n, false);
+  const bool bl = !smooth::plan_passes(n, passes);
+  const long long len = bl ? smooth::bluestein_length<T>(n) : n;
+  if (bl && !smooth::plan_passes(len, passes)) return INFINITY;
+  const smooth::Config c = smooth::config<T>(len, false);
   if (c.pairs == 0) return INFINITY;
   const LD sig = ortho ? std::sqrt(2.0L / n) : 2.0L;
   const smooth::Dct4OddTables<T> t = smooth::dct4_odd_tables<T>(static_cast<int>(n), sig);
-  const auto fft_tw = smooth::fft_twiddles<T>(n);
+  const auto fft_tw = smooth::fft_twiddles<T>(len);
+  const smooth::BluesteinTables<T> bt = bl ? smooth::bluestein_tables<T>(n, len) : smooth::BluesteinTables<T>{};
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<T> x(static_cast<std::size_t>(lines * n)), y(x.size());
   for (T& v : x) v = static_cast<T>(static_cast<float>(u(rng)));
@@ -448,11 +453,21 @@ double run_dct4_odd(long long n, bool ortho, long long lines, std::mt19937_64& r
   a.lines = lines;
   a.in = x.data();
   a.out = in_place ? x.data() : y.data();
+  if (bl) {
+    a.bl = static_cast<int>(len);
+    a.chirp = bt.chirp.data();
+    a.bfft = bt.bfft.data();
+  }
   blockDim = {static_cast<unsigned>(c.threads), 1, 1};
   for (long long b = 0; b < (lines + 2 * c.pairs - 1) / (2 * c.pairs); ++b) {
     blockIdx = {static_cast<unsigned>(b), 0, 0};
     std::memset(smooth::smooth_smem, 0xFF, static_cast<std::size_t>(c.smem_bytes));
-    emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) { smooth::smooth_dct4_odd_rows<T>(a); });
+    emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) {
+      if (bl)
+        smooth::smooth_dct4_odd_rows_bluestein<T>(a);
+      else
+        smooth::smooth_dct4_odd_rows<T>(a);
+    });
   }
   return dct4_error(x0, in_place ? x : y, lines, n, sig);
 }
@@ -549,10 +564,16 @@ int main() {
     }
   // DCT-IV rows of odd N (smooth_dct4_odd_rows, cuda-dct4-fft's route for odd N > 1 of prime factors 3 .. 13): full
   // CTAs and a last one with an odd number of lines (its last complex line half empty), and one line alone.
-  for (long long n : {3, 5, 7, 9, 11, 13, 15, 21, 45, 63, 105, 143, 375, 1001})
+  // N with a prime factor above 13 through Bluestein's FFTs (17 = prime, 19·… , 1023 = 3·11·31, 4097 = 17·241).
+  for (long long n : {3, 5, 7, 9, 11, 13, 15, 21, 45, 63, 105, 143, 375, 1001, 17, 19, 23, 51, 127, 289, 1023, 4097})
     for (int prec = 0; prec < 2; ++prec) {
       const bool ortho = n % 4 == 1, in_place = prec == (n % 3 == 0 ? 0 : 1);
-      const smooth::Config c = prec ? smooth::config<double>(n, false) : smooth::config<float>(n, false);
+      std::vector<smooth::Pass> passes;
+      const long long len = smooth::plan_passes(n, passes)
+                                ? n
+                                : (prec ? smooth::bluestein_length<double>(n) : smooth::bluestein_length<float>(n));
+      const smooth::Config c = prec ? smooth::config<double>(len, false) : smooth::config<float>(len, false);
+      if (c.pairs == 0) continue;  // no Bluestein length fits a CTA (f64 4097): cuda-dct4-fft takes cuFFT's passes
       for (long long lines : {4LL * c.pairs + 3, 1LL}) {
         const double err = prec ? run_dct4_odd<double>(n, ortho, lines, rng, in_place)
                                 : run_dct4_odd<float>(n, ortho, lines, rng, in_place);

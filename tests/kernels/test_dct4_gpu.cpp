@@ -97,6 +97,22 @@ TEST_CASE("cuda-dct4-fft: rows of odd smooth N, odd row counts", "[gpu][dct4]") 
   CHECK(ran > 0);
 }
 
+// Rows of odd N with a prime factor above 13 (Bluestein's FFTs inside the same kernel where the FFT length fits a CTA:
+// f32 N <= 6823, f64 <= 3217; cuFFT's passes above): primes, products with a large prime, both sides of the limits.
+TEST_CASE("cuda-dct4-fft: rows of odd N with a large prime factor", "[gpu][dct4]") {
+  const core::Backend& b = test::usable_backend("cuda-dct4-fft");
+  int ran = 0, skipped = 0;
+  for (std::int64_t n : {17, 19, 23, 51, 127, 289, 1023, 2047, 3217, 3219, 4097, 6823, 6827})
+    for (std::int64_t rows : {std::int64_t{1}, std::int64_t{7}, 2 * (4096 / n) + 1})
+      for (Precision prec : {Precision::kF32, Precision::kF64})
+        for (Op op : {Op::kDct4, Op::kIdct4}) {
+          const Norm norm = (rows + n) % 4 == 0 ? Norm::kOrtho : Norm::kNone;
+          ran += check_case(b, test::desc(op, norm, Axis::kRows, {rows, n}, 1, prec), skipped);
+        }
+  CHECK(skipped == 0);
+  CHECK(ran > 0);
+}
+
 TEST_CASE("cuda DCT-IV backends: 10^6 rows of small N", "[gpu][dct4][large]") {
   const std::string name =
       GENERATE(as<std::string>{}, kBackends[0], kBackends[1], kBackends[2], kBackends[3], kBackends[4]);
