@@ -165,42 +165,34 @@ class Pass {
       tab_j_ = upload_table(ot.f);
       tab_a_ = upload_table(ot.cr);
       tab_b_ = upload_table(ot.ci);
+      // Rows of odd N > 1 in one kernel: FFT_N by the smooth passes (prime factors 3 .. 13), else by Bluestein's through
+      // FFTs of a smooth L >= 2N − 1, where L fits a CTA (f32 N <= 6823, f64 <= 3217).
       std::vector<smooth::Pass> sp;
-      const smooth::Config sc = smooth::config<T>(n, false);
-      if (!cols && n > 1 && n < (i64(1) << 24) && smooth::plan_passes(n, sp) && sc.pairs > 0) {  // one kernel
+      const bool one = !cols && n > 1 && n < (i64(1) << 22);
+      const bool smooth_n = one && smooth::plan_passes(n, sp);
+      const i64 len = smooth_n ? n : one ? smooth::bluestein_length<T>(n) : 0;
+      const smooth::Config sc = len > 0 ? smooth::config<T>(len, false) : smooth::Config{};
+      if (sc.pairs > 0 && (smooth_n || smooth::plan_passes(len, sp))) {
         tab_i_ = upload_table(ot.dst);
-        set_smooth(sp, n, n, L, sc);
-        sm_.perm = tab_i_.as<const int>();
-        sm_.fidx = tab_j_.as<const int>();
-        sm_.fs = tab_a_.as<const T>();
-        sm_.ia = tab_b_.as<const T>();
-        sm_odd_ = true;
-        DCT_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(&smooth::smooth_dct4_odd_rows<T>),
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
-        return;
-      }
-      // Rows of N with a prime factor above 13: the same kernel with FFT_N by Bluestein's, through FFTs of a smooth
-      // L >= 2N − 1, where L fits a CTA (f32 N <= 6823, f64 <= 3217).
-      const i64 bl = !cols && n > 1 && n < (i64(1) << 22) ? smooth::bluestein_length<T>(n) : 0;
-      const smooth::Config bc = bl > 0 ? smooth::config<T>(bl, false) : smooth::Config{};
-      if (bc.pairs > 0 && smooth::plan_passes(bl, sp)) {
-        tab_i_ = upload_table(ot.dst);
-        set_smooth(sp, bl, n, L, bc);
+        set_smooth(sp, len, n, L, sc);
         sm_.n = static_cast<int>(n);
         sm_.dn = smooth::FastDiv(static_cast<unsigned>(n));
-        sm_.bl = static_cast<int>(bl);
-        const smooth::BluesteinTables<T> bt = smooth::bluestein_tables<T>(n, bl);
-        bs_chirp_ = upload_table(bt.chirp);
-        bs_fft_ = upload_table(bt.bfft);
-        sm_.chirp = bs_chirp_.as<const cx_t<T>>();
-        sm_.bfft = bs_fft_.as<const cx_t<T>>();
+        const void* fn = reinterpret_cast<const void*>(&smooth::smooth_dct4_odd_rows<T>);
+        if (!smooth_n) {
+          sm_.bl = static_cast<int>(len);
+          const smooth::BluesteinTables<T> bt = smooth::bluestein_tables<T>(n, len);
+          bs_chirp_ = upload_table(bt.chirp);
+          bs_fft_ = upload_table(bt.bfft);
+          sm_.chirp = bs_chirp_.as<const cx_t<T>>();
+          sm_.bfft = bs_fft_.as<const cx_t<T>>();
+          fn = reinterpret_cast<const void*>(&smooth::smooth_dct4_odd_rows_bluestein<T>);
+        }
         sm_.perm = tab_i_.as<const int>();
         sm_.fidx = tab_j_.as<const int>();
         sm_.fs = tab_a_.as<const T>();
         sm_.ia = tab_b_.as<const T>();
         sm_odd_ = true;
-        DCT_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(&smooth::smooth_dct4_odd_rows_bluestein<T>),
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
+        DCT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smooth::kMaxSmem));
         return;
       }
       tab_i_ = upload_table(ot.src);

@@ -62,6 +62,22 @@ bool check_case(const core::Backend& b, const core::TransformDesc& d, int& skipp
   return true;
 }
 
+// cuda-dct4-fft's rows of odd N: 1 row, 7 rows and an odd count that leaves a CTA's last complex line with one row;
+// f32/f64, forward and inverse; every case supported.
+void check_odd_rows(const std::vector<std::int64_t>& sizes) {
+  const core::Backend& b = test::usable_backend("cuda-dct4-fft");
+  int ran = 0, skipped = 0;
+  for (std::int64_t n : sizes)
+    for (std::int64_t rows : {std::int64_t{1}, std::int64_t{7}, 2 * (4096 / n) + 1})
+      for (Precision prec : {Precision::kF32, Precision::kF64})
+        for (Op op : {Op::kDct4, Op::kIdct4}) {
+          const Norm norm = (rows + n) % 4 == 0 ? Norm::kOrtho : Norm::kNone;
+          ran += check_case(b, test::desc(op, norm, Axis::kRows, {rows, n}, 1, prec), skipped);
+        }
+  CHECK(skipped == 0);
+  CHECK(ran > 0);
+}
+
 }  // namespace
 
 TEST_CASE("cuda DCT-IV backends agree with the oracle along rows", "[gpu][dct4]") {
@@ -84,33 +100,13 @@ TEST_CASE("cuda DCT-IV backends agree with the oracle along rows", "[gpu][dct4]"
 // cuda-dct4-fft's rows of odd N of prime factors 3 .. 13 (one kernel, two rows per complex FFT): numbers of rows that
 // leave a CTA's last complex line with one row, and one row alone.
 TEST_CASE("cuda-dct4-fft: rows of odd smooth N, odd row counts", "[gpu][dct4]") {
-  const core::Backend& b = test::usable_backend("cuda-dct4-fft");
-  int ran = 0, skipped = 0;
-  for (std::int64_t n : {3, 5, 9, 35, 77, 143, 225, 1125, 2187, 5005})
-    for (std::int64_t rows : {std::int64_t{1}, std::int64_t{7}, 2 * (4096 / n) + 1})
-      for (Precision prec : {Precision::kF32, Precision::kF64})
-        for (Op op : {Op::kDct4, Op::kIdct4}) {
-          const Norm norm = (rows + n) % 4 == 0 ? Norm::kOrtho : Norm::kNone;
-          ran += check_case(b, test::desc(op, norm, Axis::kRows, {rows, n}, 1, prec), skipped);
-        }
-  CHECK(skipped == 0);
-  CHECK(ran > 0);
+  check_odd_rows({3, 5, 9, 35, 77, 143, 225, 1125, 2187, 5005});
 }
 
 // Rows of odd N with a prime factor above 13 (Bluestein's FFTs inside the same kernel where the FFT length fits a CTA:
 // f32 N <= 6823, f64 <= 3217; cuFFT's passes above): primes, products with a large prime, both sides of the limits.
 TEST_CASE("cuda-dct4-fft: rows of odd N with a large prime factor", "[gpu][dct4]") {
-  const core::Backend& b = test::usable_backend("cuda-dct4-fft");
-  int ran = 0, skipped = 0;
-  for (std::int64_t n : {17, 19, 23, 51, 127, 289, 1023, 2047, 3217, 3219, 4097, 6823, 6827})
-    for (std::int64_t rows : {std::int64_t{1}, std::int64_t{7}, 2 * (4096 / n) + 1})
-      for (Precision prec : {Precision::kF32, Precision::kF64})
-        for (Op op : {Op::kDct4, Op::kIdct4}) {
-          const Norm norm = (rows + n) % 4 == 0 ? Norm::kOrtho : Norm::kNone;
-          ran += check_case(b, test::desc(op, norm, Axis::kRows, {rows, n}, 1, prec), skipped);
-        }
-  CHECK(skipped == 0);
-  CHECK(ran > 0);
+  check_odd_rows({17, 19, 23, 51, 127, 289, 1023, 2047, 3217, 3219, 4097, 6823, 6827});
 }
 
 TEST_CASE("cuda DCT-IV backends: 10^6 rows of small N", "[gpu][dct4][large]") {
