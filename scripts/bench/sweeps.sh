@@ -13,8 +13,8 @@
 #   dct1d-<dev>.csv   Table IV layout: 1 x N, N = 2^14..2^18, the four 1-D algorithms, f64 and f32
 #   block8-<dev>.csv  cuda-8x8 and cuda-8x8-def, --block 8 --norm ortho, f32, 2048^2..8192^2
 #   dct4-<dev>.csv    N = 17 (direct / 4-section / 8-section / small / fft; 1 and 2^20 transforms); cuda-dct4-small
-#                     and cuda-dct4-fft batched (about 2^24 elements) at N = 8 .. 64, 100, 105, 1000, 1001, 1023, 3375,
-#                     4097 along rows
+#                     and cuda-dct4-fft batched (about 2^24 elements) at N = 8 .. 64, 100, 105, 1000, 1001, 1023, 2047,
+#                     3375, 4097, 6823 along rows
 #                     (f32, f64); then cuda-dct4-fft batched at N = 256, 1024, 4096, 1023 (dct4, idct4, ortho, f32 and
 #                     f64); three `# command:` lines
 #   lot-<dev>.csv     cuda-lot beside cpu-lot (the host's cores), lot/ilot, f32, 2048^2..8192^2
@@ -68,9 +68,9 @@ RANDOM_SHAPES=10010x1485,1575x810,180x154,5632x2112,1260x2640,3087x715,1215x1152
 # The real-to-real shapes (r2r and peer-r2r): 3-D DxHxW, 2-D HxW, and the batch of small matrices.
 # Batched DCT-IV along rows, about 2^24 elements each: short lines (cuda-dct4-small's range) and the lengths.
 DCT4_SHAPES=2097152x8,1048576x16,699050x24,524288x32,508400x33,349525x48,262144x64,167772x100,159783x105,16777x1000,\
-16760x1001,16400x1023,4971x3375,4095x4097
+16760x1001,16400x1023,8196x2047,4971x3375,4095x4097,2459x6823
 DCT4_PEER=8x2097152,16x1048576,24x699050,32x524288,33x508400,48x349525,64x262144,100x167772,105x159783,1000x16777,\
-1001x16760,1023x16400,3375x4971,4097x4095,256x65536,1024x16384,4096x4096
+1001x16760,1023x16400,2047x8196,3375x4971,4097x4095,6823x2459,256x65536,1024x16384,4096x4096
 SHAPES_3D=256x256x256,512x512x512,384x512x640
 # 3-D volumes whose sides are not all powers of two (a 96-frame 1080p clip, video and grid shapes) and 256^3.
 SHAPES_VOLUMES=384x512x640,96x1080x1920,64x480x640,100x200x300,256x256x256
