@@ -1,8 +1,9 @@
 #pragma once
-/* DCT-I and DST-I lines in one kernel per axis, for lengths whose FFT length M is smooth (DCT-I of L points:
-   M = L − 1; DST-I: M = L + 1): cuda-r2r's line step for these kinds where it applies (kernels/r2r/r2r.cu), in place of
-   the gather, cuFFT's real FFT of 2M points and the scatter. Plain CUDA C++ on the smooth kernels' FFT
-   (kernels/dct2d/smooth.cuh); tests/emulate/emulate_dct1.cpp compiles it on the host.
+/* DCT-I and DST-I lines in one kernel per axis (FFT length M: DCT-I of L points, M = L − 1; DST-I, M = L + 1), for
+   smooth M, and for other M through Bluestein's FFT where its length fits a CTA: cuda-r2r's line step for these kinds
+   where it applies (kernels/r2r/r2r.cu), in place of the gather, cuFFT's real FFT of 2M points and the scatter. Plain
+   CUDA C++ on the smooth kernels' FFT (kernels/dct2d/smooth.cuh); tests/emulate/emulate_dct1.cpp compiles it on the
+   host.
 
    The math (docs/algorithms.md §10.7). Let y be the line's symmetric extension of period 2M whose DFT is the
    transform: DCT-I (FFTW REDFT00), y = (x_0 .. x_M) extended evenly, X_f = Y_f, f = 0..M; DST-I (RODFT00),
@@ -34,12 +35,19 @@
    REDFT01(t_b)_{nat(m)} = −Im Z(m). So P lines take S = P + P/2 complex FFTs of H points instead of P of M: three
    quarters of the FFT work and shared memory. The same table w serves both halves (the first's e^{−iπk/2M} with M = H).
 
+   M with a prime factor above 13 (no split): FFT_M as Bluestein's chirp convolution (smooth.cuh's detail::bluestein)
+   through two FFTs of a smooth length Lb >= 2M − 1 (smooth::bluestein_length): A = FFT_Lb(z·w) with w_m = e^{−iπm²/M}
+   (z·w zero from M on; the first pass reads it straight from the staged lines), Z(k) = w_k · conj(FFT_Lb(conj(A·B)))_k
+   with B = FFT_Lb(b)/Lb from the host (smooth::bluestein_tables); the rest as above with these Z(k), Z(M−k). The FFT
+   slots lie at stride Lb: 2 to 4 times the shared memory, and some 4 to 8 times the FFT work, of a smooth M.
+
    A CTA holds P lines: rows layout, P consecutive lines of L contiguous values; columns layout, a tile of kC adjacent
    columns of one matrix of L rows (P = kC). Its FFT slots: one per line (the whole line, or with the split its first
    half), then with the split one per pair of lines (the REDFT01s; a missing second line reads zeros). Shared memory:
-   two padded buffers of S FFTs (smooth::smem_bytes(S, FFT length)); the first holds the staged lines until the FFT's
-   first pass has read them (M + 1 reals each: y_0 .. y_M, the norm's input factors applied). In place is allowed (a
-   CTA reads all of its lines before it writes any). */
+   two padded buffers of S FFTs (smooth::smem_bytes(S, FFT length), Lb with Bluestein's); the first holds the staged
+   lines until the FFT's first pass has read them (M + 1 reals each: y_0 .. y_M, the norm's input factors applied; P·(M
+   + 1) <= 2·S·(FFT length) reals, the buffer's size, for every M >= 1). In place is allowed (a CTA reads all of its
+   lines before it writes any). */
 
 #include <cmath>
 #include <utility>
@@ -70,23 +78,46 @@ struct Args {
   int width = 1, n_tiles = 1;  // columns layout: the matrix width and tiles per matrix (ceil(width / kC))
   long long lines = 0;         // rows layout: lines in all
   FastDiv dl;                  // L
+  // Bluestein's FFT_M (dct1_lines<…, kBluestein>): passes, npass and fft_tw are those of FFT_bl, bl >= 2M − 1 smooth;
+  // chirp[j] = e^{−iπj²/M} (j < M), bfft = FFT_bl(b) / bl (smooth::bluestein_tables).
+  int bl = 0;
+  const C* chirp = nullptr;
+  const C* bfft = nullptr;
 };
+
+namespace detail {
+// The first FFT input of Bluestein's FFT_M in dct1_lines: point j = i − base of the line from `first`, times the chirp
+// w_j below M, zero from M on (smooth::detail::ChirpIn with the points from a functor instead of a buffer).
+template <class C, class F>
+struct ChirpFirst {
+  F first;
+  const C* w;
+  int n;
+  __device__ __forceinline__ C operator()(int line, int base, int i) const {
+    const int j = i - base;
+    return j < n ? smooth::detail::cmul(first(line, base, i), __ldg(w + j)) : C{0, 0};
+  }
+};
+}  // namespace detail
 
 // kCols = false: rows layout (kC = 1), CTA b takes lines P·b ..; kCols = true: columns layout, CTA b takes tile
 // b mod n_tiles of matrix b / n_tiles. kSplit: the even/odd split (M even, FFT length N = M/2), else N = M. Block: any
 // multiple of 32 threads; dynamic shared memory smooth::smem_bytes<T>(S, N). kN > 0: compiled for N = kN in config()'s
 // launch shape (kC lines or columns per CTA, kNT threads; the FFT's passes at compile time, smooth::fft_ct_first,
-// always all S slots through it), for the lengths of CompiledM.
-template <class T, bool kCols, int kC, int kN = 0, int kNT = 0, bool kSplit = false>
+// always all S slots through it), for the lengths of CompiledM. kBluestein (run-time M, no split): FFT_M by Bluestein's
+// through FFTs of args.bl points (the passes and twiddles those of bl), slots at stride bl; shared memory
+// smooth::smem_bytes<T>(P, bl).
+template <class T, bool kCols, int kC, int kN = 0, int kNT = 0, bool kSplit = false, bool kBluestein = false>
 __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
   using namespace smooth::detail;
   using C = typename Cx<T>::type;
+  static_assert(!kBluestein || (kN == 0 && !kSplit), "Bluestein's FFT: run-time M, whole lines only");
   const int L = args.len, N = kN > 0 ? kN : args.m, M = kSplit ? 2 * N : N,
             P = kCols || kN > 0 ? kC : args.lines_per_cta, width = args.width;
-  const int S = kSplit ? P + P / 2 : P;
+  const int S = kSplit ? P + P / 2 : P, ls = kBluestein ? args.bl : N;  // ls: the slots' stride
   const int tid = static_cast<int>(threadIdx.x), nth = static_cast<int>(blockDim.x);
   C* const buf0 = reinterpret_cast<C*>(smooth::smooth_smem);
-  C* const buf1 = buf0 + padded<C>(S * N);
+  C* const buf1 = buf0 + padded<C>(S * ls);
   T* const ys = reinterpret_cast<T*>(buf0);  // staged line l at ys[l·(M+1) ..]
   long long base;
   int nl;
@@ -109,8 +140,8 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
     for (int l = tid; l < nl; l += nth) ys[l * (M + 1)] = ys[l * (M + 1) + M] = T(0);
   tile.load(args.in, tid, nth, [&](int l, int c, T v) { ys[l * (M + 1) + lead + c] = v * __ldg(args.pre + c); });
   __syncthreads();
-  // Slots l < nl: line l's z(m) = a(nat(m)) + i b(nat(m)) (l0 = l·N), nat(m) = 2m (m < (N+1)/2), 2(N−m)−1 otherwise.
-  // Then (split) the pairs' REDFT01 inputs z(k).
+  // Slots l < nl: line l's z(m) = a(nat(m)) + i b(nat(m)) (l0 = l·ls, m < N), nat(m) = 2m (m < (N+1)/2), 2(N−m)−1
+  // otherwise. Then (split) the pairs' REDFT01 inputs z(k).
   const int used = kSplit ? nl + (nl + 1) / 2 : nl;
   const auto first = [&](int l, int l0, int i) -> C {
     const int m = i - l0;
@@ -148,10 +179,15 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
   };
   const C* z;
   constexpr int kSlots = kSplit ? kC + kC / 2 : kC;
-  if constexpr (kN > 0)
+  if constexpr (kN > 0) {
     z = fft_ct_first<kN, kSlots, kNT>(args.fft_tw, buf0, buf1, first);
-  else
+  } else if constexpr (kBluestein) {  // detail::bluestein with its first FFT's input from `first`
+    C* const a = fft(args.passes, args.npass, args.fft_tw, ls, buf0, buf1, used,
+                     detail::ChirpFirst<C, decltype(first)>{first, args.chirp, N});
+    z = fft(args.passes, args.npass, args.fft_tw, ls, a, a == buf0 ? buf1 : buf0, used, ConjMulIn<C>{a, args.bfft});
+  } else {
     z = fft(args.passes, args.npass, args.fft_tw, N, buf0, buf1, used, first);
+  }
 #pragma unroll 4
   for (int e = tid; e < count; e += nth) {
     int l, c;
@@ -160,8 +196,16 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
     // Both kinds of output alternate along a line: one path for both (selects, no divergent branches).
     const int kp = __ldg(args.kp + c), k = kp >> 2;
     const bool third = kSplit && (kp & 2) != 0;
-    const int i0 = third ? (nl + (l >> 1)) * N + k : l * N + k, i1 = third ? i0 : l * N + (k == 0 ? 0 : N - k);
-    const C zk = z[pad<C>(i0)], zm = z[pad<C>(i1)];
+    const int km = k == 0 ? 0 : N - k;
+    C zk, zm;
+    if constexpr (kBluestein) {
+      zk = bluestein_out(z, args.chirp, l * ls, k);
+      zm = bluestein_out(z, args.chirp, l * ls, km);
+    } else {
+      const int i0 = third ? (nl + (l >> 1)) * N + k : l * N + k, i1 = third ? i0 : l * N + km;
+      zk = z[pad<C>(i0)];
+      zm = z[pad<C>(i1)];
+    }
     const T h = T(0.5);
     const C v = (kp & 1) == 0 ? C{h * (zk.x + zm.x), h * (zk.y - zm.y)} : C{h * (zk.y + zm.y), h * (zm.x - zk.x)};
     const T whole = cmul(__ldg(args.tw + k), v).x, val = third ? ((l & 1) != 0 ? -zk.y : zk.x) : whole;
@@ -222,14 +266,24 @@ Tables<T> dct1_tables(long long len, bool dst, long long n, const std::vector<do
   return t;
 }
 
+// Whether the smooth passes take an FFT of m points (smooth::factor: prime factors 2 .. 13; m < 2^24 never needs more
+// than kMaxPasses of them).
+constexpr bool smooth_fft(long long m) {
+  if (m < 1) return false;
+  for (const long long r : {2, 3, 5, 7, 11, 13})
+    while (m % r == 0) m /= r;
+  return m == 1;
+}
+
 // Launch shape: P lines per CTA (rows: P·M ≈ 2048 complex points, at most 256 lines, at least 2 with the split;
 // columns: kC = P adjacent columns, the widest of 32 down to 8 bytes per row whose CTA leaves room for two per SM, else
 // the widest that fits one: f32 M >= 2048 takes 2 columns in one CTA per SM rather than 1 column in two,
 // docs/decisions.md §4), the FFT slots S, the threads (a radix-8 butterfly each), the shared memory and whether the
-// split applies (`split` asks for it: M even and two lines of it fit, else the whole line). lines = 0 where M does not
-// fit.
+// split applies (`split` asks for it: M even and two lines of it fit, else the whole line). fft: the transform's FFT
+// length (M, or M/2 with the split; dct1_tables' n). M not smooth: Bluestein's, bl = its FFT length Lb
+// (smooth::bluestein_length; the same rules with Lb for M, no split), else bl = 0. lines = 0 where M does not fit.
 struct Config {
-  int lines = 0, slots = 0, threads = 0, smem_bytes = 0, fft = 0;
+  int lines = 0, slots = 0, threads = 0, smem_bytes = 0, fft = 0, bl = 0;
   bool split = false;
 };
 template <class T>
@@ -237,8 +291,11 @@ constexpr Config config_as(long long len, bool dst, bool cols, bool split) {
   Config c;
   const long long m = fft_length(len, dst);
   if (m < 1) return c;
-  const bool sp = split && m >= 4 && m % 2 == 0 && smooth::smem_bytes<T>(3, m / 2) <= smooth::kMaxSmem;
-  const long long n = sp ? m / 2 : m;
+  // Bluestein's FFT length (never constant-evaluated: the compiled lengths are smooth).
+  const long long bl = smooth_fft(m) ? 0 : smooth::bluestein_length<T>(m);
+  if (!smooth_fft(m) && bl == 0) return c;
+  const bool sp = bl == 0 && split && m >= 4 && m % 2 == 0 && smooth::smem_bytes<T>(3, m / 2) <= smooth::kMaxSmem;
+  const long long n = sp ? m / 2 : bl > 0 ? bl : m;  // the FFT length of the kernel's passes
   const auto slots = [&](long long p) { return sp ? p + p / 2 : p; };
   const auto smem = [&](long long p) { return smooth::smem_bytes<T>(slots(p), n); };
   const int least = sp ? 2 : 1;
@@ -251,11 +308,13 @@ constexpr Config config_as(long long len, bool dst, bool cols, bool split) {
     for (int kc = 32 / static_cast<int>(sizeof(T)); kc >= least && c.lines == 0; kc /= 2)
       if (smem(kc) <= smooth::kMaxSmem) c.lines = kc;
   } else {
-    c.lines = static_cast<int>(m >= 2048 ? 1 : 2048 / m > 256 ? 256 : 2048 / m);
+    const long long q = bl > 0 ? bl : m;  // P·q ≈ 2048 (with the split too, P·M)
+    c.lines = static_cast<int>(q >= 2048 ? 1 : 2048 / q > 256 ? 256 : 2048 / q);
     if (sp) c.lines = c.lines < 2 ? 2 : c.lines / 2 * 2;
   }
   c.split = sp;
-  c.fft = static_cast<int>(n);
+  c.fft = static_cast<int>(sp ? n : m);
+  c.bl = static_cast<int>(bl);
   c.slots = static_cast<int>(slots(c.lines));
   c.smem_bytes = static_cast<int>(smem(c.lines));
   c.threads = smooth::line_threads(c.slots, n);
@@ -298,21 +357,26 @@ const void* compiled_kernel(long long m, bool cols) {
               : compiled_kernel_in<T, false, false>(m, CompiledM{});
 }
 
-// The kernel with M and the passes at run time for config() `c` (no split: rows any P, columns kC = c.lines).
+// The kernel with M and the passes at run time for config() `c` (no split: rows any P, columns kC = c.lines; with
+// Bluestein's where c.bl > 0).
+template <class T, bool kBluestein>
+const void* runtime_kernel_as(const Config& c, bool cols) {
+  if (!cols) return reinterpret_cast<const void*>(&dct1_lines<T, false, 1, 0, 0, false, kBluestein>);
+  switch (c.lines) {
+    case 8:
+      return reinterpret_cast<const void*>(&dct1_lines<T, true, 8, 0, 0, false, kBluestein>);
+    case 4:
+      return reinterpret_cast<const void*>(&dct1_lines<T, true, 4, 0, 0, false, kBluestein>);
+    case 2:
+      return reinterpret_cast<const void*>(&dct1_lines<T, true, 2, 0, 0, false, kBluestein>);
+    default:
+      return reinterpret_cast<const void*>(&dct1_lines<T, true, 1, 0, 0, false, kBluestein>);
+  }
+}
 template <class T>
 const void* runtime_kernel(const Config& c, bool cols) {
   if (c.split) return nullptr;
-  if (!cols) return reinterpret_cast<const void*>(&dct1_lines<T, false, 1>);
-  switch (c.lines) {
-    case 8:
-      return reinterpret_cast<const void*>(&dct1_lines<T, true, 8>);
-    case 4:
-      return reinterpret_cast<const void*>(&dct1_lines<T, true, 4>);
-    case 2:
-      return reinterpret_cast<const void*>(&dct1_lines<T, true, 2>);
-    default:
-      return reinterpret_cast<const void*>(&dct1_lines<T, true, 1>);
-  }
+  return c.bl > 0 ? runtime_kernel_as<T, true>(c, cols) : runtime_kernel_as<T, false>(c, cols);
 }
 
 }  // namespace dct::cuda::dct1

@@ -15,8 +15,8 @@
  *     kind's reorder, extension or twiddle folded in), cuFFT on contiguous lines, a scatter with the kind's
  *     postprocess; a DCT-II/III or DST-II/III axis of a smooth length instead takes one kernel of cuda-fft2d's smooth
  *     route (SmoothStep), along contiguous lines or down the columns of the trailing axes, in place; a DCT-I or DST-I
- *     axis whose FFT length (n − 1, n + 1) is smooth one dct1_lines kernel (Dct1Step, kernels/r2r/dct1_lines.cuh), the
- *     same two ways.
+ *     axis one dct1_lines kernel (Dct1Step, kernels/r2r/dct1_lines.cuh), the same two ways, where its FFT length M
+ *     (n − 1, n + 1) is smooth, or else Bluestein's FFT length for M fits a CTA.
  * The norms are core/r2r.hpp's per-index factors, uploaded per axis and applied in the gather and the scatter.
  */
 #include <algorithm>
@@ -284,11 +284,12 @@ class SmoothStep {
   i64 outer_, inner_;
 };
 
-// A DCT-I or DST-I axis whose FFT length M (n − 1, n + 1) is smooth: one dct1_lines kernel
-// (kernels/r2r/dct1_lines.cuh: the DCT-II of the line's neighbour sums and differences in one complex FFT of M points,
-// or, where dct1::split_pays, split into a half-length DCT-I / DST-I and a DCT-III, FFTs of M/2; the norm's factors
-// in its loads and stores), along contiguous lines or down the columns of outer n x inner matrices, in place, instead
-// of a LineStep's gather, cuFFT's real FFT of 2M points and scatter.
+// A DCT-I or DST-I axis: one dct1_lines kernel (kernels/r2r/dct1_lines.cuh: the DCT-II of the line's neighbour sums
+// and differences in one complex FFT of M points (n − 1, n + 1), or, where dct1::split_pays, split into a half-length
+// DCT-I / DST-I and a DCT-III, FFTs of M/2; for M with a prime factor above 13 the FFT of M points by Bluestein's,
+// two FFTs of a smooth Lb >= 2M − 1; the norm's factors in its loads and stores), along contiguous lines or down the
+// columns of outer n x inner matrices, in place, instead of a LineStep's gather, cuFFT's real FFT of 2M points and
+// scatter; where M is smooth or Lb fits a CTA (dct1::config; M <= 6824 in f32, <= 3218 in f64).
 template <class T>
 class Dct1Step {
  public:
@@ -296,8 +297,7 @@ class Dct1Step {
     if (computed != R2rKind::kDct1 && computed != R2rKind::kDst1) return false;
     const bool dst = computed == R2rKind::kDst1;
     const i64 m = dct1::fft_length(n, dst);
-    std::vector<smooth::Pass> passes;
-    return n >= (dst ? 1 : 2) && m < (i64{1} << 24) && inner < (i64{1} << 31) && smooth::plan_passes(m, passes) &&
+    return n >= (dst ? 1 : 2) && m < (i64{1} << 24) && inner < (i64{1} << 31) &&
            dct1::config<T>(n, dst, inner > 1).lines > 0;
   }
   Dct1Step(R2rKind kind, bool inverse, core::Norm norm, i64 outer, i64 n, i64 inner)
@@ -311,16 +311,23 @@ class Dct1Step {
     const dct1::Tables<T> t = dct1::dct1_tables<T>(n, dst_, c_.fft, sc.post);
     std::vector<T> pre(static_cast<std::size_t>(n), T(1));
     for (std::size_t i = 0; i < sc.pre.size(); ++i) pre[i] = static_cast<T>(sc.pre[i]);
+    // The passes of the FFT length: M (M/2 with the split), or Bluestein's Lb with its chirp and B.
+    const i64 len = c_.bl > 0 ? c_.bl : c_.fft;
     std::vector<smooth::Pass> passes;
-    smooth::plan_passes(c_.fft, passes);
+    smooth::plan_passes(len, passes);
     npass_ = static_cast<int>(passes.size());
     passes_ = upload_table(passes);
-    fft_tw_ = upload_table(smooth::fft_twiddles<T>(c_.fft));
+    fft_tw_ = upload_table(smooth::fft_twiddles<T>(len));
+    if (c_.bl > 0) {
+      const smooth::BluesteinTables<T> bt = smooth::bluestein_tables<T>(m_, c_.bl);
+      chirp_ = upload_table(bt.chirp);
+      bfft_ = upload_table(bt.bfft);
+    }
     tw_ = upload_table(t.tw);
     kp_ = upload_table(t.kp);
     gain_ = upload_table(t.gain);
     pre_ = upload_table(pre);
-    // The kernel compiled for M where there is one (same launch shape), else M at run time.
+    // The kernel compiled for M where there is one (same launch shape; smooth M only), else M at run time.
     fn_ = dct1::compiled_kernel<T>(m_, inner_ > 1);
     if (fn_ == nullptr) fn_ = dct1::runtime_kernel<T>(c_, inner_ > 1);
     if (fn_ == nullptr)
@@ -346,6 +353,9 @@ class Dct1Step {
     a.dst = dst_ ? 1 : 0;
     a.lines_per_cta = c_.lines;
     a.dl = smooth::FastDiv(static_cast<unsigned>(n_));
+    a.bl = c_.bl;
+    a.chirp = chirp_.template as<const cx_t<T>>();
+    a.bfft = bfft_.template as<const cx_t<T>>();
     i64 grid;
     if (inner_ > 1) {
       a.width = static_cast<int>(inner_);
@@ -369,6 +379,7 @@ class Dct1Step {
   int npass_ = 0;
   const void* fn_ = nullptr;
   DeviceBuffer passes_, fft_tw_, tw_, kp_, gain_, pre_;
+  DeviceBuffer chirp_, bfft_;  // Bluestein's (c_.bl > 0): the chirp and B
 };
 
 // Whether the two trailing axes from `start` are such a run, and how the engine computes it.

@@ -1,15 +1,17 @@
-/* Host emulation of the DCT-I / DST-I line kernel (kernels/r2r/dct1_lines.cuh, cuda-r2r's line step for these kinds
-   where the FFT length M is smooth), as emulate_smooth.cpp: the header compiled as plain C++, each CTA run as one
-   std::thread per CUDA thread with a std::barrier for __syncthreads, dynamic shared memory one static buffer poisoned
-   with NaN before each CTA. Compared with the O(L^2) long-double definitions of FFTW's REDFT00 and RODFT00 with
-   arbitrary input and output factors (the norms' pre and post, core/r2r.hpp):
+/* Host emulation of the DCT-I / DST-I line kernel (kernels/r2r/dct1_lines.cuh, cuda-r2r's line step for these kinds),
+   as emulate_smooth.cpp: the header compiled as plain C++, each CTA run as one std::thread per CUDA thread with a
+   std::barrier for __syncthreads, dynamic shared memory one static buffer poisoned with NaN before each CTA (and
+   checked untouched past the CTAs' smem_bytes). Compared with the O(L^2) long-double definitions of FFTW's REDFT00
+   and RODFT00 with arbitrary input and output factors (the norms' pre and post, core/r2r.hpp):
      DCT-I  X_k = post_k [ u_0 + (−1)^k u_{L−1} + 2 sum_{n=1}^{L−2} u_n cos(pi n k / (L−1)) ],  u = pre ∘ x
      DST-I  X_k = post_k 2 sum_n u_n sin(pi (n+1)(k+1) / (L+1))
    Rows (lines of L contiguous values, counts that leave a partial CTA) and columns (matrices of L rows x width,
    widths that leave a partial tile, batch 2); M of every radix and several in one length, M = 1, 2, odd and even;
    f32 and f64; out of place (input unmodified) and in place; the kernels compiled for M = 256 as well, whole and with
-   the even/odd split. Every output element is checked.
+   the even/odd split; M with a prime factor above 13 by Bluestein's FFTs (M = 17 .. 4097). Every output element is
+   checked.
    Error per case: max |out - ref| over max |ref|. Pass: f32 <= 2e-6 * log2(2M) + 1e-6, f64 <= 1e-12. */
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -33,16 +35,20 @@ namespace {
 
 const LD kPi = 3.141592653589793238462643383279502884L;
 
+// The angles' cosines (DCT-I) or sines (DST-I) from one table of cos(πt/M) or sin(πt/M), t < 2M (t = n·k or
+// (n+1)(k+1) mod 2M, exact in integers): the large lengths' references in seconds.
 std::vector<LD> reference(const std::vector<LD>& u, bool dst) {
-  const long long len = static_cast<long long>(u.size());
+  const long long len = static_cast<long long>(u.size()), m = dst ? len + 1 : len - 1;
+  std::vector<LD> tab(static_cast<std::size_t>(2 * m));
+  for (long long t = 0; t < 2 * m; ++t) tab[t] = dst ? std::sin(kPi * t / m) : std::cos(kPi * t / m);
   std::vector<LD> out(u.size(), 0.0L);
   for (long long k = 0; k < len; ++k) {
     LD s = 0;
     if (!dst) {
       s = u[0] + ((k & 1) ? -u[len - 1] : u[len - 1]);
-      for (long long n = 1; n + 1 < len; ++n) s += 2.0L * u[n] * std::cos(kPi * n * k / (len - 1));
+      for (long long n = 1; n + 1 < len; ++n) s += 2.0L * u[n] * tab[(n * k) % (2 * m)];
     } else {
-      for (long long n = 0; n < len; ++n) s += 2.0L * u[n] * std::sin(kPi * (n + 1) * (k + 1) / (len + 1));
+      for (long long n = 0; n < len; ++n) s += 2.0L * u[n] * tab[((n + 1) * (k + 1)) % (2 * m)];
     }
     out[k] = s;
   }
@@ -54,11 +60,15 @@ template <class T>
 void launch(const void* fn, const dct1::Args<T>& a, const dct1::Config& c, long long ctas) {
   const auto kernel = reinterpret_cast<void (*)(dct1::Args<T>)>(const_cast<void*>(fn));
   blockDim = {static_cast<unsigned>(c.threads), 1, 1};
+  std::memset(smooth::smooth_smem, 0xFF, sizeof(smooth::smooth_smem));
   for (long long b = 0; b < ctas; ++b) {
     blockIdx = {static_cast<unsigned>(b), 0, 0};
     std::memset(smooth::smooth_smem, 0xFF, static_cast<std::size_t>(c.smem_bytes));
     emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) { kernel(a); });
   }
+  // Nothing written past the CTAs' dynamic shared memory (config's smem_bytes).
+  for (std::size_t i = static_cast<std::size_t>(c.smem_bytes); i < sizeof(smooth::smooth_smem); ++i)
+    assert(smooth::smooth_smem[i] == 0xFF);
 }
 
 // The FFT length of the compiled cases (one of dct1::CompiledM).
@@ -73,14 +83,16 @@ double run(long long len, bool dst, bool cols, long long lines_or_width, long lo
   const long long m = dct1::fft_length(len, dst);
   if (compiled && m != kCompiledM) return INFINITY;
   const dct1::Config c = dct1::config_as<T>(len, dst, cols, split);
+  const long long fft_len = c.bl > 0 ? c.bl : c.fft;  // the passes' length
   std::vector<smooth::Pass> passes;
-  if (c.lines == 0 || c.split != split || !smooth::plan_passes(c.fft, passes)) return INFINITY;
+  if (c.lines == 0 || c.split != split || !smooth::plan_passes(fft_len, passes)) return INFINITY;
   std::uniform_real_distribution<double> u(-1.0, 1.0), f(0.5, 2.0);
   std::vector<double> pre, post;
   if (scaled)
     for (long long i = 0; i < len; ++i) pre.push_back(f(rng)), post.push_back(f(rng));
   const dct1::Tables<T> t = dct1::dct1_tables<T>(len, dst, c.fft, post);
-  const std::vector<typename smooth::Cx<T>::type> fft_tw = smooth::fft_twiddles<T>(c.fft);
+  const std::vector<typename smooth::Cx<T>::type> fft_tw = smooth::fft_twiddles<T>(fft_len);
+  const smooth::BluesteinTables<T> bt = c.bl > 0 ? smooth::bluestein_tables<T>(m, c.bl) : smooth::BluesteinTables<T>{};
   std::vector<T> pre_t(static_cast<std::size_t>(len), T(1));
   for (std::size_t i = 0; i < pre.size(); ++i) pre_t[i] = static_cast<T>(pre[i]);
   dct1::Args<T> a;
@@ -96,6 +108,9 @@ double run(long long len, bool dst, bool cols, long long lines_or_width, long lo
   a.dst = dst ? 1 : 0;
   a.lines_per_cta = c.lines;
   a.dl = smooth::FastDiv(static_cast<unsigned>(len));
+  a.bl = c.bl;
+  a.chirp = bt.chirp.data();
+  a.bfft = bt.bfft.data();
   const long long total = cols ? batch * len * lines_or_width : lines_or_width * len;
   std::vector<T> x(static_cast<std::size_t>(total)), y(static_cast<std::size_t>(total));
   for (T& v : x) v = static_cast<T>(static_cast<float>(u(rng)));
@@ -186,6 +201,42 @@ int main() {
                       dst ? "dst1" : "dct1", len, m, split ? " split" : "", cols ? "cols" : "rows", e, tol,
                       ok ? "" : "  FAILED");
         }
+  // M with a prime factor above 13, by Bluestein's FFTs of length Lb (config's bl): DCT-I L = 18 (M = 17), 20 (19), 24
+  // (23), 35 (2·17), 256 (3·5·17), 1080 (13·83), 1920 (19·101), 2048 (23·89); DST-I L = 16 (17), 36 (37), 45 (2·23),
+  // 254 (3·5·17), 4096 (17·241: f32 only, f64's Lb fits no CTA). Rows: 2P + 3 lines (a partial last CTA), 3 where P =
+  // 1; columns: 2kC + 1 wide (a partial last tile), batch 2 (1 from L = 1000).
+  struct Odd {
+    long long len;
+    bool dst;
+  };
+  const Odd odd[] = {{18, false},   {20, false}, {24, false}, {35, false}, {256, false}, {1080, false}, {1920, false},
+                     {2048, false}, {16, true},  {36, true},  {45, true},  {254, true},  {4096, true}};
+  int idx = 0;
+  for (const Odd& o : odd)
+    for (int prec = 0; prec < 2; ++prec)
+      for (int cols = 0; cols < 2; ++cols, ++idx) {
+        const long long m = dct1::fft_length(o.len, o.dst);
+        const dct1::Config c =
+            prec == 0 ? dct1::config<float>(o.len, o.dst, cols) : dct1::config<double>(o.len, o.dst, cols);
+        const char* name = prec == 0 ? "f32" : "f64";
+        if (c.lines == 0 && prec == 1 && m > 3217) {  // expected: f64 Lb >= 2M − 1 > 6434 fits no CTA
+          std::printf("%s %s L=%lld M=%lld %s: no kernel (Lb fits no CTA), as expected\n", name,
+                      o.dst ? "dst1" : "dct1", o.len, m, cols ? "cols" : "rows");
+          continue;
+        }
+        const bool big = o.len >= 1000, scaled = (idx + idx / 2) % 2 == 0, in_place = idx % 3 == 0;
+        const long long lw = cols ? 2 * c.lines + 1 : c.lines > 1 ? 2 * c.lines + 3 : 3, batch = big ? 1 : 2;
+        const double e = c.lines == 0 || c.bl == 0 ? INFINITY
+                         : prec == 0               ? run<float>(o.len, o.dst, cols, lw, batch, scaled, rng, in_place)
+                                                   : run<double>(o.len, o.dst, cols, lw, batch, scaled, rng, in_place);
+        const double tol = prec == 0 ? 2e-6 * std::log2(2.0 * static_cast<double>(m)) + 1e-6 : 1e-12;
+        ++cases;
+        const bool ok = e <= tol;
+        if (!ok) ++failed;
+        std::printf("%s %s L=%lld M=%lld Lb=%d P=%d %s %lld%s%s: err %.3g (tol %.3g)%s\n", name,
+                    o.dst ? "dst1" : "dct1", o.len, m, c.bl, c.lines, cols ? "cols, width" : "rows, lines", lw,
+                    scaled ? " scaled" : "", in_place ? " in place" : "", e, tol, ok ? "" : "  FAILED");
+      }
   std::printf("emulate_dct1: %d cases, %d failed\n", cases, failed);
   return failed == 0 ? 0 : 1;
 }

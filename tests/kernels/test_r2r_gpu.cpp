@@ -1,7 +1,7 @@
 // cuda-r2r (the real-to-real family on the GPU) against cpu-fftw in f64 on arrays larger than the conformance
 // shapes: the three-stage N-D route (2-D and 3-D runs of one family, dst axes mixed in), the line route along every
 // axis (strided and contiguous; DCT-II/III and DST-II/III axes of smooth lengths by one smooth-lines kernel, DCT-I and
-// DST-I axes of smooth FFT length by one dct1_lines kernel), 1-D
+// DST-I axes by one dct1_lines kernel, of smooth FFT length or by Bluestein's), 1-D
 // vectors, batches, odd, prime and power-of-two extents, random kinds, axes, directions and norms (seeded); every
 // norm where the run goes through cuda-fft2d's engine (2-D DCT-II/III, also batched, and the DST-II/III and DCT/DST
 // mixes it computes with signs and reversals folded in, on each of its routes). Outputs poisoned with NaN bytes on the
@@ -140,6 +140,34 @@ TEST_CASE("cuda-r2r: DCT-I and DST-I axes whose FFT length is smooth (one kernel
       for (bool inverse : {false, true})
         for (Norm norm : {Norm::kNone, Norm::kOrtho, Norm::kForward}) {
           if (c.sh.dims[0] == 4096 && (prec == Precision::kF64 || inverse || norm != Norm::kOrtho)) continue;
+          std::array<R2rKind, 3> kinds{};
+          for (int a = 0; a < c.sh.rank; ++a) kinds[a] = c.kind;
+          check(spec(c.sh, kinds, inverse), norm, c.sh.batch, prec, ++seed);
+        }
+}
+
+TEST_CASE("cuda-r2r: DCT-I and DST-I axes whose FFT length has a prime factor above 13 (Bluestein's in the kernel)",
+          "[gpu][r2r]") {
+  // M = n − 1 (DCT-I) or n + 1 (DST-I) not smooth, so dct1_lines computes FFT_M by Bluestein's through two FFTs of a
+  // smooth Lb >= 2M − 1: rows and down the columns (2048 x 48: M = 2047 = 23·89 and 47; 1080 x 1920: 1079 = 13·83 and
+  // 1919 = 19·101), strided middle axes and batches (M = 17, 19, 34; 17, 37), DST-I of 4096 (M = 4097 = 17·241, f32;
+  // f64's Lb fits no CTA: the line step) along rows and columns, and both sides of the largest M whose Lb fits a CTA
+  // (f64 3218 / 3219, f32 6824 / 6826: the line step above).
+  struct Case {
+    Shape sh;
+    R2rKind kind;
+  };
+  const std::vector<Case> cases = {{{2, {2048, 48}, 1}, R2rKind::kDct1},   {{2, {1080, 1920}, 1}, R2rKind::kDct1},
+                                   {{3, {18, 20, 35}, 2}, R2rKind::kDct1}, {{2, {16, 36}, 3}, R2rKind::kDst1},
+                                   {{2, {3, 4096}, 2}, R2rKind::kDst1},    {{2, {4096, 5}, 1}, R2rKind::kDst1},
+                                   {{2, {3219, 3}, 1}, R2rKind::kDct1},    {{2, {2, 3220}, 1}, R2rKind::kDct1},
+                                   {{1, {6825}, 2}, R2rKind::kDct1},       {{1, {6825}, 1}, R2rKind::kDst1}};
+  std::uint64_t seed = 3200;
+  for (const Case& c : cases)
+    for (Precision prec : {Precision::kF32, Precision::kF64})
+      for (bool inverse : {false, true})
+        for (Norm norm : {Norm::kNone, Norm::kOrtho, Norm::kForward}) {
+          if (c.sh.dims[0] == 1080 && (inverse ? norm == Norm::kNone : norm == Norm::kForward)) continue;
           std::array<R2rKind, 3> kinds{};
           for (int a = 0; a < c.sh.rank; ++a) kinds[a] = c.kind;
           check(spec(c.sh, kinds, inverse), norm, c.sh.batch, prec, ++seed);
