@@ -418,19 +418,26 @@ __device__ __forceinline__ C* fft(const Pass* __restrict__ passes, int npass, co
 // the sum a cyclic convolution of length L of a = x·w (zero from N on) with b (b_j = conj w_|j|, cyclic): with
 // B = FFT_L(b)/L from the host, A = FFT_L(a), the inverse FFT by a forward one, IFFT(Y)·L = conj FFT(conj Y):
 //   Z = FFT_L(conj(A·B)),  X_k = w_k · conj Z_k.
-// The lines lie at stride L in buf0, points 0 .. N−1 (the rest unread): the chirp is applied by the first pass's loads
-// and the product by the second FFT's first pass, so the two FFTs are the whole cost. Returns the buffer holding Z.
+// The lines lie at stride L; the first FFT's first pass reads point j < N of a line from `src` (a first-pass input as
+// fft's: src(line, base, i), i = base + j), times the chirp, and the product by the second FFT's first pass, so the two
+// FFTs are the whole cost. Returns the buffer holding Z.
 
-// The first FFT's input: point j = i − base of the line times w_j below N, zero from N on.
-template <class C>
+// The first FFT's input: point j = i − base of the line from src times w_j below N, zero from N on.
+template <class C, class F>
 struct ChirpIn {
-  const C* buf;
+  F src;
   const C* w;
   int n;
-  __device__ __forceinline__ C operator()(int, int base, int i) const {
+  __device__ __forceinline__ C operator()(int line, int base, int i) const {
     const int j = i - base;
-    return j < n ? cmul(buf[pad<C>(i)], __ldg(w + j)) : C{0, 0};
+    return j < n ? cmul(src(line, base, i), __ldg(w + j)) : C{0, 0};
   }
+};
+// Points staged at their padded positions of buf.
+template <class C>
+struct StagedIn {
+  const C* buf;
+  __device__ __forceinline__ C operator()(int, int, int i) const { return buf[pad<C>(i)]; }
 };
 // The second FFT's input: conj(A_j · B_j).
 template <class C>
@@ -442,11 +449,11 @@ struct ConjMulIn {
     return C{v.x, -v.y};
   }
 };
-template <class C>
+template <class C, class F>
 __device__ __forceinline__ C* bluestein(const Pass* __restrict__ passes, int npass, const C* __restrict__ tw, int n,
                                         int len, const C* __restrict__ w, const C* __restrict__ b, C* buf0, C* buf1,
-                                        int lines) {
-  C* const a = fft(passes, npass, tw, len, buf0, buf1, lines, ChirpIn<C>{buf0, w, n});
+                                        int lines, F src) {
+  C* const a = fft(passes, npass, tw, len, buf0, buf1, lines, ChirpIn<C, F>{src, w, n});
   C* const other = a == buf0 ? buf1 : buf0;
   return fft(passes, npass, tw, len, a, other, lines, ConjMulIn<C>{a, b});
 }
@@ -1157,7 +1164,8 @@ __device__ __forceinline__ void dct4_odd_rows_body(const Args<T>& args) {
   __syncthreads();
   const C* z;
   if constexpr (kBluestein)
-    z = bluestein<C>(args.passes, args.npass, args.fft_tw, n, ls, args.chirp, args.bfft, buf0, buf1, np);
+    z = bluestein(args.passes, args.npass, args.fft_tw, n, ls, args.chirp, args.bfft, buf0, buf1, np,
+                  StagedIn<C>{buf0});
   else
     z = fft<C>(args.passes, args.npass, args.fft_tw, n, buf0, buf1, np);
 #pragma unroll 4

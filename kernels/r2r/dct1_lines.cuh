@@ -85,21 +85,6 @@ struct Args {
   const C* bfft = nullptr;
 };
 
-namespace detail {
-// The first FFT input of Bluestein's FFT_M in dct1_lines: point j = i − base of the line from `first`, times the chirp
-// w_j below M, zero from M on (smooth::detail::ChirpIn with the points from a functor instead of a buffer).
-template <class C, class F>
-struct ChirpFirst {
-  F first;
-  const C* w;
-  int n;
-  __device__ __forceinline__ C operator()(int line, int base, int i) const {
-    const int j = i - base;
-    return j < n ? smooth::detail::cmul(first(line, base, i), __ldg(w + j)) : C{0, 0};
-  }
-};
-}  // namespace detail
-
 // kCols = false: rows layout (kC = 1), CTA b takes lines P·b ..; kCols = true: columns layout, CTA b takes tile
 // b mod n_tiles of matrix b / n_tiles. kSplit: the even/odd split (M even, FFT length N = M/2), else N = M. Block: any
 // multiple of 32 threads; dynamic shared memory smooth::smem_bytes<T>(S, N). kN > 0: compiled for N = kN in config()'s
@@ -181,10 +166,8 @@ __global__ void __launch_bounds__(1024) dct1_lines(const Args<T> args) {
   constexpr int kSlots = kSplit ? kC + kC / 2 : kC;
   if constexpr (kN > 0) {
     z = fft_ct_first<kN, kSlots, kNT>(args.fft_tw, buf0, buf1, first);
-  } else if constexpr (kBluestein) {  // detail::bluestein with its first FFT's input from `first`
-    C* const a = fft(args.passes, args.npass, args.fft_tw, ls, buf0, buf1, used,
-                     detail::ChirpFirst<C, decltype(first)>{first, args.chirp, N});
-    z = fft(args.passes, args.npass, args.fft_tw, ls, a, a == buf0 ? buf1 : buf0, used, ConjMulIn<C>{a, args.bfft});
+  } else if constexpr (kBluestein) {
+    z = bluestein(args.passes, args.npass, args.fft_tw, N, ls, args.chirp, args.bfft, buf0, buf1, used, first);
   } else {
     z = fft(args.passes, args.npass, args.fft_tw, N, buf0, buf1, used, first);
   }
