@@ -1320,8 +1320,9 @@ constexpr Config config(long long n, bool cols) {
 }
 
 // Bluestein's FFT length for a DFT of n points (n >= 2) in precision T: the smooth L >= 2n − 1 (factor() true) whose
-// line fits a CTA (smem_bytes) of least estimated work, looked for up to 4n; 0 if none: L · Σ over its passes of (2 + the radix's complex multiply-adds per point, about R/2 for
-// the odd radices' symmetric pairs), so 2048 = 8·8·8·4 is taken before 2197 = 13³ and 4096 before 4095 = 3·3·5·7·13.
+// line fits a CTA (smem_bytes) of least estimated work, looked for up to 4n; 0 if none. The work: L · Σ over its passes
+// of (2 + the radix's complex multiply-adds per point, about R/2 for the odd radices' symmetric pairs), so
+// 2048 = 8·8·8·4 is taken before 2197 = 13³ and 4096 before 4095 = 3·3·5·7·13.
 template <class T>
 long long bluestein_length(long long n) {
   long long best = 0;
@@ -1340,6 +1341,21 @@ long long bluestein_length(long long n) {
     }
   }
   return best;
+}
+
+// Whether Bluestein's FFT inside our kernels pays against the cuFFT route for a DFT of n points (n not smooth), as
+// measured (docs/decisions.md §10): where n's largest prime factor p is 47 .. 127, or p > 127 in a line of more than
+// 16 KiB (n·sizeof(T)). cuFFT measured faster for p <= 37 and for p > 127 in lines of up to 16 KiB.
+template <class T>
+constexpr bool bluestein_pays(long long n) {
+  long long p = 1, m = n;
+  for (long long d = 2; d * d <= m; ++d)
+    while (m % d == 0) {
+      p = d;
+      m /= d;
+    }
+  if (m > 1) p = m;
+  return (p >= 47 && p <= 127) || (p > 127 && n * static_cast<long long>(sizeof(T)) > 16384);
 }
 
 // Bluestein's tables for n points through FFTs of length len (Args::chirp, Args::bfft), in long double: the chirp's

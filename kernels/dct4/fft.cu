@@ -29,7 +29,8 @@
    skips the FFT. Rows of odd N > 1 whose prime factors are 3 .. 13: the three steps in one kernel
    (smooth_dct4_odd_rows in kernels/dct2d/smooth.cuh); rows of other odd N > 1: the same kernel with FFT_N by
    Bluestein's chirp convolution through two FFTs of a smooth length L >= 2N − 1 (smooth_dct4_odd_rows_bluestein),
-   where L fits a CTA's shared memory.
+   where that measured faster than cuFFT (smooth::bluestein_pays: N's largest prime factor 47 .. 127, or above 127 in
+   lines of more than 16 KiB) and L fits a CTA's shared memory.
 
    Single pass (always, for rows with N = 2M, M = 2^p, 4 <= M <= 2048; kernels/dct4/rows.cuh): the three
    steps of the even case in one kernel, one read and one write of the data: a fixed-size (M a template
@@ -166,11 +167,12 @@ class Pass {
       tab_a_ = upload_table(ot.cr);
       tab_b_ = upload_table(ot.ci);
       // Rows of odd N > 1 in one kernel: FFT_N by the smooth passes (prime factors 3 .. 13), else by Bluestein's through
-      // FFTs of a smooth L >= 2N − 1, where L fits a CTA (f32 N <= 6823, f64 <= 3217).
+      // FFTs of a smooth L >= 2N − 1 where that measured faster than cuFFT (bluestein_pays) and L fits a CTA (f32
+      // N <= 6823, f64 <= 3217).
       std::vector<smooth::Pass> sp;
       const bool one = !cols && n > 1 && n < (i64(1) << 22);
       const bool smooth_n = one && smooth::plan_passes(n, sp);
-      const i64 len = smooth_n ? n : one ? smooth::bluestein_length<T>(n) : 0;
+      const i64 len = smooth_n ? n : one && smooth::bluestein_pays<T>(n) ? smooth::bluestein_length<T>(n) : 0;
       const smooth::Config sc = len > 0 ? smooth::config<T>(len, false) : smooth::Config{};
       if (sc.pairs > 0 && (smooth_n || smooth::plan_passes(len, sp))) {
         tab_i_ = upload_table(ot.dst);

@@ -16,7 +16,7 @@
  *     postprocess; a DCT-II/III or DST-II/III axis of a smooth length instead takes one kernel of cuda-fft2d's smooth
  *     route (SmoothStep), along contiguous lines or down the columns of the trailing axes, in place; a DCT-I or DST-I
  *     axis one dct1_lines kernel (Dct1Step, kernels/r2r/dct1_lines.cuh), the same two ways, where its FFT length M
- *     (n − 1, n + 1) is smooth, or else Bluestein's FFT length for M fits a CTA.
+ *     (n − 1, n + 1) is smooth, or else where Bluestein's FFT pays (smooth::bluestein_pays) and its length fits a CTA.
  * The norms are core/r2r.hpp's per-index factors, uploaded per axis and applied in the gather and the scatter.
  */
 #include <algorithm>
@@ -289,7 +289,8 @@ class SmoothStep {
 // DCT-I / DST-I and a DCT-III, FFTs of M/2; for M with a prime factor above 13 the FFT of M points by Bluestein's,
 // two FFTs of a smooth Lb >= 2M − 1; the norm's factors in its loads and stores), along contiguous lines or down the
 // columns of outer n x inner matrices, in place, instead of a LineStep's gather, cuFFT's real FFT of 2M points and
-// scatter; where M is smooth or Lb fits a CTA (dct1::config; M <= 6824 in f32, <= 3218 in f64).
+// scatter; where M is smooth, or where Bluestein's pays (smooth::bluestein_pays) and Lb fits a CTA (dct1::config;
+// M <= 6824 in f32, <= 3218 in f64).
 template <class T>
 class Dct1Step {
  public:
@@ -298,7 +299,7 @@ class Dct1Step {
     const bool dst = computed == R2rKind::kDst1;
     const i64 m = dct1::fft_length(n, dst);
     return n >= (dst ? 1 : 2) && m < (i64{1} << 24) && inner < (i64{1} << 31) &&
-           dct1::config<T>(n, dst, inner > 1).lines > 0;
+           (dct1::smooth_fft(m) || smooth::bluestein_pays<T>(m)) && dct1::config<T>(n, dst, inner > 1).lines > 0;
   }
   Dct1Step(R2rKind kind, bool inverse, core::Norm norm, i64 outer, i64 n, i64 inner)
       : dst_(core::r2r::computed_kind(kind, inverse) == R2rKind::kDst1),
