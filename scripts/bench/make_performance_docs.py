@@ -102,7 +102,7 @@ INTROS = {
     "dct4": "DCT-IV along rows. N = 17 (shapes 1×17 and 2^20×17): the classical O(N²) kernel (`cuda-dct4-direct`), "
             "the 4- and 8-section kernels, the short-line kernel (`cuda-dct4-small`, N ≤ 63) and the FFT route; "
             "then `cuda-dct4-small` and `cuda-dct4-fft` batched (about 2^24 elements per transform set) at N = 8 … "
-            "64, 100, 105, 1000, 1001, 1023, 2047, 3375, 4097 and 6823 (f32, f64); then the FFT route (`--norm ortho`) at N = 256, 1023, 1024 and 4096, forward (`dct4`) and inverse (`idct4`). "
+            "64, 100, 1000, 1023 and 4097 (f32, f64); then the FFT route (`--norm ortho`) at N = 256, 1023, 1024 and 4096, forward (`dct4`) and inverse (`idct4`). "
             "For a single 1×17 transform the end-to-end time (`e2e_ms`, transfers included) is the figure to read; "
             "kernel times at that size are launch latency.",
     "lot": "8×8 lapped orthogonal transform (Malvar), forward (`lot`, H×W → (H+8)×(W+8)) and inverse (`ilot`): "
