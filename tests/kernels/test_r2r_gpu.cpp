@@ -148,11 +148,11 @@ TEST_CASE("cuda-r2r: DCT-I and DST-I axes whose FFT length is smooth (one kernel
 
 TEST_CASE("cuda-r2r: DCT-I and DST-I axes whose FFT length has a prime factor above 13 (Bluestein's in the kernel)",
           "[gpu][r2r]") {
-  // M = n − 1 (DCT-I) or n + 1 (DST-I) not smooth, so dct1_lines computes FFT_M by Bluestein's through two FFTs of a
-  // smooth Lb >= 2M − 1: rows and down the columns (2048 x 48: M = 2047 = 23·89 and 47; 1080 x 1920: 1079 = 13·83 and
-  // 1919 = 19·101), strided middle axes and batches (M = 17, 19, 34; 17, 37), DST-I of 4096 (M = 4097 = 17·241, f32;
-  // f64's Lb fits no CTA: the line step) along rows and columns, and both sides of the largest M whose Lb fits a CTA
-  // (f64 3218 / 3219, f32 6824 / 6826: the line step above).
+  // M = n − 1 (DCT-I) or n + 1 (DST-I) not smooth: where smooth::bluestein_pays, dct1_lines computes FFT_M by
+  // Bluestein's through two FFTs of a smooth Lb >= 2M − 1: rows and down the columns (2048 x 48: M = 2047 = 23·89 and
+  // 47; 1080 x 1920: 1079 = 13·83 and 1919 = 19·101), DST-I of 4096 (M = 4097 = 17·241, f32; f64's Lb fits no CTA)
+  // along rows and columns, f64 M = 3218 (the largest whose Lb fits) and f32 6824; beside them the line step for M
+  // the rule leaves to cuFFT (17, 19, 34, 37, 3219) or whose Lb does not fit (f64 4097, 6824; 6826).
   struct Case {
     Shape sh;
     R2rKind kind;
