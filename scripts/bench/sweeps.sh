@@ -241,7 +241,11 @@ if wanted peer-vkfft && [[ -n $VKBENCH ]]; then
 fi
 if wanted peer-dct4 && [[ -n $VKBENCH ]]; then
   if [[ -x $VKBENCH ]]; then
-    capability peer-vkfft-dct4 -- @peer --only dct4 --dct4 17x1048576,"$DCT4_PEER"
+    # One process per length: VkFFT 1.3.4 faults on some lengths on some hosts (an illegal address in its module load,
+    # N >= 179 on the H100 host), which would lose every row of a shared process.
+    peer_dct4=()
+    for s in 17x1048576 ${DCT4_PEER//,/ }; do peer_dct4+=(-- @peer --only dct4 --dct4 "$s"); done
+    capability peer-vkfft-dct4 "${peer_dct4[@]}"
   else
     say "sweeps: VKBENCH '$VKBENCH' is not an executable"
     status=1
