@@ -219,6 +219,67 @@ std::string open_temporary(pid_t pid, const std::string& dir) {
 
 }  // namespace
 
+namespace {
+
+struct KilledRun {
+  std::string err;          // the job's stderr
+  int status = 0;           // mpirun's wait status
+  bool ended = false;       // mpirun ended by itself within 50 s
+  bool killed = false;      // rank 1 was killed
+  std::string victim_temp;  // the temporary rank 1 had open when killed ("" if none)
+};
+
+// Runs `args` (an mpirun command line) and kills rank 1's dctool, a child of mpirun, while it writes an output
+// once a few are done in `out` (or after eight seconds).
+KilledRun kill_rank1_mid_batch(std::vector<std::string> args, const std::string& out, const std::string& err_file) {
+  std::vector<std::string> env = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
+  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+  std::vector<char*> argv, envp;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t mpirun_pid = 0;
+  const int rc = posix_spawn(&mpirun_pid, argv[0], &fa, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  REQUIRE(rc == 0);
+
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  KilledRun r;
+  pid_t victim = 0;
+  while (!r.ended && Clock::now() - t0 < std::chrono::seconds(50)) {
+    if (waitpid(mpirun_pid, &r.status, WNOHANG) == mpirun_pid) {
+      r.ended = true;
+      break;
+    }
+    if (victim == 0) {
+      for (pid_t kid : children_of(mpirun_pid))
+        if (environment_of(kid, "OMPI_COMM_WORLD_RANK") == "1") victim = kid;
+    } else if (!r.killed && (list_dir(out).size() > 8 || Clock::now() - t0 > std::chrono::seconds(8))) {
+      r.victim_temp = open_temporary(victim, out);
+      if (!r.victim_temp.empty() || Clock::now() - t0 > std::chrono::seconds(8)) {
+        kill(victim, SIGKILL);
+        r.killed = true;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+  if (!r.ended) {
+    kill(mpirun_pid, SIGKILL);
+    waitpid(mpirun_pid, &r.status, 0);
+  }
+  r.err = slurp(err_file);
+  return r;
+}
+
+}  // namespace
+
 TEST_CASE("mpirun -np 3 compress, a rank killed mid-batch: rank 0 names what is not done, no temporary is left",
           "[mpi]") {
   TempDir dir;
@@ -242,93 +303,59 @@ TEST_CASE("mpirun -np 3 compress, a rank killed mid-batch: rank 0 names what is 
   args.push_back(out);
   args.insert(args.end(), opts.begin(), opts.end());
 
-  std::vector<std::string> env = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
-  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
-  std::vector<char*> argv, envp;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  const std::string err_file = dir.file("stderr");
-  posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t mpirun_pid = 0;
-  const int rc = posix_spawn(&mpirun_pid, argv[0], &fa, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&fa);
-  REQUIRE(rc == 0);
-
-  // Rank 1's dctool, a child of mpirun, killed while it writes an output once a few are done (or after eight
-  // seconds).
-  using Clock = std::chrono::steady_clock;
-  const auto t0 = Clock::now();
-  pid_t victim = 0;
-  std::string victim_temp;
-  int status = 0;
-  bool ended = false;
-  while (!ended && Clock::now() - t0 < std::chrono::seconds(50)) {
-    if (waitpid(mpirun_pid, &status, WNOHANG) == mpirun_pid) {
-      ended = true;
-      break;
-    }
-    if (victim == 0) {
-      for (pid_t kid : children_of(mpirun_pid))
-        if (environment_of(kid, "OMPI_COMM_WORLD_RANK") == "1") victim = kid;
-    } else if (victim > 0 && (list_dir(out).size() > 8 || Clock::now() - t0 > std::chrono::seconds(8))) {
-      victim_temp = open_temporary(victim, out);
-      if (!victim_temp.empty() || Clock::now() - t0 > std::chrono::seconds(8)) {
-        kill(victim, SIGKILL);
-        victim = -1;
-      }
-    }
-    std::this_thread::sleep_for(std::chrono::microseconds(500));
-  }
-  if (!ended) {
-    kill(mpirun_pid, SIGKILL);
-    waitpid(mpirun_pid, &status, 0);
-  }
-  const std::string err = slurp(err_file);
-  INFO("stderr: " << err);
-  REQUIRE(ended);
-  CHECK(victim == -1);
-  CHECK(!(WIFEXITED(status) && WEXITSTATUS(status) == 0));
-
-  // Rank 0's line: the outputs finished and the inputs not done (the first ten named, then how many more).
+  // Open MPI 4.1's mpirun, once a rank dies, sends the others SIGTERM and a second later SIGKILL, and exits without
+  // always forwarding what they wrote to stderr in between: on a loaded host rank 0's line can be lost on the way
+  // although rank 0 wrote it. Such a run is repeated (up to three in all); the files are checked after every run.
   std::string line;
-  for (const auto& l : dctool_lines(err))
-    if (l.rfind("dctool: interrupted by SIGTERM: ", 0) == 0) line = l;
-  REQUIRE(!line.empty());
-  const std::size_t nd = line.find("; not done: ");
-  REQUIRE(nd != std::string::npos);
-  std::string listed = line.substr(nd + 12);
-  std::size_t more = 0;
-  if (const std::size_t a = listed.find(" and "); a != std::string::npos) {
-    more = std::stoul(listed.substr(a + 5));
-    listed = listed.substr(0, a);
-  }
-  const std::vector<std::string> names = split(listed, ',');
-  CHECK(!names.empty());
-  for (const auto& n : names) {
-    const std::string name = n.substr(n.find_first_not_of(' '));
-    INFO(name);
-    CHECK(name.rfind(in + "/img", 0) == 0);
-  }
+  for (int attempt = 1; attempt <= 3 && line.empty(); ++attempt) {
+    fs::remove_all(out);
+    const KilledRun r = kill_rank1_mid_batch(args, out, dir.file("stderr"));
+    INFO("run " << attempt << ", stderr: " << r.err);
+    REQUIRE(r.ended);
+    CHECK(r.killed);
+    CHECK(!(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0));
 
-  // Nothing partial in DIR: no temporary (the dead rank's included), every output whole; every input without
-  // its output is among those not done.
-  INFO("killed rank 1 while it had " << (victim_temp.empty() ? "no temporary" : victim_temp) << " open; " << line);
-  if (!victim_temp.empty()) CHECK_FALSE(exists(victim_temp));
-  std::size_t whole = 0;
-  for (const auto& f : list_dir(out)) {
-    INFO(f);
-    CHECK(f.find(".tmp.") == std::string::npos);
-    CHECK(slurp(out + "/" + f) == reference);
-    ++whole;
+    // Nothing partial in DIR: no temporary (the dead rank's included), every output whole.
+    INFO("killed rank 1 while it had " << (r.victim_temp.empty() ? "no temporary" : r.victim_temp) << " open");
+    if (!r.victim_temp.empty()) CHECK_FALSE(exists(r.victim_temp));
+    const auto written = list_dir(out);
+    for (const auto& f : written) {
+      INFO(f);
+      CHECK(f.find(".tmp.") == std::string::npos);
+      CHECK(slurp(out + "/" + f) == reference);
+    }
+    const std::size_t whole = written.size();
+    CHECK(whole < static_cast<std::size_t>(kImages));
+
+    // Rank 0's line: the outputs finished and the inputs not done (the first ten named, then how many more); every
+    // input without its output is among those not done.
+    for (const auto& l : dctool_lines(r.err))
+      if (l.rfind("dctool: interrupted by SIGTERM: ", 0) == 0) line = l;
+    if (line.empty()) {
+      // Only the launcher's own report of the dead rank may stand in its place.
+      REQUIRE(contains(r.err, "exited on signal 9"));
+      WARN("run " << attempt << ": rank 0's interrupt line did not reach mpirun's stderr; stderr: " << r.err);
+      continue;
+    }
+    INFO(line);
+    const std::size_t nd = line.find("; not done: ");
+    REQUIRE(nd != std::string::npos);
+    std::string listed = line.substr(nd + 12);
+    std::size_t more = 0;
+    if (const std::size_t a = listed.find(" and "); a != std::string::npos) {
+      more = std::stoul(listed.substr(a + 5));
+      listed = listed.substr(0, a);
+    }
+    const std::vector<std::string> names = split(listed, ',');
+    CHECK(!names.empty());
+    for (const auto& n : names) {
+      const std::string name = n.substr(n.find_first_not_of(' '));
+      INFO(name);
+      CHECK(name.rfind(in + "/img", 0) == 0);
+    }
+    CHECK(names.size() + more >= kImages - whole);
   }
-  CHECK(whole < static_cast<std::size_t>(kImages));
-  CHECK(names.size() + more >= kImages - whole);
+  CHECK(!line.empty());
 }
 
 TEST_CASE("mpirun -np 3 dct2, idct2 and r2r batches: the bytes and report entries of one process, a broken input alone",
