@@ -8,10 +8,11 @@
  * takes it too except where the row kernels fold the reorder into the row FFTs (fft2d_route,
  * kernels/dct2d/pipelines.cu).
  * Planned with --effort measure, cuda-fft2d times that route against the smooth route (kernels/dct2d/smooth.cuh:
- * one kernel per axis for sizes of prime factors 2..13, the named backend cuda-fft2d-smooth) and keeps the faster;
+ * one kernel per axis for sizes of prime factors 2..13, other primes by Bluestein's FFT where it pays; the named
+ * backend cuda-fft2d-smooth) and keeps the faster;
  * without, it takes the smooth route by a measured rule (smooth_by_rule: small matrices, sides that both have compiled
  * kernels, the forward transform of sides whose FFTs take few passes, batches of sides of 120 or more, f64 matrices of
- * short columns, the forward transform of long columns).
+ * short columns, the forward transform of long columns, sides whose largest prime factor is above 127).
  * --axis rows|cols: the 1-D N-point algorithm (eqs. 9-11) batched over the rows, or down the columns
  * with a strided cuFFT plan (no transpose), for powers of two; other smooth lengths take one SmoothLines kernel
  * (cuda-fft2d-smooth's route for one axis), and under --effort measure power-of-two columns are timed both ways.
@@ -48,8 +49,8 @@ core::Support supports_smooth(const core::TransformDesc& d) {
   const bool ok = d.prec == core::Precision::kF32 ? smooth_axes<float>(d) : smooth_axes<double>(d);
   if (!ok)
     return core::Support::no(
-        "sizes with prime factors 2, 3, 5, 7, 11, 13 only, rows up to 13673 (f32) / 6456 (f64) long (one axis: columns "
-        "too)");
+        "sizes with prime factors 2, 3, 5, 7, 11, 13, up to 13673 (f32) / 6456 (f64), or with a larger prime factor "
+        "(Bluestein's FFT) where it pays, up to 6823 (f32) / 3217 (f64)");
   return core::Support::yes();
 }
 

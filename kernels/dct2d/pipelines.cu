@@ -122,6 +122,11 @@ bool few_passes(i64 n1, i64 n2) {
 template <class T>
 bool smooth_by_rule(i64 n1, i64 n2, i64 batch, bool inverse) {
   if (!smooth_columns_supported<T>(n1) || !SmoothLines<T>::supports(n2, false)) return false;
+  // A side with a large prime factor, by Bluestein's FFT in SmoothLines: where that prime is above
+  // kSmoothBluesteinMinPrime (cuFFT's plan takes Bluestein's itself there), else the cuFFT route (docs/decisions.md §10).
+  const i64 p1 = SmoothLines<T>::bluestein(n1, true), p2 = SmoothLines<T>::bluestein(n2, false);
+  if (p1 > 0 || p2 > 0)
+    return (p1 == 0 || p1 >= kSmoothBluesteinMinPrime) && (p2 == 0 || p2 >= kSmoothBluesteinMinPrime);
   // Columns of more than kSmoothLongColsMinRows rows that SmoothCols4 takes (f32: SmoothLines would hold one pair per
   // CTA; f64: SmoothLines cannot hold them): forward, matrices kSmoothLongColsMinWidth or more wide (docs/decisions.md
   // §14); in f32 only where their two FFTs take few passes (§10).

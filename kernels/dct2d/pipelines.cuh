@@ -72,6 +72,11 @@ constexpr int kSmoothFewPassesMax = 10;
 constexpr i64 kSmoothLongColsMinWidth = 512, kSmoothLongColsMinRows = 6456, kSmoothF64MaxRows = 3000;
 constexpr i64 kSmoothCompiledMaxValuesF32 = i64{1} << 24, kSmoothCompiledMaxValuesF64 = i64{1} << 25;
 constexpr i64 kSmoothBatchMinSide = 120, kSmoothBatchPow2MaxSide = 512;
+// A side that SmoothLines takes by Bluestein's FFT (smooth::bluestein_pays) goes the smooth route where its largest
+// prime factor is at least kSmoothBluesteinMinPrime: 4097² f32 (17·241) 0.97 ms against the cuFFT route's 2.2,
+// 1080×4097 0.18 / 0.46, 2053² f64 0.38 / 1.19; but 2209² f32 (47²) 0.30 / 0.20 (1007², 19·53: 0.054 / 0.073, left to
+// --effort measure) (H100, 2026-12-05).
+constexpr i64 kSmoothBluesteinMinPrime = 128;
 template <class T>
 bool smooth_by_rule(i64 n1, i64 n2, i64 batch, bool inverse);
 // fft2d_route, with the smooth route where it would be r2c and smooth_by_rule holds: cuda-fft2d's and cuda-r2r's 2-D

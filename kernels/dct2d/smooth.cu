@@ -14,22 +14,44 @@
 namespace dct::cuda {
 namespace {
 
-template <class T, bool kCols, bool kInverse>
+template <class T, bool kCols, bool kInverse, bool kBluestein>
 const void* kernel_for(int kc) {
+  const auto fn = [](auto c) -> const void* {
+    constexpr int kC = decltype(c)::value;
+    if constexpr (kBluestein)
+      return reinterpret_cast<const void*>(&smooth::smooth_lines_bluestein<T, kCols, kInverse, kC>);
+    else
+      return reinterpret_cast<const void*>(&smooth::smooth_lines<T, kCols, kInverse, kC>);
+  };
   if constexpr (!kCols) {
-    return reinterpret_cast<const void*>(&smooth::smooth_lines<T, false, kInverse, 1>);
+    return fn(std::integral_constant<int, 1>{});
   } else {
     switch (kc) {
       case 16:
-        return reinterpret_cast<const void*>(&smooth::smooth_lines<T, true, kInverse, 16>);
+        return fn(std::integral_constant<int, 16>{});
       case 8:
-        return reinterpret_cast<const void*>(&smooth::smooth_lines<T, true, kInverse, 8>);
+        return fn(std::integral_constant<int, 8>{});
       case 4:
-        return reinterpret_cast<const void*>(&smooth::smooth_lines<T, true, kInverse, 4>);
+        return fn(std::integral_constant<int, 4>{});
       default:
-        return reinterpret_cast<const void*>(&smooth::smooth_lines<T, true, kInverse, 2>);
+        return fn(std::integral_constant<int, 2>{});
     }
   }
+}
+
+// The FFT length of a SmoothLines line of n points: n where n is smooth, Bluestein's L where n has a prime factor above
+// 13 and smooth::bluestein_pays; 0 where neither, or where that length's lines do not fit a CTA in this layout.
+template <class T>
+std::int64_t fft_length(std::int64_t n, bool along_cols) {
+  if (n < 1 || n >= (std::int64_t{1} << 24)) return 0;
+  std::vector<smooth::Pass> passes;
+  std::int64_t len = n;
+  if (!smooth::plan_passes(n, passes)) {
+    if (n < 2 || !smooth::bluestein_pays<T>(n)) return 0;
+    len = smooth::bluestein_length<T>(n);
+    if (len < 1 || !smooth::plan_passes(len, passes)) return 0;
+  }
+  return smooth::config<T>(len, along_cols).pairs > 0 ? len : 0;
 }
 
 // The FFT passes of length n in device memory (npass: their count).
@@ -56,9 +78,13 @@ DeviceBuffer upload_twiddles(std::int64_t n) {
 
 template <class T>
 bool SmoothLines<T>::supports(std::int64_t n, bool along_cols) {
-  std::vector<smooth::Pass> passes;
-  return n >= 1 && n < (std::int64_t{1} << 24) && smooth::plan_passes(n, passes) &&
-         smooth::config<T>(n, along_cols).pairs > 0;
+  return fft_length<T>(n, along_cols) > 0;
+}
+
+template <class T>
+std::int64_t SmoothLines<T>::bluestein(std::int64_t n, bool along_cols) {
+  const std::int64_t len = fft_length<T>(n, along_cols);
+  return len > 0 && len != n ? smooth::largest_prime_factor(n) : 0;
 }
 
 template <class T>
@@ -73,8 +99,10 @@ int SmoothLines<T>::passes(std::int64_t n) {
 }
 
 template <class T>
-SmoothAxisBuffers<T>::SmoothAxisBuffers(std::int64_t n, core::Norm norm, double scale)
-    : tables(n, norm, 2.0, scale), fft_tw(upload_twiddles<T>(n)), passes(upload_passes(n, npass)) {}
+SmoothAxisBuffers<T>::SmoothAxisBuffers(std::int64_t n, core::Norm norm, double scale, std::int64_t fft_len)
+    : tables(n, norm, 2.0, scale),
+      fft_tw(upload_twiddles<T>(fft_len > 0 ? fft_len : n)),
+      passes(upload_passes(fft_len > 0 ? fft_len : n, npass)) {}
 
 namespace {
 // n, or kUsage where SmoothLines does not support it (checked before any table is made).
@@ -93,19 +121,38 @@ constexpr int kNarrowBelowWave = 1;
 
 template <class T>
 SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bool inverse, double scale, bool dst)
-    : n_(n), cols_(along_cols), inverse_(inverse), dst_(dst), axis_(supported_line<T>(n, along_cols), norm, scale) {
-  const smooth::Config c = smooth::config<T>(n, along_cols);
+    : n_(n),
+      cols_(along_cols),
+      inverse_(inverse),
+      dst_(dst),
+      bl_(bluestein(supported_line<T>(n, along_cols), along_cols) ? fft_length<T>(n, along_cols) : 0),
+      axis_(n, norm, scale, bl_) {
+  const std::int64_t len = bl_ > 0 ? bl_ : n;  // the FFT's length
+  const smooth::Config c = smooth::config<T>(len, along_cols);
   const auto run_time = [&](int kc) {
-    return along_cols ? (inverse ? kernel_for<T, true, true>(kc) : kernel_for<T, true, false>(kc))
-                      : (inverse ? kernel_for<T, false, true>(kc) : kernel_for<T, false, false>(kc));
+    const auto pick = [&](auto b) {
+      constexpr bool kB = decltype(b)::value;
+      return along_cols ? (inverse ? kernel_for<T, true, true, kB>(kc) : kernel_for<T, true, false, kB>(kc))
+                        : (inverse ? kernel_for<T, false, true, kB>(kc) : kernel_for<T, false, false, kB>(kc));
+    };
+    return bl_ > 0 ? pick(std::true_type{}) : pick(std::false_type{});
   };
-  Shape first{smooth_compiled_kernel<T>(n, along_cols, inverse), c.pairs, c.threads, c.smem_bytes, c.kc};
+  if (bl_ > 0) {
+    const smooth::BluesteinTables<T> bt = smooth::bluestein_tables<T>(n, bl_);
+    chirp_ = DeviceBuffer(sizeof(cx_t<T>) * bt.chirp.size());
+    DCT_CUDA_CHECK(cudaMemcpy(chirp_.get(), bt.chirp.data(), chirp_.bytes(), cudaMemcpyHostToDevice));
+    bfft_ = DeviceBuffer(sizeof(cx_t<T>) * bt.bfft.size());
+    DCT_CUDA_CHECK(cudaMemcpy(bfft_.get(), bt.bfft.data(), bfft_.bytes(), cudaMemcpyHostToDevice));
+  }
+  Shape first{bl_ > 0 ? nullptr : smooth_compiled_kernel<T>(n, along_cols, inverse), c.pairs, c.threads, c.smem_bytes,
+              c.kc};
   const bool compiled = first.fn != nullptr;
   if (!compiled) first.fn = run_time(c.kc);
   shapes_.push_back(first);
   if (!compiled && c.pairs > 1) {
     const int kc = along_cols ? 2 : 1;
-    shapes_.push_back({run_time(kc), 1, smooth::line_threads(1, n), static_cast<int>(smooth::smem_bytes<T>(1, n)), kc});
+    shapes_.push_back(
+        {run_time(kc), 1, smooth::line_threads(1, len), static_cast<int>(smooth::smem_bytes<T>(1, len)), kc});
   }
   // The attribute is the kernel's, shared by every plan that launches it: the largest any plan may ask for.
   for (const Shape& sh : shapes_)
@@ -143,6 +190,11 @@ void SmoothLines<T>::run(const T* in, T* out, std::int64_t count, std::int64_t w
   a.ia = t.ia;
   a.pairs = sh.pairs;
   a.dst = dst_ ? 1 : 0;
+  if (bl_ > 0) {
+    a.bl = static_cast<int>(bl_);
+    a.chirp = chirp_.template as<const cx_t<T>>();
+    a.bfft = bfft_.template as<const cx_t<T>>();
+  }
   if (cols_) {
     a.width = static_cast<int>(width);
     a.n_tiles = static_cast<int>((width + sh.kc - 1) / sh.kc);

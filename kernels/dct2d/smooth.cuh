@@ -32,10 +32,12 @@
    columns down columns) where the pointers are 16-byte aligned and N (rows) or the width and the tile (columns) are
    multiples of 16 bytes; otherwise one value per thread (LineTile).
 
-   Two kernels share the body: smooth_lines takes N and its passes at run time (a pass table in device memory,
+   Three kernels share the body: smooth_lines takes N and its passes at run time (a pass table in device memory,
    divisions by a multiply-high); smooth_lines_ct is compiled for one N (every index a constant, every loop of fixed
    count), for the lengths of CompiledLengths — common photograph and frame sides, 10–20% faster (docs/decisions.md
-   §10).
+   §10); smooth_lines_bluestein takes N with a prime factor above 13, FFT_N by Bluestein's through two FFTs of a smooth
+   L >= 2N − 1 (detail::bluestein below; the lines at stride L in the buffers, one value per thread in the loads and
+   stores).
 
    Plain CUDA C++ with no host-runtime dependencies: tests/emulate/emulate_smooth.cpp compiles it on the host. */
 
@@ -595,12 +597,16 @@ struct Tabs {
   const T* fs;
   const T* ia;
 };
+// Forward: Y(k) of line `part` of a pair from Z(k) and Z(N − k) of its complex FFT.
 template <class T, class C>
-__device__ __forceinline__ T post(const C* z, int l0, int k, int n, int part, Tabs<T, C> a) {
-  const C zk = z[pad<C>(l0 + k)], zm = z[pad<C>(l0 + (k == 0 ? 0 : n - k))];
+__device__ __forceinline__ T post_z(C zk, C zm, int k, int part, Tabs<T, C> a) {
   const T h = T(0.5);
   const C v = part == 0 ? C{h * (zk.x + zm.x), h * (zk.y - zm.y)} : C{h * (zk.y + zm.y), h * (zm.x - zk.x)};
   return __ldg(a.fs + k) * cmul(__ldg(a.tw + k), v).x;
+}
+template <class T, class C>
+__device__ __forceinline__ T post(const C* z, int l0, int k, int n, int part, Tabs<T, C> a) {
+  return post_z<T, C>(z[pad<C>(l0 + k)], z[pad<C>(l0 + (k == 0 ? 0 : n - k))], k, part, a);
 }
 
 // Inverse: V(k) of one line from its raw inputs (Y(k), Y(N−k)).
@@ -937,8 +943,10 @@ struct VecLines {
 // kCols = true: columns layout, CTA b takes tile b mod n_tiles of matrix b / n_tiles (n rows x width columns).
 // In place is allowed (in == out): a CTA reads all of its lines before it writes any.
 // Block: any multiple of 32 threads (kC divides it); dynamic shared memory smem_bytes<T>(P, N). The body of both
-// kernels below; L gives the line length, the thread count and the FFT (detail::RtLen or detail::CtLen).
-template <class T, bool kCols, bool kInverse, int kC, class L>
+// kernels below; L gives the line length, the thread count and the FFT (detail::RtLen or detail::CtLen). kBluestein
+// (run-time lengths only): FFT_N by Bluestein's (detail::bluestein), the complex lines at stride args.bl in the buffers;
+// scalar loads and stores.
+template <class T, bool kCols, bool kInverse, int kC, bool kBluestein = false, class L>
 __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, const int maxpairs) {
   using namespace detail;
   using C = typename Cx<T>::type;
@@ -948,8 +956,9 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
   const int n = len.len(), width = args.width, n_tiles = args.n_tiles;
   const int tid = static_cast<int>(threadIdx.x), nth = len.threads();
   const bool dst = args.dst != 0;
+  const int ls = kBluestein ? args.bl : n;  // complex line stride of the buffers
   C* const buf0 = reinterpret_cast<C*>(smooth_smem);
-  C* const buf1 = buf0 + padded<C>(maxpairs * n);
+  C* const buf1 = buf0 + padded<C>(maxpairs * ls);
   long long base;  // rows: first element of the CTA's first line; columns: its tile's (0, c0)
   int nreal;       // real lines of this CTA
   if constexpr (kCols) {
@@ -972,7 +981,7 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
   const auto zpart = [&](int i, int part) -> T& { return reinterpret_cast<T*>(buf0 + pad<C>(i))[part]; };
 
   const VecLines<T, kCols, kC> vl{in, out, base, n, width, nreal, pairs};
-  const bool vec = vl.ok();
+  const bool vec = !kBluestein && vl.ok();
   const auto div = [&](int e) { return len.div(e); };
   const T sgn_odd = dst ? T(-1) : T(1);
   // Inverse: the raw inputs, line l at yr[l·n ..] (2P·N reals fit buffer 0).
@@ -982,9 +991,9 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
     if (vec) {
       vl.load_forward(buf0, tid, nth, div, sgn_odd);
     } else {
-      load_all([&](int l, int c, T v) { zpart((l >> 1) * n + inv_nat(c, n), l & 1) = dst && (c & 1) ? -v : v; });
+      load_all([&](int l, int c, T v) { zpart((l >> 1) * ls + inv_nat(c, n), l & 1) = dst && (c & 1) ? -v : v; });
       if (nreal & 1)
-        for (int m = tid; m < n; m += nth) zpart((nreal >> 1) * n + m, 1) = T(0);
+        for (int m = tid; m < n; m += nth) zpart((nreal >> 1) * ls + m, 1) = T(0);
     }
   } else {
     if (vec)
@@ -995,24 +1004,32 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
   __syncthreads();
   const C* z;
   if constexpr (!kInverse) {
-    z = len.template run_fft<C>(args.fft_tw, buf0, buf1, pairs);
+    if constexpr (kBluestein)
+      z = bluestein(args.passes, args.npass, args.fft_tw, n, ls, args.chirp, args.bfft, buf0, buf1, pairs,
+                    StagedIn<C>{buf0});
+    else
+      z = len.template run_fft<C>(args.fft_tw, buf0, buf1, pairs);
   } else {
-    // The FFT's first pass reads conj(V_a + i V_b) of pair p at point k straight from the raw inputs (l0 = p·n) and
-    // writes buffer 1: no pass of its own, no barrier; points k and N − k together where their butterflies pair up.
+    // The FFT's first pass reads conj(V_a + i V_b) of pair p at point k straight from the raw inputs (pair p's at
+    // yr[2p·n ..]; l0: the line's first point in the FFT) and writes buffer 1: no pass of its own, no barrier; points k
+    // and N − k together where their butterflies pair up (not with Bluestein's: its first pass has L points per line).
     const auto one = [&](int p, int l0, int i) -> C {
       const int k = i - l0, km = k == 0 ? 0 : n - k;
-      const T* const ya = yr + 2 * l0;
+      const T* const ya = yr + 2 * p * n;
       const bool b = 2 * p + 1 < nreal;
       return pre_two<T, C>(ya[k], k == 0 ? T(0) : ya[km], b ? ya[n + k] : T(0), b && k != 0 ? ya[n + km] : T(0), k, n,
                            tabs);
     };
     const auto two = [&](int p, int l0, int i, C& zk, C& zm) {
       const int k = i - l0, km = n - k;
-      const T* const ya = yr + 2 * l0;
+      const T* const ya = yr + 2 * p * n;
       const bool b = 2 * p + 1 < nreal;
       pre_mirror<T, C>(ya[k], ya[km], b ? ya[n + k] : T(0), b ? ya[n + km] : T(0), k, n, tabs, zk, zm);
     };
-    z = len.template run_fft<C>(args.fft_tw, buf0, buf1, pairs, Mirror<decltype(one), decltype(two)>{one, two});
+    if constexpr (kBluestein)
+      z = bluestein(args.passes, args.npass, args.fft_tw, n, ls, args.chirp, args.bfft, buf0, buf1, pairs, one);
+    else
+      z = len.template run_fft<C>(args.fft_tw, buf0, buf1, pairs, Mirror<decltype(one), decltype(two)>{one, two});
   }
 
   // Stores: forward Y(k) of line l at position k; inverse: z holds conj(IFFT(Z)), x_a = Re, x_b = −Im.
@@ -1029,9 +1046,16 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
     tile.split(e, l, c);
     if (l >= nreal) continue;
     if constexpr (!kInverse) {
-      out[tile.offset(l, c)] = post(z, (l >> 1) * n, dst ? n - 1 - c : c, n, l & 1, tabs);
+      const int k = dst ? n - 1 - c : c;
+      if constexpr (kBluestein)
+        out[tile.offset(l, c)] = post_z<T, C>(bluestein_out(z, args.chirp, (l >> 1) * ls, k),
+                                              bluestein_out(z, args.chirp, (l >> 1) * ls, k == 0 ? 0 : n - k), k, l & 1,
+                                              tabs);
+      else
+        out[tile.offset(l, c)] = post(z, (l >> 1) * n, k, n, l & 1, tabs);
     } else {
-      const C v = z[pad<C>((l >> 1) * n + inv_nat(c, n))];
+      const C v = kBluestein ? bluestein_out(z, args.chirp, (l >> 1) * ls, inv_nat(c, n))
+                             : z[pad<C>((l >> 1) * n + inv_nat(c, n))];
       const T x = (l & 1) ? -v.y : v.x;
       out[tile.offset(l, c)] = dst && (c & 1) ? -x : x;
     }
@@ -1041,6 +1065,12 @@ __device__ __forceinline__ void smooth_body(const Args<T>& args, const L len, co
 template <class T, bool kCols, bool kInverse, int kC>
 __global__ void __launch_bounds__(1024) smooth_lines(const Args<T> args) {
   smooth_body<T, kCols, kInverse, kC>(args, detail::RtLen{args.n, args.dn, args.passes, args.npass}, args.pairs);
+}
+// The same for N with a prime factor above 13: FFT_N by Bluestein's through FFT_L, L = args.bl smooth
+// (bluestein_length), args.passes and args.fft_tw those of L; shared memory smem_bytes<T>(pairs, L).
+template <class T, bool kCols, bool kInverse, int kC>
+__global__ void __launch_bounds__(1024) smooth_lines_bluestein(const Args<T> args) {
+  smooth_body<T, kCols, kInverse, kC, true>(args, detail::RtLen{args.n, args.dn, args.passes, args.npass}, args.pairs);
 }
 
 // The same kernel for one length N known at compile time: kP pairs per CTA (config()'s), NT threads (its threads).
@@ -1346,15 +1376,18 @@ long long bluestein_length(long long n) {
 // Whether Bluestein's FFT inside our kernels pays against the cuFFT route for a DFT of n points (n not smooth), as
 // measured (docs/decisions.md §10): where n's largest prime factor p is 47 .. 127, or p > 127 in a line of more than
 // 16 KiB (n·sizeof(T)). cuFFT measured faster for p <= 37 and for p > 127 in lines of up to 16 KiB.
-template <class T>
-constexpr bool bluestein_pays(long long n) {
+constexpr long long largest_prime_factor(long long n) {
   long long p = 1, m = n;
   for (long long d = 2; d * d <= m; ++d)
     while (m % d == 0) {
       p = d;
       m /= d;
     }
-  if (m > 1) p = m;
+  return m > 1 ? m : p;
+}
+template <class T>
+constexpr bool bluestein_pays(long long n) {
+  const long long p = largest_prime_factor(n);
   return (p >= 47 && p <= 127) || (p > 127 && n * static_cast<long long>(sizeof(T)) > 16384);
 }
 

@@ -25,10 +25,11 @@ template <>
 const void* smooth_compiled_kernel<double>(std::int64_t n, bool cols, bool inverse);
 
 // One axis' device tables for the smooth kernels: the norm's factors and the DCT twiddles (AxisTableBuffers, times
-// `scale`), the FFT's twiddles and its passes (smooth::Pass, npass of them) of length n.
+// `scale`), the FFT's twiddles and its passes (smooth::Pass, npass of them) of length fft_len (0: n; Bluestein's
+// length where the line's FFT is taken by Bluestein's).
 template <class T>
 struct SmoothAxisBuffers {
-  SmoothAxisBuffers(std::int64_t n, core::Norm norm, double scale);
+  SmoothAxisBuffers(std::int64_t n, core::Norm norm, double scale, std::int64_t fft_len = 0);
   int npass = 0;  // before passes: its initializer sets it
   AxisTableBuffers<T> tables;
   DeviceBuffer fft_tw, passes;
@@ -37,8 +38,12 @@ struct SmoothAxisBuffers {
 template <class T>
 class SmoothLines {
  public:
-  // n smooth, and its lines fit a CTA's shared memory in this layout (f32: n <= 13,673; f64: n <= 6,456).
+  // n smooth, and its lines fit a CTA's shared memory in this layout (f32: n <= 13,673; f64: n <= 6,456); or n with a
+  // prime factor above 13 where Bluestein's FFT pays (smooth::bluestein_pays) and its length L fits (f32: n <= 6,823;
+  // f64: n <= 3,217).
   static bool supports(std::int64_t n, bool along_cols);
+  // n's largest prime factor where supports(n, along_cols) through Bluestein's FFT (n not smooth), else 0.
+  static std::int64_t bluestein(std::int64_t n, bool along_cols);
   // supports(n, along_cols), with a kernel compiled for n (smooth::CompiledLengths).
   static bool compiled(std::int64_t n, bool along_cols);
   // The FFT passes of a line of n points (radix 8 while 8 divides, then 4 or 2, 3, 5, 7, 11, 13); 0 if n is not smooth.
@@ -64,7 +69,9 @@ class SmoothLines {
 
   std::int64_t n_;
   bool cols_, inverse_, dst_;
+  std::int64_t bl_;  // Bluestein's FFT length, or 0
   SmoothAxisBuffers<T> axis_;
+  DeviceBuffer chirp_, bfft_;  // Bluestein's chirp and B (smooth::bluestein_tables) where bl_ > 0
   std::vector<Shape> shapes_;  // config()'s (compiled where smooth::CompiledLengths has n), then the narrowest
   int sms_ = 1;
 };

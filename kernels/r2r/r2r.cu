@@ -267,7 +267,7 @@ class SmoothStep {
   static bool fits(R2rKind computed, i64 n, i64 inner) {
     const R2rKind c = as_dct(computed);
     return (c == R2rKind::kDct2 || c == R2rKind::kDct3) && n >= 2 && inner < (i64{1} << 31) &&
-           SmoothLines<T>::supports(n, inner > 1);
+           SmoothLines<T>::supports(n, inner > 1) && SmoothLines<T>::bluestein(n, inner > 1) == 0;
   }
   SmoothStep(R2rKind computed, EngineNorm nm, i64 outer, i64 n, i64 inner)
       : lines_(n, nm.norm, inner > 1, as_dct(computed) == R2rKind::kDct3, nm.scale, as_dct(computed) != computed),

@@ -9,7 +9,7 @@
    values, an odd number of lines so that a CTA's last pair has one real line; half of the cases one element off 16-byte
    alignment, so that both the kernel's 16-byte loads and stores and its scalar ones run) and columns (matrices of N
    rows x width, widths that leave a partial tile, odd and a multiple of 16 bytes, batch 2); every radix and several
-   of them in one length, odd N, N = 1, 2; f32 and f64. Outputs poisoned (NaN) before the run; every output element is
+   of them in one length, odd N, N = 1, 2, lengths with a prime factor above 13 (smooth_lines_bluestein); f32 and f64. Outputs poisoned (NaN) before the run; every output element is
    checked; the input must come back unmodified, and an in-place run (in == out) must give the same result. Error per
    case: max |out - ref| over max |ref|. Pass: f32 <= 2e-6 * log2(2N) + 1e-6 (FFT rounding grows with the passes), f64
    <= 1e-12. Self-contained (no libraries). */
@@ -46,7 +46,9 @@ struct Tables {
   using C = typename smooth::Cx<T>::type;
   std::vector<C> fft_tw, tw;
   std::vector<T> fs, ia;
-  Tables(long long n, bool ortho, LD scale = 1.0L) : fft_tw(smooth::fft_twiddles<T>(n)) {
+  // fft_len: the FFT's length (0: n; Bluestein's L).
+  Tables(long long n, bool ortho, LD scale = 1.0L, long long fft_len = 0)
+      : fft_tw(smooth::fft_twiddles<T>(fft_len > 0 ? fft_len : n)) {
     for (long long k = 0; k < n; ++k) {  // as kernels/common/plan.cu's AxisTableBuffers(n, norm, 2.0)
       const LD th = kPi * k / (2.0L * n), f = fk(k, n, ortho);
       tw.push_back(C{static_cast<T>(std::cos(th)), static_cast<T>(-std::sin(th))});
@@ -82,7 +84,12 @@ void launch(smooth::Args<T> a, const smooth::Config& c, long long ctas) {
   for (long long b = 0; b < ctas; ++b) {
     blockIdx = {static_cast<unsigned>(b), 0, 0};
     std::memset(smooth::smooth_smem, 0xFF, static_cast<std::size_t>(c.smem_bytes));
-    emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) { smooth::smooth_lines<T, kCols, kInverse, kC>(a); });
+    emu_run_cta(static_cast<unsigned>(c.threads), [&](unsigned) {
+      if (a.bl > 0)
+        smooth::smooth_lines_bluestein<T, kCols, kInverse, kC>(a);
+      else
+        smooth::smooth_lines<T, kCols, kInverse, kC>(a);
+    });
   }
 }
 
@@ -129,14 +136,25 @@ double run(long long n, bool cols, bool inverse, bool ortho, long long lines_or_
            std::mt19937_64& rng, bool in_place, bool compiled, bool dst, int shift = 0) {
   smooth::Args<T> a;
   std::vector<smooth::Pass> passes;
-  if (!smooth::plan_passes(n, passes)) return INFINITY;
+  // N with a prime factor above 13: smooth_lines_bluestein, FFT_N by Bluestein's through FFTs of L.
+  long long len = n;
+  if (!smooth::plan_passes(n, passes)) {
+    len = smooth::bluestein_length<T>(n);
+    if (compiled || len < 1 || !smooth::plan_passes(len, passes)) return INFINITY;
+  }
   a.n = static_cast<int>(n);
   a.npass = static_cast<int>(passes.size());
   a.passes = passes.data();
   a.dn = smooth::FastDiv(static_cast<unsigned>(n));
-  const smooth::Config c = smooth::config<T>(n, cols);
+  const smooth::Config c = smooth::config<T>(len, cols);
   if (c.pairs == 0) return INFINITY;
-  const Tables<T> t(n, ortho);
+  const Tables<T> t(n, ortho, 1.0L, len);
+  const smooth::BluesteinTables<T> bt = len != n ? smooth::bluestein_tables<T>(n, len) : smooth::BluesteinTables<T>{};
+  if (len != n) {
+    a.bl = static_cast<int>(len);
+    a.chirp = bt.chirp.data();
+    a.bfft = bt.bfft.data();
+  }
   const long long total = cols ? batch * n * lines_or_width : lines_or_width * n;
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   // The data `shift` elements into its buffers (shift 1: not 16-byte aligned, the kernel's scalar loads and stores).
@@ -488,9 +506,12 @@ int main() {
   }
   // Every radix alone, mixed lengths, odd N, and the image sizes' factors (1080 = 8*27*5, 1920 = 8*16*15, 1000);
   // the lengths of smooth::CompiledLengths among them also through their compiled kernels (240, 360, 720, 1080;
-  // not 1000, whose reference sums cost the most and whose kernel is the same template).
-  const long long sizes[] = {1,  2,  3,  4,   5,   6,   7,   8,   9,   11,  12,  13,  15,  16,  21,   30,  45,
-                             64, 77, 100, 120, 143, 169, 175, 240, 243, 270, 360, 375, 500, 720, 1000, 1080};
+  // not 1000, whose reference sums cost the most and whose kernel is the same template); lengths with a prime factor
+  // above 13 through Bluestein's FFT (smooth_lines_bluestein, FFTs of a smooth L >= 2N − 1: short ones for 17, 19 and
+  // 34, several passes for 127 and 254).
+  const long long sizes[] = {1,  2,   3,   4,   5,   6,   7,   8,   9,   11,  12,  13,   15,   16, 17, 19, 21,  30,
+                             34, 45,  64,  77,  100, 120, 127, 143, 169, 175, 240, 243,  254, 270, 360, 375, 500,
+                             720, 1000, 1080};
   int failed = 0, cases = 0;
   for (long long n : sizes)
     for (int compiled = 0; compiled <= (smooth::compiled(n) && n != 1000 ? 1 : 0); ++compiled)
@@ -516,7 +537,7 @@ int main() {
             const bool ok = err <= tol;
             ++cases;
             if (!ok) ++failed;
-            if (!ok || n >= 720 || compiled)
+            if (!ok || n >= 720 || compiled || (n == 17 || n == 127))
               std::printf("%s N=%lld %s %s %s %s %s%s%s extent %lld%s: rel err %.3g (tol %.1g)\n", ok ? "ok  " : "FAIL",
                           n, prec ? "f64" : "f32", cols ? "cols" : "rows", dst ? "DST" : "DCT",
                           inv ? "inverse" : "forward", ortho ? "ortho" : "none", in_place ? " in place" : "",

@@ -286,7 +286,8 @@ namespace {
 // case; `what` names the backend in failure messages.
 void fft2d_matches_oracle(const std::vector<Shape2>& shapes, std::uint64_t& seed, const std::string& what,
                           core::Effort effort = core::Effort::kEstimate, Axis axis = Axis::kBoth,
-                          std::int64_t batch = 2) {
+                          std::int64_t batch = 2,
+                          const std::vector<Precision>& precisions = {Precision::kF32, Precision::kF64}) {
   const core::Backend* b = app::registry().find(what);
   REQUIRE(b != nullptr);
   int capped = 0;
@@ -296,7 +297,7 @@ void fft2d_matches_oracle(const std::vector<Shape2>& shapes, std::uint64_t& seed
       continue;
     }
     for (const Op op : {Op::kDct2, Op::kIdct2})
-      for (const Precision prec : {Precision::kF32, Precision::kF64}) {
+      for (const Precision prec : precisions) {
         core::TransformDesc d;
         d.op = op;
         d.norm = op == Op::kDct2 ? Norm::kNone : Norm::kOrtho;
@@ -483,6 +484,30 @@ TEST_CASE("cuda-fft2d-smooth and cuda-fft2d measured along rows and columns matc
     fft2d_matches_oracle({Shape2{154, 1815}, Shape2{1080, 1920}, Shape2{1000, 1000}}, seed, "cuda-fft2d",
                          core::Effort::kMeasure, axis);
   }
+}
+
+// Sides with a prime factor above 13, by Bluestein's FFT inside the line kernels (smooth_lines_bluestein) where
+// smooth::bluestein_pays: largest prime factor 47 .. 127 (97, 254 = 2·127, 53, 106, 1007 = 19·53, 2209 = 47²) in both
+// precisions, above 127 in lines of more than 16 KiB: f32 4097 = 17·241 (to 6823), f64 2053 and 3217 (its limit); along
+// both axes, rows and columns, each side alone and both, with smooth sides beside them.
+TEST_CASE("cuda-fft2d-smooth on sides with a large prime factor (Bluestein's FFT) matches the oracle",
+          "[gpu][dct2gpu]") {
+  require_device();
+  std::uint64_t seed = 5050;
+  const std::vector<Shape2> both{Shape2{97, 254}, Shape2{53, 1080}, Shape2{1080, 106}, Shape2{3, 1007},
+                                 Shape2{2209, 5}};
+  fft2d_matches_oracle(both, seed, "cuda-fft2d-smooth");
+  for (const Axis axis : {Axis::kRows, Axis::kCols})
+    fft2d_matches_oracle({Shape2{97, 254}, Shape2{1007, 3}}, seed, "cuda-fft2d-smooth", core::Effort::kEstimate, axis);
+  fft2d_matches_oracle({Shape2{4097, 33}, Shape2{35, 4097}, Shape2{4097, 4097}, Shape2{6823, 6}}, seed,
+                       "cuda-fft2d-smooth", core::Effort::kEstimate, Axis::kBoth, 1, {Precision::kF32});
+  fft2d_matches_oracle({Shape2{2053, 10}, Shape2{7, 3217}}, seed, "cuda-fft2d-smooth", core::Effort::kEstimate,
+                       Axis::kBoth, 2, {Precision::kF64});
+  // cuda-fft2d's own pick: the smooth route where a side's prime is above 127 (pipelines.cuh), else the cuFFT route.
+  fft2d_matches_oracle({Shape2{4097, 40}, Shape2{24, 4097}, Shape2{2209, 8}}, seed, "cuda-fft2d",
+                       core::Effort::kEstimate, Axis::kBoth, 1, {Precision::kF32});
+  fft2d_matches_oracle({Shape2{2053, 24}}, seed, "cuda-fft2d", core::Effort::kEstimate, Axis::kBoth, 1,
+                       {Precision::kF64});
 }
 
 // Few lines of a length without a compiled kernel: grids of fewer CTAs than SMs, which the run-time kernel launches

@@ -194,11 +194,13 @@ TEST_CASE("cuda-r2r: 2-D DST-II/III runs (and DCT/DST mixes) through cuda-fft2d'
           "[gpu][r2r]") {
   // Rows route with cuFFT's column stage (96 x 256), with ColumnFft unfused (2048 x 64, 4096 x 32, 1024 x 64 twice),
   // the r2c route (250 x 96), the tiles route of batches (33 x 128 twice, 45 x 30 three times, 3 x 64 x 128 with the
-  // first axis untransformed), the smooth route (240 x 360: both sides have compiled smooth kernels); every mask of DST
-  // axes, both families (the type III run forward too: the unnormalized DCT-III), all three norms, both directions.
+  // first axis untransformed), the smooth route (240 x 360: both sides have compiled smooth kernels; 2053 x 24 and
+  // 16 x 4097: a side by Bluestein's FFT, f64 and f32 respectively); every mask of DST axes, both families (the type
+  // III run forward too: the unnormalized DCT-III), all three norms, both directions.
   const std::vector<Shape> shapes = {{2, {96, 256}, 1},    {2, {33, 128}, 2},  {2, {2048, 64}, 1},
                                      {2, {4096, 32}, 1},   {2, {250, 96}, 1},  {2, {45, 30}, 3},
-                                     {3, {3, 64, 128}, 1}, {2, {240, 360}, 1}, {2, {1024, 64}, 2}};
+                                     {3, {3, 64, 128}, 1}, {2, {240, 360}, 1}, {2, {1024, 64}, 2},
+                                     {2, {2053, 24}, 1},   {2, {16, 4097}, 1}};
   std::uint64_t seed = 3100;
   for (const Shape& sh : shapes)
     for (Precision prec : {Precision::kF32, Precision::kF64})
