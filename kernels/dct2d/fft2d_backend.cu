@@ -95,7 +95,8 @@ std::unique_ptr<core::Plan> make_typed(const core::TransformDesc& d, Route2d whi
   };
   if (which == Route2d::kSmooth) return smooth();
   // Lengths other than powers of two take the smooth kernel (one pass; 1.0-1.6x faster along rows and 1.4-2.6x down
-  // columns than the N-point cuFFT lines on image shapes, docs/decisions.md §10); powers of two keep the lines (rows:
+  // columns than the N-point cuFFT lines on image shapes, docs/decisions.md §10; lengths with a prime factor above 13
+  // where SmoothLines takes them by Bluestein's, by DCT-IV's bluestein_pays); powers of two keep the lines (rows:
   // our one-pass row FFT), except the columns of a batch (cuFFT's strided column plan is one launch per matrix). Under
   // --effort measure the columns of one power-of-two matrix are timed both ways.
   const i64 n = cols ? d.shape.rows : d.shape.cols;
