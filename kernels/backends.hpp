@@ -57,10 +57,12 @@ inline constexpr BackendRow kBackendTable[] = {
      "2-D DCT-II/III, the three stages of [1] literally: reorder pass, cuFFT 2-D R2C/C2R, postprocess (baseline)"},
     {"cuda-fft2d-smooth", Algo::kFft2dSmooth, kDct23Ops, false,
      "transformed sides of prime factors 2, 3, 5, 7, 11, 13 (rows f32 <= 13673, f64 <= 6456; columns: the same "
-     "along one axis, any length in 2-D; rows, cols, both)",
+     "along one axis, any length in 2-D; rows, cols, both); sides whose largest prime is 47..127, or above 127 in "
+     "lines over 16 KiB (f32 <= 6823, f64 <= 3217)",
      "DCT-II/III separably, one kernel per axis for any smooth size: the reorder, a mixed-radix Stockham FFT of two "
-     "real lines at once in shared memory and the twiddle postprocess [1, 5]; long columns in two kernels, the FFT "
-     "split four-step (cuda-fft2d takes it where it measures faster at plan time)"},
+     "real lines at once in shared memory and the twiddle postprocess [1, 5]; other primes by Bluestein's FFT in the "
+     "same kernel; long columns in two kernels, the FFT split four-step (cuda-fft2d takes it where it measures faster "
+     "at plan time)"},
     {"cuda-fft2d-tiles", Algo::kFft2dTiles, kDct23Ops, false, "smooth sides, f32 h*w <= ~28000, f64 ~14000 (both)",
      "2-D DCT-II/III of each matrix of a batch in one CTA: the smooth route's row and column passes in shared memory, "
      "one read and one write (cuda-fft2d takes it for matrices of <= 4096 values and batches of 8^2..128^2)"},
