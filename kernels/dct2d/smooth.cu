@@ -54,6 +54,13 @@ std::int64_t fft_length(std::int64_t n, bool along_cols) {
   return smooth::config<T>(len, along_cols).pairs > 0 ? len : 0;
 }
 
+// Bluestein's FFT length of a line of n points where SmoothLines takes it that way, else 0.
+template <class T>
+std::int64_t bluestein_fft_length(std::int64_t n, bool along_cols) {
+  const std::int64_t len = fft_length<T>(n, along_cols);
+  return len != n ? len : 0;
+}
+
 // The FFT passes of length n in device memory (npass: their count).
 DeviceBuffer upload_passes(std::int64_t n, int& npass) {
   std::vector<smooth::Pass> passes;
@@ -83,8 +90,7 @@ bool SmoothLines<T>::supports(std::int64_t n, bool along_cols) {
 
 template <class T>
 std::int64_t SmoothLines<T>::bluestein(std::int64_t n, bool along_cols) {
-  const std::int64_t len = fft_length<T>(n, along_cols);
-  return len > 0 && len != n ? smooth::largest_prime_factor(n) : 0;
+  return bluestein_fft_length<T>(n, along_cols) > 0 ? smooth::largest_prime_factor(n) : 0;
 }
 
 template <class T>
@@ -125,7 +131,7 @@ SmoothLines<T>::SmoothLines(std::int64_t n, core::Norm norm, bool along_cols, bo
       cols_(along_cols),
       inverse_(inverse),
       dst_(dst),
-      bl_(bluestein(supported_line<T>(n, along_cols), along_cols) ? fft_length<T>(n, along_cols) : 0),
+      bl_(bluestein_fft_length<T>(supported_line<T>(n, along_cols), along_cols)),
       axis_(n, norm, scale, bl_) {
   const std::int64_t len = bl_ > 0 ? bl_ : n;  // the FFT's length
   const smooth::Config c = smooth::config<T>(len, along_cols);
